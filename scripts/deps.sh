@@ -1,0 +1,44 @@
+#!/bin/sh
+# Install what building and testing moat needs on Debian 12, through apt-get.
+# Run as root it installs; otherwise it prints the exact command to run.
+# openssh-server is installed without starting its service (a policy-rc.d
+# that refuses service starts is in place for the duration of the install).
+set -e
+
+PKGS="build-essential cmake pkg-config libssl-dev libpam0g-dev libseccomp-dev
+openssh-server openssh-client dropbear-bin python3 python3-paramiko
+libpam-oath oathtool sqlite3 softhsm2 curl procps iproute2 util-linux"
+
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "moat: missing packages:$missing" >&2
+	echo "moat: run as root:  apt-get install -y$missing" >&2
+	exit 1
+fi
+
+echo "moat: installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+rcd=/usr/sbin/policy-rc.d
+made_rcd=0
+if [ ! -e "$rcd" ]; then
+	printf '#!/bin/sh\nexit 101\n' > "$rcd"
+	chmod 755 "$rcd"
+	made_rcd=1
+fi
+cleanup() { [ "$made_rcd" = 1 ] && rm -f "$rcd"; }
+trap cleanup EXIT
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing
+# Never leave a stock sshd running on port 22 on behalf of the tests.
+if command -v systemctl >/dev/null 2>&1; then
+	systemctl disable --now ssh.service ssh.socket >/dev/null 2>&1 || true
+fi

@@ -1,0 +1,201 @@
+/*
+ * log.c: the log sink; see log.h.
+ *
+ * A line is formatted once into a fixed buffer, control characters are
+ * made visible (peer-supplied strings end up in logs), and it is written
+ * with a single write(2) so lines from several processes do not interleave.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "log.h"
+
+static struct {
+	char ident[64];
+	char prefix[64];
+	int level;
+	int facility;
+	int to_stderr;
+	int fd;			/* log file, or -1 */
+	int syslog_open;
+} L = { "moat", "", LOG_LEVEL_INFO, LOG_AUTH, 1, -1, 0 };
+
+static const char *level_names[] = {
+	"QUIET", "FATAL", "ERROR", "INFO", "VERBOSE", "DEBUG1", "DEBUG2",
+	"DEBUG3"
+};
+
+static const struct {
+	const char *name;
+	int value;
+} facilities[] = {
+	{ "DAEMON", LOG_DAEMON }, { "USER", LOG_USER }, { "AUTH", LOG_AUTH },
+	{ "AUTHPRIV", LOG_AUTHPRIV }, { "LOCAL0", LOG_LOCAL0 },
+	{ "LOCAL1", LOG_LOCAL1 }, { "LOCAL2", LOG_LOCAL2 },
+	{ "LOCAL3", LOG_LOCAL3 }, { "LOCAL4", LOG_LOCAL4 },
+	{ "LOCAL5", LOG_LOCAL5 }, { "LOCAL6", LOG_LOCAL6 },
+	{ "LOCAL7", LOG_LOCAL7 },
+};
+
+void
+log_init(const char *progname, int level, int facility, int to_stderr)
+{
+	const char *slash = progname ? strrchr(progname, '/') : NULL;
+
+	snprintf(L.ident, sizeof(L.ident), "%s",
+	    slash ? slash + 1 : (progname ? progname : "moat"));
+	L.level = level;
+	L.facility = facility;
+	L.to_stderr = to_stderr;
+	if (L.syslog_open) {
+		closelog();
+		L.syslog_open = 0;
+	}
+}
+
+int
+log_level(void)
+{
+	return L.level;
+}
+
+void
+log_set_level(int level)
+{
+	L.level = level;
+}
+
+int
+log_to_file(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+
+	if (fd == -1)
+		return ERR_SYSTEM;
+	if (L.fd != -1)
+		close(L.fd);
+	L.fd = fd;
+	return 0;
+}
+
+void
+log_set_prefix(const char *prefix)
+{
+	snprintf(L.prefix, sizeof(L.prefix), "%s", prefix ? prefix : "");
+}
+
+int
+log_level_from_name(const char *name)
+{
+	size_t i;
+
+	if (strcasecmp(name, "DEBUG") == 0)
+		return LOG_LEVEL_DEBUG1;
+	for (i = 0; i < sizeof(level_names) / sizeof(level_names[0]); i++)
+		if (strcasecmp(name, level_names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *
+log_level_name(int level)
+{
+	if (level < 0 || level > LOG_LEVEL_DEBUG3)
+		return "UNKNOWN";
+	return level_names[level];
+}
+
+int
+log_facility_from_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(facilities) / sizeof(facilities[0]); i++)
+		if (strcasecmp(name, facilities[i].name) == 0)
+			return facilities[i].value;
+	return -1;
+}
+
+const char *
+log_facility_name(int facility)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(facilities) / sizeof(facilities[0]); i++)
+		if (facilities[i].value == facility)
+			return facilities[i].name;
+	return "UNKNOWN";
+}
+
+static int
+syslog_priority(int level)
+{
+	switch (level) {
+	case LOG_LEVEL_FATAL: return LOG_CRIT;
+	case LOG_LEVEL_ERROR: return LOG_ERR;
+	case LOG_LEVEL_INFO:
+	case LOG_LEVEL_VERBOSE: return LOG_INFO;
+	default: return LOG_DEBUG;
+	}
+}
+
+void
+log_vmsg(int level, const char *fmt, va_list ap)
+{
+	char msg[1024], line[1200];
+	size_t i;
+	int n, saved_errno = errno;
+
+	if (level > L.level || L.level == LOG_LEVEL_QUIET)
+		return;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* Make control characters visible; logs must not be spoofable. */
+	for (i = 0; msg[i] != '\0'; i++)
+		if (iscntrl((unsigned char)msg[i]) && msg[i] != '\t')
+			msg[i] = '?';
+	if (L.fd != -1 || L.to_stderr) {
+		const char *tag = level >= LOG_LEVEL_DEBUG1 ?
+		    (level == LOG_LEVEL_DEBUG1 ? "debug1: " :
+		    level == LOG_LEVEL_DEBUG2 ? "debug2: " : "debug3: ") : "";
+
+		n = snprintf(line, sizeof(line), "%s%s%s\r\n", L.prefix, tag,
+		    msg);
+		if (n < 0)
+			goto out;
+		if ((size_t)n >= sizeof(line))
+			n = sizeof(line) - 1;
+		/* \r only matters on a raw tty; drop it otherwise. */
+		if (L.fd != -1 || !isatty(STDERR_FILENO)) {
+			line[n - 2] = '\n';
+			n--;
+		}
+		if (write(L.fd != -1 ? L.fd : STDERR_FILENO, line, (size_t)n) < 0) {
+			/* nowhere left to report it */
+		}
+	} else {
+		if (!L.syslog_open) {
+			openlog(L.ident, LOG_PID, L.facility);
+			L.syslog_open = 1;
+		}
+		syslog(syslog_priority(level), "%s%s", L.prefix, msg);
+	}
+ out:
+	errno = saved_errno;
+}
+
+void
+log_msg(int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_vmsg(level, fmt, ap);
+	va_end(ap);
+}

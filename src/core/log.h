@@ -1,0 +1,57 @@
+/*
+ * log.h: the log sink, the one piece of global state below the programs.
+ *
+ * Levels and their names are OpenSSH's (QUIET FATAL ERROR INFO VERBOSE
+ * DEBUG1 DEBUG2 DEBUG3), so LogLevel and syslog filters carry over, and
+ * messages use OpenSSH's wording where one exists, so fail2ban rules match.
+ * Output goes to syslog by default, to stderr when asked (-e, -d, -D), or
+ * to a file (-E).
+ */
+#ifndef MOAT_LOG_H
+#define MOAT_LOG_H
+
+#include <stdarg.h>
+
+enum log_level {
+	LOG_LEVEL_QUIET = 0,
+	LOG_LEVEL_FATAL,
+	LOG_LEVEL_ERROR,
+	LOG_LEVEL_INFO,
+	LOG_LEVEL_VERBOSE,
+	LOG_LEVEL_DEBUG1,
+	LOG_LEVEL_DEBUG2,
+	LOG_LEVEL_DEBUG3,
+};
+
+/*
+ * progname: syslog ident; level: enum log_level; facility: a LOG_* syslog
+ * facility; to_stderr: log to stderr instead of syslog.
+ */
+void log_init(const char *progname, int level, int facility, int to_stderr);
+int log_level(void);
+void log_set_level(int level);
+/* Send logs to this file (appended) instead; returns 0 or ERR_SYSTEM. */
+int log_to_file(const char *path);
+/* Prefix every line (e.g. a process role); NULL clears. */
+void log_set_prefix(const char *prefix);
+
+/* Level from its name, case-insensitive ("DEBUG" means DEBUG1); -1 if bad. */
+int log_level_from_name(const char *name);
+const char *log_level_name(int level);
+/* Syslog facility from its name ("AUTH", "LOCAL0"...); -1 if bad. */
+int log_facility_from_name(const char *name);
+const char *log_facility_name(int facility);
+
+void log_msg(int level, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void log_vmsg(int level, const char *fmt, va_list ap);
+
+#define log_fatal(...)   log_msg(LOG_LEVEL_FATAL, __VA_ARGS__)
+#define log_error(...)   log_msg(LOG_LEVEL_ERROR, __VA_ARGS__)
+#define log_info(...)    log_msg(LOG_LEVEL_INFO, __VA_ARGS__)
+#define log_verbose(...) log_msg(LOG_LEVEL_VERBOSE, __VA_ARGS__)
+#define log_debug(...)   log_msg(LOG_LEVEL_DEBUG1, __VA_ARGS__)
+#define log_debug2(...)  log_msg(LOG_LEVEL_DEBUG2, __VA_ARGS__)
+#define log_debug3(...)  log_msg(LOG_LEVEL_DEBUG3, __VA_ARGS__)
+
+#endif

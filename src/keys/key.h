@@ -1,0 +1,118 @@
+/*
+ * key.h: public and private keys of every type we support, their wire
+ * blobs, signatures, fingerprints and text forms. Key types are table
+ * rows (name, libcrypto type, curve, signature hash).
+ *
+ * A struct key holds a libcrypto EVP_PKEY, public or private. Ownership:
+ * the key_* constructors return a key the caller frees with key_free(),
+ * which wipes private material.
+ *
+ * Signature algorithm names: "ssh-ed25519", "ecdsa-sha2-nistp256/384/521",
+ * "rsa-sha2-512", "rsa-sha2-256", "ssh-rsa" (SHA-1). For RSA keys the
+ * signature algorithm is separate from the key type name ("ssh-rsa").
+ */
+#ifndef MOAT_KEY_H
+#define MOAT_KEY_H
+
+#include <stddef.h>
+
+#include <openssl/evp.h>
+
+#include "sbuf.h"
+
+enum key_type {
+	KEY_UNSPEC = 0,
+	KEY_ED25519,
+	KEY_ECDSA,
+	KEY_RSA,
+};
+
+struct key {
+	enum key_type type;
+	int ecdsa_nid;		/* NID_X9_62_prime256v1 ... for KEY_ECDSA */
+	int has_private;
+	EVP_PKEY *pkey;
+};
+
+enum key_fp_hash { KEY_FP_SHA256, KEY_FP_MD5 };
+
+/* "ssh-ed25519", "ecdsa-sha2-nistp256", "ssh-rsa"... of a key. */
+const char *key_type_name(const struct key *k);
+/* Key type and curve for a key type name or signature algorithm name. */
+int key_type_from_name(const char *name, enum key_type *type, int *nid);
+/* 1 if name is a signature algorithm usable with key k. */
+int key_sigalg_matches(const struct key *k, const char *sigalg);
+/* All signature algorithms we support, comma-separated, preference order. */
+const char *key_sigalg_all_names(void);
+/* Bits: 256 for ed25519/P-256, modulus size for RSA. */
+unsigned int key_bits(const struct key *k);
+
+/* Public key blob (RFC 4253 section 6.6 form) to key and back. */
+int key_from_blob(const unsigned char *blob, size_t len, struct key **keyp);
+/* Appends the raw blob (not length-prefixed) to out. */
+int key_to_blob(const struct key *k, struct sbuf *out);
+int key_equal_public(const struct key *a, const struct key *b);
+/* New key holding only the public half of k. */
+int key_demote(const struct key *k, struct key **pubp);
+
+/*
+ * Sign data; sigalg selects the algorithm (NULL: the key's default, which
+ * for RSA is "rsa-sha2-512"). Appends the signature blob
+ * (string alg, string sig) to out.
+ */
+int key_sign(const struct key *k, const char *sigalg,
+    const unsigned char *data, size_t dlen, struct sbuf *out);
+/*
+ * Verify a signature blob. If sigalg is not NULL the blob's algorithm
+ * must equal it. ERR_SIGNATURE_INVALID on a bad signature.
+ */
+int key_verify(const struct key *k, const unsigned char *sig, size_t siglen,
+    const unsigned char *data, size_t dlen, const char *sigalg);
+/* The algorithm name inside a signature blob (caller frees). */
+int key_sig_alg(const unsigned char *sig, size_t siglen, char **algp);
+
+/* bits: 0 for the type's default (RSA 3072, ECDSA 256). */
+int key_generate(enum key_type type, unsigned int bits, struct key **keyp);
+
+/* "SHA256:base64-without-padding" or "MD5:hex:with:colons" (caller frees). */
+char *key_fingerprint(const struct key *k, enum key_fp_hash hash);
+/* OpenSSH randomart picture for a fingerprint (caller frees). */
+char *key_randomart(const struct key *k, enum key_fp_hash hash);
+
+/*
+ * One public key in OpenSSH text form "type base64 [comment]" at *cpp;
+ * leading whitespace skipped. On success *cpp points past the base64 field
+ * (at the comment, if any). Refuses a base64 blob whose type disagrees
+ * with the type field.
+ */
+int key_read_public_text(const char **cpp, struct key **keyp);
+/* "type base64" (caller frees); no comment, no newline. */
+char *key_public_text(const struct key *k);
+
+/* Public key file (".pub"): key and comment (*commentp may be NULL). */
+int key_load_public(const char *path, struct key **keyp, char **commentp);
+/*
+ * Private key file: openssh-key-v1 (unencrypted or bcrypt+aes256-ctr, and
+ * the other ciphers OpenSSH writes), or PEM/PKCS#8 via libcrypto.
+ * passphrase may be NULL or "". ERR_KEY_WRONG_PASSPHRASE when it does not
+ * decrypt. Refuses files readable by group or others when check_perms.
+ */
+int key_load_private(const char *path, const char *passphrase,
+    int check_perms, struct key **keyp, char **commentp);
+int key_parse_private(const struct sbuf *file, const char *passphrase,
+    struct key **keyp, char **commentp);
+/*
+ * Write an openssh-key-v1 private key (mode 0600) and, when pub_path is
+ * not NULL, the public key line. passphrase NULL or "" means unencrypted;
+ * rounds is the bcrypt KDF work factor (0: 16).
+ */
+int key_save_private(const struct key *k, const char *path,
+    const char *passphrase, const char *comment, unsigned int rounds);
+int key_serialize_private(const struct key *k, const char *passphrase,
+    const char *comment, unsigned int rounds, struct sbuf *out);
+int key_save_public(const struct key *k, const char *path,
+    const char *comment);
+
+void key_free(struct key *k);
+
+#endif

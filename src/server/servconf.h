@@ -1,0 +1,147 @@
+/*
+ * servconf.h: sshd_config, parsed and resolved.
+ *
+ * Keywords are OpenSSH's, case-insensitive; for most keywords the first
+ * value obtained wins (later lines and Match blocks do not override a
+ * value already set); unknown keywords and bad values are errors with
+ * file:line. Include is expanded in place (glob, relative to /etc/ssh).
+ * Match blocks are kept and applied per connection by
+ * servconf_apply_match(), which copies the global settings and overlays
+ * the matching blocks' settings.
+ *
+ * Ownership: servconf_new() returns a struct the caller frees with
+ * servconf_free(); all strings and arrays inside belong to it.
+ */
+#ifndef MOAT_SERVCONF_H
+#define MOAT_SERVCONF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define SC_MAX_LIST 256
+
+enum permit_root {
+	PERMIT_ROOT_NO, PERMIT_ROOT_FORCED_ONLY /* forced-commands-only */,
+	PERMIT_ROOT_NO_PASSWORD /* prohibit-password, without-password */,
+	PERMIT_ROOT_YES,
+};
+
+struct sc_listen {
+	char *addr;		/* NULL: any */
+	int port;		/* 0: the Port values */
+};
+
+struct sc_subsystem {
+	char *name;
+	char *command;		/* full command line */
+};
+
+struct match_conn {		/* what a Match block is tested against */
+	const char *user;
+	const char *host;	/* reverse-resolved name, or address */
+	const char *address;
+	const char *laddress;
+	int lport;
+};
+
+struct servconf {
+	int ports[SC_MAX_LIST];
+	size_t nports;
+	struct sc_listen listen[SC_MAX_LIST];
+	size_t nlisten;
+	int address_family;		/* AF_UNSPEC, AF_INET, AF_INET6 */
+	char *hostkeys[SC_MAX_LIST];
+	size_t nhostkeys;
+	char *pid_file;
+	int log_level;			/* enum log_level */
+	int log_facility;		/* LOG_AUTH ... */
+	/* Final algorithm lists, after +,-,^ against the defaults. */
+	char *ciphers;
+	char *macs;
+	char *kex_algorithms;
+	char *hostkey_algorithms;
+	char *pubkey_accepted_algorithms;
+	uint64_t rekey_bytes;		/* 0: default */
+	uint32_t rekey_seconds;		/* 0: none */
+	int login_grace_time;		/* seconds; 0: none */
+	int max_auth_tries;
+	int max_sessions;
+	int max_startups_begin, max_startups_rate, max_startups_max;
+	enum permit_root permit_root_login;
+	int pubkey_authentication;
+	int password_authentication;
+	int kbd_interactive_authentication;
+	int permit_empty_passwords;
+	int permit_user_environment;
+	char *authorized_keys_files[SC_MAX_LIST];	/* %h %u %% unexpanded */
+	size_t nauthorized_keys_files;
+	int strict_modes;
+	char *allow_users[SC_MAX_LIST];
+	size_t nallow_users;
+	char *deny_users[SC_MAX_LIST];
+	size_t ndeny_users;
+	char *allow_groups[SC_MAX_LIST];
+	size_t nallow_groups;
+	char *deny_groups[SC_MAX_LIST];
+	size_t ndeny_groups;
+	struct sc_subsystem subsystems[SC_MAX_LIST];
+	size_t nsubsystems;
+	char *force_command;		/* NULL: none */
+	int permit_tty;
+	int print_motd;
+	int print_last_log;
+	char *banner;			/* path; NULL: none */
+	int client_alive_interval;	/* seconds; 0: off */
+	int client_alive_count_max;
+	int tcp_keep_alive;
+	char *set_env[SC_MAX_LIST];	/* NAME=value */
+	size_t nset_env;
+	char *accept_env[SC_MAX_LIST];	/* patterns */
+	size_t naccept_env;
+	char *chroot_directory;		/* NULL: none */
+	int use_pam;
+	char *moduli_file;		/* NULL: /etc/ssh/moduli */
+	char *version_addendum;		/* NULL: none */
+	int use_dns;
+	int allow_tcp_forwarding;	/* parsed; forwarding has its own issue */
+	int x11_forwarding;
+	int allow_agent_forwarding;
+	int gateway_ports;
+	int permit_tunnel;
+	int compression;
+	char *authorized_keys_command;
+	char *authorized_keys_command_user;
+	char *trusted_user_ca_keys;
+	char *revoked_keys;
+	char *host_certificates[SC_MAX_LIST];
+	size_t nhost_certificates;
+	char *authentication_methods;	/* NULL: any */
+
+	/* Private to servconf.c: Match blocks and parse bookkeeping. */
+	void *priv;
+};
+
+struct servconf *servconf_new(void);
+void servconf_free(struct servconf *sc);
+/*
+ * Parse a config file (following Include). On error, logs
+ * "path line N: message" and returns ERR_CONFIG; errors are counted so
+ * that sshd -t reports every bad line, not just the first.
+ */
+int servconf_load(struct servconf *sc, const char *path);
+/* One "Keyword value" line, as from sshd -o; source names it in errors. */
+int servconf_parse_line(struct servconf *sc, const char *line,
+    const char *source, int lineno);
+/* Fill in defaults for everything left unset (call once, after loading). */
+int servconf_finish(struct servconf *sc);
+/*
+ * Settings for one connection: a copy of sc with the Match blocks that
+ * match conn applied (caller frees with servconf_free()).
+ */
+int servconf_apply_match(const struct servconf *sc,
+    const struct match_conn *conn, struct servconf **outp);
+/* sshd -T: every setting, lower-case keywords, OpenSSH's format. */
+void servconf_dump(const struct servconf *sc, FILE *f);
+
+#endif

@@ -1,0 +1,177 @@
+/*
+ * transport.h: the SSH transport layer (RFC 4253 and OpenSSH's
+ * extensions), both roles: version exchange, binary packet protocol,
+ * key exchange and rekeying, strict KEX, ext-info.
+ *
+ * The transport owns two file descriptors (which may be one socket) and
+ * never blocks on its own: callers feed it with tr_fd_read() when the
+ * input fd is readable and drain it with tr_fd_write() when tr_want_write()
+ * says so; tr_next_message() hands back the next message for the layers
+ * above (userauth, connection). Transport-level messages (IGNORE, DEBUG,
+ * UNIMPLEMENTED, DISCONNECT, KEXINIT and the KEX messages, EXT_INFO) are
+ * handled inside. Messages the upper layers send during a key exchange
+ * are queued and go out once the new keys are in use.
+ *
+ * tr_wait_message() and tr_flush() are blocking conveniences for the
+ * simple sequential phases (authentication, tests).
+ *
+ * Host keys: the server passes the public halves and a sign callback, so
+ * the private keys can live in another process (privilege separation).
+ * The client passes a verify callback that decides whether to trust the
+ * server's host key.
+ */
+#ifndef MOAT_TRANSPORT_H
+#define MOAT_TRANSPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "key.h"
+#include "sbuf.h"
+
+/* Message numbers (RFC 4250 section 4.1). */
+#define SSH2_MSG_DISCONNECT			1
+#define SSH2_MSG_IGNORE				2
+#define SSH2_MSG_UNIMPLEMENTED			3
+#define SSH2_MSG_DEBUG				4
+#define SSH2_MSG_SERVICE_REQUEST		5
+#define SSH2_MSG_SERVICE_ACCEPT			6
+#define SSH2_MSG_EXT_INFO			7
+#define SSH2_MSG_KEXINIT			20
+#define SSH2_MSG_NEWKEYS			21
+#define SSH2_MSG_KEX_ECDH_INIT			30
+#define SSH2_MSG_KEX_ECDH_REPLY			31
+#define SSH2_MSG_KEXDH_INIT			30
+#define SSH2_MSG_KEXDH_REPLY			31
+#define SSH2_MSG_KEX_DH_GEX_GROUP		31
+#define SSH2_MSG_KEX_DH_GEX_INIT		32
+#define SSH2_MSG_KEX_DH_GEX_REPLY		33
+#define SSH2_MSG_KEX_DH_GEX_REQUEST		34
+#define SSH2_MSG_USERAUTH_REQUEST		50
+#define SSH2_MSG_USERAUTH_FAILURE		51
+#define SSH2_MSG_USERAUTH_SUCCESS		52
+#define SSH2_MSG_USERAUTH_BANNER		53
+#define SSH2_MSG_USERAUTH_PK_OK			60
+#define SSH2_MSG_USERAUTH_PASSWD_CHANGEREQ	60
+#define SSH2_MSG_USERAUTH_INFO_REQUEST		60
+#define SSH2_MSG_USERAUTH_INFO_RESPONSE		61
+#define SSH2_MSG_GLOBAL_REQUEST			80
+#define SSH2_MSG_REQUEST_SUCCESS		81
+#define SSH2_MSG_REQUEST_FAILURE		82
+#define SSH2_MSG_CHANNEL_OPEN			90
+#define SSH2_MSG_CHANNEL_OPEN_CONFIRMATION	91
+#define SSH2_MSG_CHANNEL_OPEN_FAILURE		92
+#define SSH2_MSG_CHANNEL_WINDOW_ADJUST		93
+#define SSH2_MSG_CHANNEL_DATA			94
+#define SSH2_MSG_CHANNEL_EXTENDED_DATA		95
+#define SSH2_MSG_CHANNEL_EOF			96
+#define SSH2_MSG_CHANNEL_CLOSE			97
+#define SSH2_MSG_CHANNEL_REQUEST		98
+#define SSH2_MSG_CHANNEL_SUCCESS		99
+#define SSH2_MSG_CHANNEL_FAILURE		100
+
+/* Disconnect reasons (RFC 4250 section 4.2.2). */
+#define SSH2_DISCONNECT_HOST_NOT_ALLOWED_TO_CONNECT	1
+#define SSH2_DISCONNECT_PROTOCOL_ERROR			2
+#define SSH2_DISCONNECT_KEY_EXCHANGE_FAILED		3
+#define SSH2_DISCONNECT_MAC_ERROR			5
+#define SSH2_DISCONNECT_SERVICE_NOT_AVAILABLE		7
+#define SSH2_DISCONNECT_PROTOCOL_VERSION_NOT_SUPPORTED	8
+#define SSH2_DISCONNECT_HOST_KEY_NOT_VERIFIABLE		9
+#define SSH2_DISCONNECT_CONNECTION_LOST			10
+#define SSH2_DISCONNECT_BY_APPLICATION			11
+#define SSH2_DISCONNECT_TOO_MANY_CONNECTIONS		12
+#define SSH2_DISCONNECT_AUTH_CANCELLED_BY_USER		13
+#define SSH2_DISCONNECT_NO_MORE_AUTH_METHODS_AVAILABLE	14
+#define SSH2_DISCONNECT_ILLEGAL_USER_NAME		15
+
+#define TR_MAX_PACKET	(256 * 1024)	/* largest packet we accept */
+
+struct tr_config {
+	int server;			/* 1: server role, 0: client */
+	/* Final algorithm lists (after +,-,^ processing), comma-separated. */
+	const char *kex_algs;
+	const char *hostkey_algs;
+	const char *ciphers;
+	const char *macs;
+	uint64_t rekey_bytes;		/* 0: default for the cipher */
+	uint32_t rekey_seconds;		/* 0: none */
+	const char *version_comment;	/* after "SSH-2.0-moat_x.y"; may be NULL */
+
+	/* Server: public host keys, and how to sign with them. */
+	struct key **hostkeys;
+	size_t nhostkeys;
+	int (*hostkey_sign)(void *arg, const struct key *pub,
+	    const char *sigalg, const unsigned char *data, size_t dlen,
+	    struct sbuf *sig);
+	void *hostkey_arg;
+	const char *moduli_path;	/* DH group exchange; NULL: default */
+
+	/* Client: 0 to accept the server's host key, an error to refuse. */
+	int (*hostkey_verify)(void *arg, const struct key *hostkey);
+	void *verify_arg;
+};
+
+struct transport;
+
+/* Sends our banner at once (queued; flushed by tr_fd_write). */
+struct transport *tr_new(int fd_in, int fd_out, const struct tr_config *cfg);
+void tr_free(struct transport *t);
+
+int tr_fd_in(const struct transport *t);
+int tr_fd_out(const struct transport *t);
+/* Read what is available: 0, ERR_AGAIN, ERR_CONN_CLOSED or an error. */
+int tr_fd_read(struct transport *t);
+/* Write queued output: 0 (or ERR_AGAIN if some remains) or an error. */
+int tr_fd_write(struct transport *t);
+int tr_want_write(const struct transport *t);
+/* Bytes of output queued and not yet written. */
+size_t tr_output_pending(const struct transport *t);
+
+/*
+ * Next message for the upper layers. On 0, *typep is its number and
+ * *payloadp (owned by the transport, valid until the next call) holds the
+ * rest of the message after the type byte. ERR_AGAIN: more input needed.
+ * ERR_DISCONNECTED: the peer sent DISCONNECT (logged). Any other error is
+ * fatal for the connection; the transport has already queued a DISCONNECT
+ * where one is due.
+ */
+int tr_next_message(struct transport *t, uint8_t *typep,
+    struct sbuf **payloadp);
+/* Blocking: poll and read until a message arrives (timeout_ms < 0: none). */
+int tr_wait_message(struct transport *t, uint8_t *typep,
+    struct sbuf **payloadp, int timeout_ms);
+/* Blocking: write all queued output. */
+int tr_flush(struct transport *t);
+
+/*
+ * Compose and send a message: tr_msg_start() gives a buffer (owned by the
+ * transport) holding only the type byte; append the body, then call
+ * tr_msg_send(). One message at a time.
+ */
+struct sbuf *tr_msg_start(struct transport *t, uint8_t type);
+int tr_msg_send(struct transport *t);
+
+/* Queue DISCONNECT, log it, and flush as far as possible without blocking. */
+int tr_disconnect(struct transport *t, uint32_t reason, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Start a rekey now (e.g. the client's ~R). */
+int tr_rekey(struct transport *t);
+
+const unsigned char *tr_session_id(const struct transport *t, size_t *lenp);
+const char *tr_peer_version(const struct transport *t);
+int tr_is_server(const struct transport *t);
+/* Peer's server-sig-algs from ext-info (client role); NULL if none. */
+const char *tr_peer_sig_algs(const struct transport *t);
+/* Whether the peer sent ext-info-c (server role). */
+int tr_peer_wants_ext_info(const struct transport *t);
+/* Names negotiated in the last KEX ("kex", "hostkey", "cipher c2s"...). */
+const char *tr_negotiated(const struct transport *t, const char *what);
+/* Seconds since epoch of the last input from the peer. */
+uint64_t tr_last_input_time(const struct transport *t);
+/* Server: the host key the client chose, for hostkeys-00 and logging. */
+const struct key *tr_hostkey(const struct transport *t);
+/* After user authentication succeeds (for delayed features). */
+void tr_set_authenticated(struct transport *t);
+
+#endif
