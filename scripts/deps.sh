@@ -33,7 +33,7 @@ if [ ! -e "$rcd" ]; then
 	chmod 755 "$rcd"
 	made_rcd=1
 fi
-cleanup() { [ "$made_rcd" = 1 ] && rm -f "$rcd"; }
+cleanup() { if [ "$made_rcd" = 1 ]; then rm -f "$rcd"; fi; }
 trap cleanup EXIT
 apt-get update -qq
 # shellcheck disable=SC2086
