@@ -19,6 +19,7 @@ struct chan_set {
 	size_t nalloc;
 	size_t count;
 	const struct chan_ops *types[CHAN_MAX_TYPES];
+	void *type_args[CHAN_MAX_TYPES];
 	size_t ntypes;
 
 	/* ClientAlive. */

@@ -93,10 +93,11 @@ chan_set_transport(const struct chan_set *cs)
 }
 
 int
-chan_set_register(struct chan_set *cs, const struct chan_ops *ops)
+chan_set_register(struct chan_set *cs, const struct chan_ops *ops, void *arg)
 {
 	if (cs->ntypes >= CHAN_MAX_TYPES || ops == NULL || ops->type == NULL)
 		return ERR_INVALID_ARGUMENT;
+	cs->type_args[cs->ntypes] = arg;
 	cs->types[cs->ntypes++] = ops;
 	return 0;
 }
@@ -484,6 +485,7 @@ in_open(struct chan_set *cs, struct sbuf *m)
 	size_t tlen, i;
 	uint32_t rid, win, maxpkt, reason = SSH2_OPEN_UNKNOWN_CHANNEL_TYPE;
 	const struct chan_ops *ops = NULL;
+	void *arg = NULL;
 	const char *desc = "unknown channel type";
 	struct chan *c;
 	struct sbuf *b;
@@ -496,8 +498,10 @@ in_open(struct chan_set *cs, struct sbuf *m)
 		return r;
 	for (i = 0; i < cs->ntypes; i++) {
 		if (strlen(cs->types[i]->type) == tlen &&
-		    memcmp(cs->types[i]->type, type, tlen) == 0)
+		    memcmp(cs->types[i]->type, type, tlen) == 0) {
 			ops = cs->types[i];
+			arg = cs->type_args[i];
+		}
 	}
 	log_debug("server_input_channel_open: ctype %.*s rchan %u win %u "
 	    "max %u", (int)(tlen > 64 ? 64 : tlen), type, rid, win, maxpkt);
@@ -506,6 +510,7 @@ in_open(struct chan_set *cs, struct sbuf *m)
 	if ((c = chan_alloc(cs, ops)) == NULL)
 		return send_open_failure(cs, rid, SSH2_OPEN_RESOURCE_SHORTAGE,
 		    "too many channels");
+	c->type_arg = arg;
 	c->remote_id = rid;
 	c->remote_window = win;
 	c->remote_maxpacket = maxpkt;

@@ -106,6 +106,7 @@ struct chan {
 	uint32_t remote_id;
 	const struct chan_ops *ops;
 	void *ctx;			/* the type's state, freed by ops->free */
+	void *type_arg;			/* as given to chan_set_register */
 
 	/* Our side: what the peer may still send, and what we consumed. */
 	uint32_t local_window;
@@ -135,8 +136,12 @@ struct chan_set *chan_set_new(struct transport *t);
 void chan_set_free(struct chan_set *cs);
 struct transport *chan_set_transport(const struct chan_set *cs);
 
-/* Accept peer opens of ops->type; ops must outlive the set. */
-int chan_set_register(struct chan_set *cs, const struct chan_ops *ops);
+/*
+ * Accept peer opens of ops->type; ops must outlive the set. arg is
+ * handed to the type as c->type_arg on each of its channels.
+ */
+int chan_set_register(struct chan_set *cs, const struct chan_ops *ops,
+    void *arg);
 /*
  * ClientAliveInterval/CountMax (interval 0: off). user, addr and port
  * name the peer in the timeout log line; the strings must outlive cs.
