@@ -549,6 +549,8 @@ kexalg_hash(const struct kex_alg *alg, const unsigned char *data, size_t len,
 	unsigned int olen = 0;
 	int r = ERR_LIBCRYPTO;
 
+	if (alg == NULL || out == NULL || (data == NULL && len != 0))
+		return ERR_INVALID_ARGUMENT;
 	if ((md = EVP_MD_fetch(NULL, alg->digest, NULL)) == NULL)
 		return ERR_LIBCRYPTO;
 	if ((size_t)EVP_MD_get_size(md) == alg->hash_len &&

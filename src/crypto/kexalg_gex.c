@@ -152,7 +152,7 @@ gex_parse_line(char *line, uint32_t min, uint32_t max, uint32_t want,
     const struct gex_pick *pk, uint32_t *bitsp, BIGNUM **pp, BIGNUM **gp)
 {
 	char *fields[8], *cp, *save = NULL;
-	unsigned long type, tests, tries, size;
+	unsigned long when, type, tests, tries, size;
 	BIGNUM *p = NULL, *g = NULL, *pm1 = NULL;
 	int n = 0, r = ERR_INVALID_FORMAT;
 
@@ -165,7 +165,7 @@ gex_parse_line(char *line, uint32_t min, uint32_t max, uint32_t want,
 	}
 	if (n != 7)
 		return ERR_INVALID_FORMAT;
-	if (parse_dec(fields[0], ULONG_MAX, &type) != 0 ||
+	if (parse_dec(fields[0], ULONG_MAX, &when) != 0 ||
 	    parse_dec(fields[1], 0xff, &type) != 0 ||
 	    parse_dec(fields[2], 0xff, &tests) != 0 ||
 	    parse_dec(fields[3], UINT32_MAX, &tries) != 0 ||
