@@ -820,7 +820,10 @@ chan_dispatch(struct chan_set *cs, uint8_t type, struct sbuf *msg)
 	for (i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
 		if (handlers[i].type == type)
 			return handlers[i].fn(cs, msg);
-	/* Late userauth messages and the like are ignored. */
-	log_debug("connection: ignoring message type %u", type);
-	return 0;
+	/* Late userauth messages are ignored (RFC 4252 section 5.1). */
+	if (type >= 50 && type < 80) {
+		log_debug("connection: ignoring message type %u", type);
+		return 0;
+	}
+	return tr_unimplemented(cs->t);
 }
