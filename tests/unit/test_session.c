@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "authopts.h"
@@ -499,6 +500,19 @@ test_bulk_in(void)
 	run_free(&rn);
 }
 
+/* The child has 0, 1, 2 and nothing else (ls adds its own dir fd). */
+static void
+test_no_fd_leak(void)
+{
+	struct run rn = { .cmd = "ls /proc/self/fd | wc -l",
+	    .window = 1 << 20, .maxpkt = 32768 };
+
+	run_session(&rn);
+	CHECK(out_is(rn.out, "4\n"));
+	CHECK(rn.exit_status == 0 && rn.order_ok);
+	run_free(&rn);
+}
+
 static void
 test_signal(void)
 {
@@ -529,6 +543,48 @@ test_pty(void)
 	CHECK(strstr((const char *)sbuf_ptr(rn.out), "/dev/pts/") != NULL);
 	CHECK(strstr((const char *)sbuf_ptr(rn.out), "-echo") != NULL);
 	run_free(&rn);
+}
+
+/* A client that never answers: two probes, then a disconnect. */
+static void
+test_client_alive(void)
+{
+	struct sbuf *m;
+	char *name;
+	int sv[2], status, want, i, t;
+	pid_t pid;
+	time_t start = time(NULL);
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
+		return;
+	if ((pid = fork()) == 0) {
+		struct servconf sc;
+
+		close(sv[0]);
+		memset(&sc, 0, sizeof(sc));
+		sc.max_sessions = 1;
+		sc.client_alive_interval = 1;
+		sc.client_alive_count_max = 2;
+		_exit(session_serve(fake_tr_new(sv[1]), &sc,
+		    getpwuid(getuid()), NULL, "10.1.2.3", 2222) ==
+		    ERR_CONN_TIMEOUT ? 0 : 1);
+	}
+	close(sv[1]);
+	cli = fake_tr_new(sv[0]);
+	for (i = 0; i < 2; i++) {
+		CHECK(c_recv(&m) == SSH2_MSG_GLOBAL_REQUEST);
+		name = NULL;
+		CHECK(sbuf_get_cstring(m, &name, NULL) == 0 &&
+		    strcmp(name, "keepalive@openssh.com") == 0);
+		CHECK(sbuf_get_bool(m, &want) == 0 && want == 1);
+		x_free(name);
+	}
+	t = c_recv(&m);
+	CHECK(t == -1);		/* DISCONNECT, reported by the stand-in */
+	CHECK(time(NULL) - start >= 2 && time(NULL) - start <= 6);
+	close(sv[0]);
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 static void
@@ -625,6 +681,7 @@ main(void)
 	test_env_and_vars();
 	test_bulk_out();
 	test_bulk_in();
+	test_no_fd_leak();
 	test_signal();
 	test_pty();
 	test_subsystem();
@@ -633,5 +690,6 @@ main(void)
 	close(sv[0]);
 	CHECK(waitpid(pid, &status, 0) == pid);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	test_client_alive();
 	return TEST_DONE();
 }
