@@ -93,15 +93,22 @@ test_ctr_vectors(void)
 	static const char *keys[3] = {
 		"2b7e151628aed2a6abf7158809cf4f3c",
 		"8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b",
-		"603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4",
+		"603deb1015ca71be2b73aef0857d77811f352c073b6108d7"
+		"2d9810a30914dff4",
 	};
 	static const char *cts[3] = {
-		"874d6191b620e3261bef6864990db6ce9806f66b7970fdff8617187bb9fffdff"
-		"5ae4df3edbd5d35e5b4f09020db03eab1e031dda2fbe03d1792170a0f3009cee",
-		"1abc932417521ca24f2b0459fe7e6e0b090339ec0aa6faefd5ccc2c6f4ce8e94"
-		"1e36b26bd1ebc670d1bd1d665620abf74f78a7f6d29809585a97daec58c6b050",
-		"601ec313775789a5b7a7f504bbf3d228f443e3ca4d62b59aca84e990cacaf5c5"
-		"2b0930daa23de94ce87017ba2d84988ddfc9c58db67aada613c2dd08457941a6",
+		"874d6191b620e3261bef6864990db6ce9806f66b7970fdff"
+		"8617187bb9fffdff"
+		"5ae4df3edbd5d35e5b4f09020db03eab1e031dda2fbe03d1"
+		"792170a0f3009cee",
+		"1abc932417521ca24f2b0459fe7e6e0b090339ec0aa6faef"
+		"d5ccc2c6f4ce8e94"
+		"1e36b26bd1ebc670d1bd1d665620abf74f78a7f6d2980958"
+		"5a97daec58c6b050",
+		"601ec313775789a5b7a7f504bbf3d228f443e3ca4d62b59a"
+		"ca84e990cacaf5c5"
+		"2b0930daa23de94ce87017ba2d84988ddfc9c58db67aada6"
+		"13c2dd08457941a6",
 	};
 	static const char *names[3] = { "aes128-ctr", "aes192-ctr",
 	    "aes256-ctr" };
@@ -110,7 +117,8 @@ test_ctr_vectors(void)
 	int i;
 
 	test_unhex("f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff", iv, sizeof(iv));
-	test_unhex("6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51"
+	test_unhex("6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c"
+	    "9eb76fac45af8e51"
 	    "30c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710",
 	    pt, sizeof(pt));
 	for (i = 0; i < 3; i++) {
@@ -151,10 +159,12 @@ test_gcm_vectors(void)
 
 	test_unhex("feffe9928665731c6d6a8f9467308308", key, sizeof(key));
 	test_unhex("cafebabefacedbaddecaf888", iv, sizeof(iv));
-	test_unhex("d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72"
+	test_unhex("d9313225f88406e5a55909c5aff5269a86a7a9531534f7da"
+	    "2e4c303d8a318a72"
 	    "1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b391aafd255",
 	    pt, sizeof(pt));
-	test_unhex("42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e"
+	test_unhex("42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e0"
+	    "35c17e2329aca12e"
 	    "21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091473f5985"
 	    "4d5c2af327cd64a62cf35abd2ba6fab4", want, 80);
 	enc = mk("aes128-gcm@openssh.com", key, iv, 1);
@@ -223,7 +233,8 @@ test_chacha_primitives(void)
 	CHECK_OK(chachapoly_new_stream(&c, key));
 	/* RFC IV: counter 1 (LE), nonce 000000090000004a00000000. */
 	test_unhex("01000000000000090000004a00000000", iv, sizeof(iv));
-	test_unhex("10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
+	test_unhex("10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c06803"
+	    "0422aa9ac3d46c4e"
 	    "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e",
 	    want, sizeof(want));
 	CHECK_OK(chachapoly_xor(c, iv, zero, out, 64));
@@ -240,13 +251,15 @@ test_chacha_primitives(void)
 		key[i] = (unsigned char)(0x80 + i);
 	CHECK_OK(chachapoly_new_stream(&c, key));
 	chachapoly_iv(iv, 0, 0x0001020304050607ull);
-	test_unhex("8ad5a08b905f81cc815040274ab29471a833b637e3fd0da508dbb8e2fdd1a646",
+	test_unhex("8ad5a08b905f81cc815040274ab29471a833b637e3fd0da5"
+	    "08dbb8e2fdd1a646",
 	    want, 32);
 	CHECK_OK(chachapoly_xor(c, iv, zero, out, 32));
 	CHECK_MEM(out, want, 32);
 	EVP_CIPHER_CTX_free(c);
 
-	test_unhex("85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149f51b",
+	test_unhex("85d6be7857556d337f4452fe42d506a80103808afb0db2fd"
+	    "4abff6af4149f51b",
 	    key, 32);
 	test_unhex("a8061dc1305136c6c22b8baf0c0127a9", want, 16);
 	CHECK_OK(chachapoly_new_poly(&m));
@@ -275,7 +288,8 @@ test_chachapoly_packets(void)
 		{ 7, "f38eb4ca59391452d50c5d79f67d629da092f73d485dd1f2771430f2"
 		    "0a72313d9d507a082bb02426bfdbbd90ae841e8c871f54e6" },
 		{ 0x01020304, "e096b8fbae4a6a3523557e8b96037172949a96c2464fd161"
-		    "679d83103f2e9db277dbe0c1e9871d0a6b0d272d20eadadabeec5f28" },
+		    "679d83103f2e9db277dbe0c1e9871d0a6b0d272d20eadada"
+		    "beec5f28" },
 	};
 	unsigned char key[64], pkt[36], want[52], buf[52], tmp[52];
 	struct cipher_ctx *enc, *dec;
@@ -284,7 +298,8 @@ test_chachapoly_packets(void)
 
 	for (i = 0; i < 64; i++)
 		key[i] = (unsigned char)(0x40 + i);
-	test_unhex("00000020066d6f61742063686163686132302d706f6c7931333035206b61"
+	test_unhex("00000020066d6f61742063686163686132302d706f6c7931"
+	    "333035206b61"
 	    "740102030405", pkt, sizeof(pkt));
 	enc = mk("chacha20-poly1305@openssh.com", key, NULL, 1);
 	dec = mk("chacha20-poly1305@openssh.com", key, NULL, 0);
@@ -334,7 +349,8 @@ test_roundtrip(void)
 {
 	static const char *names[] = {
 		"chacha20-poly1305@openssh.com", "aes128-ctr", "aes192-ctr",
-		"aes256-ctr", "aes128-gcm@openssh.com", "aes256-gcm@openssh.com",
+		"aes256-ctr", "aes128-gcm@openssh.com",
+		"aes256-gcm@openssh.com",
 	};
 	static const unsigned int lens[] = { 16, 32, 64, 1024, 48, 32768, 16 };
 	unsigned char key[64], iv[16], *plain, *wire, *back;
