@@ -296,11 +296,18 @@ process_line(struct servconf *sc, const char *text, const char *src,
 	const struct sc_kw *kw;
 	struct sc_block *b;
 	struct servconf *scratch;
-	char *buf = x_strdup(text), *argv[MAX_ARGS];
-	const char *rest = "";
+	char *buf = x_strdup(text), *argv[MAX_ARGS], *rest = NULL;
+	const char *rp = buf;
+	size_t rl;
 	int argc, r = -1, i;
 
-	if ((argc = split_line(buf, argv, &rest)) <= 0) {
+	argc = split_line(buf, argv, &rp);
+	/* The raw text after the keyword, for values taken whole. */
+	rest = x_strdup(text + (rp - buf));
+	rl = strlen(rest);
+	while (rl > 0 && strchr(" \t\r\n", rest[rl - 1]) != NULL)
+		rest[--rl] = '\0';
+	if (argc <= 0) {
 		if (argc < 0)
 			log_error("%s line %d: invalid quotes", src, line);
 		r = argc < 0 ? -1 : 0;
@@ -360,6 +367,7 @@ process_line(struct servconf *sc, const char *text, const char *src,
 	if (r != 0)
 		p->errors++;
 	x_free(buf);
+	x_free(rest);
 	return r;
 }
 

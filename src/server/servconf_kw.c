@@ -475,9 +475,17 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 		    "line", src, line, argv[0]);
 		return -1;
 	}
-	/* First value wins: a set single-value keyword ignores later lines. */
-	if (set && !(kw->flags & KWF_ACCUM) && kw->type != T_SUBSYS)
-		return 0;
+	/*
+	 * First value wins: a set single-value keyword ignores later lines,
+	 * after checking them on a scratch config.
+	 */
+	if (set && !(kw->flags & KWF_ACCUM) && kw->type != T_SUBSYS) {
+		struct servconf *scratch = servconf_new();
+
+		v = sc_kw_apply(scratch, kw, argv, argc, rest, src, line);
+		servconf_free(scratch);
+		return v;
+	}
 	switch (kw->type) {
 	case T_FLAG:
 		if (strcasecmp(argv[1], "yes") == 0)
@@ -547,8 +555,6 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 				    argv[i][0] == '=')
 					goto bad;
 		np = FIELD(sc, kw->cnt_off, size_t);
-		if (set && !(kw->flags & KWF_ACCUM))
-			return 0;
 		if (strarr_add(FIELD(sc, kw->off, char *), np, argv, argc) != 0)
 			goto full;
 		break;
