@@ -212,6 +212,42 @@ test_sign_verify(const struct key *k, const struct key *pub,
 	sbuf_free(sig);
 }
 
+/*
+ * Damaged unencrypted private key files: every base64 character changed
+ * in turn and the text cut short must give an error or the same key,
+ * never a crash or a different key.
+ */
+static void
+test_private_garbage(const struct key *k)
+{
+	struct sbuf *file = sbuf_new(), *bad;
+	struct key *k2 = NULL;
+	unsigned char *p;
+	size_t i, len, start;
+
+	CHECK_OK(key_serialize_private(k, NULL, "c", 0, file));
+	len = sbuf_len(file);
+	start = 36;	/* after the BEGIN line */
+	for (i = start; i + 40 < len; i += (k->type == KEY_RSA ? 7 : 1)) {
+		bad = sbuf_dup(file);
+		p = sbuf_mutable_ptr(bad);
+		if (p[i] == '\n')
+			p[i] = 'A';
+		else
+			p[i] = p[i] == 'A' ? 'B' : 'A';
+		if (key_parse_private(bad, NULL, &k2, NULL) == 0) {
+			CHECK(key_equal_public(k, k2));
+			key_free(k2);
+		}
+		k2 = NULL;
+		sbuf_free(bad);
+		bad = sbuf_from(sbuf_ptr(file), i);
+		CHECK(key_parse_private(bad, NULL, &k2, NULL) != 0);
+		sbuf_free(bad);
+	}
+	sbuf_free(file);
+}
+
 static void
 test_type(enum key_type type, unsigned int bits, const char *name,
     unsigned int want_bits)
@@ -345,6 +381,8 @@ test_type(enum key_type type, unsigned int bits, const char *name,
 	key_free(k2);
 	k2 = NULL;
 	x_free(comment);
+	comment = NULL;
+	test_private_garbage(k);
 	sbuf_free(file);
  out:
 	key_free(k);
