@@ -330,6 +330,14 @@ ec_from_parts(const struct keytype *kt, const unsigned char *q, size_t qlen,
 	return r;
 }
 
+/* 1 when a*b = 1 mod m; u is scratch. */
+static int
+mul_is_one(const BIGNUM *a, const BIGNUM *b, const BIGNUM *m, BIGNUM *u,
+    BN_CTX *bnctx)
+{
+	return BN_mod_mul(u, a, b, m, bnctx) && BN_is_one(u);
+}
+
 /* RSA from n, e and optionally d, iqmp, p, q. */
 static int
 rsa_from_parts(const BIGNUM *n, const BIGNUM *e, const BIGNUM *d,
@@ -337,7 +345,7 @@ rsa_from_parts(const BIGNUM *n, const BIGNUM *e, const BIGNUM *d,
 {
 	OSSL_PARAM_BLD *bld;
 	BN_CTX *bnctx = NULL;
-	BIGNUM *dmp1 = NULL, *dmq1 = NULL, *t = NULL;
+	BIGNUM *dmp1 = NULL, *dmq1 = NULL, *t = NULL, *u = NULL;
 	int r = ERR_LIBCRYPTO, nbits = BN_num_bits(n);
 
 	*pkeyp = NULL;
@@ -353,7 +361,7 @@ rsa_from_parts(const BIGNUM *n, const BIGNUM *e, const BIGNUM *d,
 	if (d != NULL) {
 		if ((bnctx = BN_CTX_new()) == NULL ||
 		    (dmp1 = BN_new()) == NULL || (dmq1 = BN_new()) == NULL ||
-		    (t = BN_new()) == NULL)
+		    (t = BN_new()) == NULL || (u = BN_new()) == NULL)
 			goto out;
 		BN_set_flags(dmp1, BN_FLG_CONSTTIME);
 		BN_set_flags(dmq1, BN_FLG_CONSTTIME);
@@ -362,6 +370,19 @@ rsa_from_parts(const BIGNUM *n, const BIGNUM *e, const BIGNUM *d,
 		    !BN_sub(t, q, BN_value_one()) ||
 		    !BN_mod(dmq1, d, t, bnctx))
 			goto out;
+		/*
+		 * A key whose parts disagree would sign wrongly with CRT and
+		 * leak a factor: n = pq, e*dmp1 = 1 mod p-1 (and for q),
+		 * iqmp*q = 1 mod p.
+		 */
+		r = ERR_KEY_INVALID;
+		if (!BN_mul(u, p, q, bnctx) || BN_cmp(u, n) != 0 ||
+		    !mul_is_one(e, dmq1, t, u, bnctx) ||
+		    !BN_sub(t, p, BN_value_one()) ||
+		    !mul_is_one(e, dmp1, t, u, bnctx) ||
+		    !mul_is_one(iqmp, q, p, u, bnctx))
+			goto out;
+		r = ERR_LIBCRYPTO;
 		if (!OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_D, d) ||
 		    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_FACTOR1, p) ||
 		    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_FACTOR2, q) ||
@@ -379,6 +400,7 @@ rsa_from_parts(const BIGNUM *n, const BIGNUM *e, const BIGNUM *d,
 	BN_clear_free(dmp1);
 	BN_clear_free(dmq1);
 	BN_clear_free(t);
+	BN_clear_free(u);
 	BN_CTX_free(bnctx);
 	OSSL_PARAM_BLD_free(bld);
 	return r;
