@@ -31,7 +31,6 @@
 #include "channel.h"
 #include "err.h"
 #include "log.h"
-#include "match.h"
 #include "mem.h"
 #include "sbuf.h"
 #include "servconf.h"
@@ -94,19 +93,6 @@ req_pty(struct session *s, struct sbuf *b)
  out:
 	x_free(term);
 	return r;
-}
-
-int
-sess_env_acceptable(const struct servconf *sc, const char *name)
-{
-	size_t i;
-
-	if (*name == '\0' || strchr(name, '=') != NULL)
-		return 0;
-	for (i = 0; i < sc->naccept_env; i++)
-		if (match_pattern_list(name, sc->accept_env[i], 0) == 1)
-			return 1;
-	return 0;
 }
 
 static int

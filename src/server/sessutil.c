@@ -1,11 +1,12 @@
 /*
  * sessutil.c: small pure helpers of the server's session code: the child
- * environment list and the signal names of RFC 4254
+ * environment list, AcceptEnv filtering, and the signal names of RFC 4254
  * section 6.10 (without the "SIG" prefix), each a table row.
  */
 #include <signal.h>
 #include <string.h>
 
+#include "match.h"
 #include "mem.h"
 #include "servconf.h"
 #include "session.h"
@@ -96,4 +97,17 @@ sess_env_free(struct sess_env *e)
 	x_free(e->v);
 	e->v = NULL;
 	e->n = 0;
+}
+
+int
+sess_env_acceptable(const struct servconf *sc, const char *name)
+{
+	size_t i;
+
+	if (*name == '\0' || strchr(name, '=') != NULL)
+		return 0;
+	for (i = 0; i < sc->naccept_env; i++)
+		if (match_pattern_list(name, sc->accept_env[i], 0) == 1)
+			return 1;
+	return 0;
 }

@@ -11,6 +11,7 @@
 #include "channel.h"
 #include "mem.h"
 #include "sbuf.h"
+#include "servconf.h"
 #include "session.h"
 #include "testlib.h"
 
@@ -248,6 +249,31 @@ test_env(void)
 	CHECK(e.n == 0 && e.v == NULL);
 }
 
+static void
+test_accept_env(void)
+{
+	struct servconf sc;
+	char p1[] = "LANG", p2[] = "LC_*", p3[] = "GIT_?X";
+
+	memset(&sc, 0, sizeof(sc));
+	CHECK(sess_env_acceptable(&sc, "LANG") == 0);
+	sc.accept_env[0] = p1;
+	sc.accept_env[1] = p2;
+	sc.accept_env[2] = p3;
+	sc.naccept_env = 3;
+	CHECK(sess_env_acceptable(&sc, "LANG") == 1);
+	CHECK(sess_env_acceptable(&sc, "LANGUAGE") == 0);
+	CHECK(sess_env_acceptable(&sc, "LC_ALL") == 1);
+	CHECK(sess_env_acceptable(&sc, "LC_") == 1);
+	CHECK(sess_env_acceptable(&sc, "lc_all") == 0);
+	CHECK(sess_env_acceptable(&sc, "GIT_AX") == 1);
+	CHECK(sess_env_acceptable(&sc, "GIT_X") == 0);
+	CHECK(sess_env_acceptable(&sc, "PATH") == 0);
+	CHECK(sess_env_acceptable(&sc, "LD_PRELOAD") == 0);
+	CHECK(sess_env_acceptable(&sc, "") == 0);
+	CHECK(sess_env_acceptable(&sc, "LC_X=1") == 0);
+}
+
 int
 main(void)
 {
@@ -257,5 +283,6 @@ main(void)
 	test_ttymodes();
 	test_signals();
 	test_env();
+	test_accept_env();
 	return TEST_DONE();
 }

@@ -24,7 +24,6 @@
 #include "authopts.h"
 #include "channel.h"
 #include "log.h"
-#include "match.h"
 #include "mem.h"
 #include "sbuf.h"
 #include "servconf.h"
@@ -157,26 +156,6 @@ tr_disconnect(struct transport *t, uint32_t reason, const char *fmt, ...)
 	sbuf_put_cstring(t->compose, "");
 	tr_msg_send(t);
 	return tr_flush(t);
-}
-
-/*
- * Stand-in for match.c until it is in the tree: '*' and '?' on one
- * pattern, which is all AcceptEnv "LC_*" needs here.
- */
-static int
-glob1(const char *s, const char *p)
-{
-	if (*p == '\0')
-		return *s == '\0';
-	if (*p == '*')
-		return glob1(s, p + 1) || (*s != '\0' && glob1(s + 1, p));
-	return *s != '\0' && (*p == '?' || *p == *s) && glob1(s + 1, p + 1);
-}
-
-int
-match_pattern_list(const char *s, const char *list, int dolower)
-{
-	return glob1(s, list);
 }
 
 /* ---- the client side, driven by the test ---- */
