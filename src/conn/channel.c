@@ -408,6 +408,12 @@ chan_check(struct chan_set *cs, struct chan *c)
 		return 0;
 	}
 	if (c->close_rcvd) {
+		/* What arrived before CLOSE still goes out first. */
+		if (!c->write_closed &&
+		    ((sbuf_len(c->wbuf) > 0 && c->wfd != -1) ||
+		    (sbuf_len(c->ebuf) > 0 && c->efd != -1 &&
+		    c->efd_mode == CHAN_EFD_WRITE)))
+			return 0;
 		chan_close_all_fds(c);
 		if ((r = chan_send_close(cs, c)) != 0)
 			return r;

@@ -70,7 +70,8 @@ build_pollset(struct chan_set *cs, struct pollset *ps)
 
 		if (c == NULL || !c->confirmed || !c->active || c->close_sent)
 			continue;
-		rd = can_read && c->remote_window > 0 && !c->eof_sent;
+		rd = can_read && c->remote_window > 0 && !c->eof_sent &&
+		    !c->close_rcvd;
 		if (rd && c->rfd != -1)
 			ps_add(ps, c->rfd, POLLIN, SLOT_R, c->local_id);
 		if (rd && c->efd != -1 && c->efd_mode == CHAN_EFD_READ)

@@ -7,7 +7,10 @@
  * signalfd for SIGCHLD polled by the connection loop (no work happens in
  * a signal handler). When a child ends we send exit-status or exit-signal
  * at once and stop writing to its stdin; the connection layer then sends
- * EOF once stdout and stderr are drained, and CLOSE after that.
+ * EOF once stdout and stderr are drained, and CLOSE after that. EOF waits
+ * for the exit status too, so the order on the wire is always
+ * exit-status, EOF, CLOSE, and a client that closes its end on our EOF
+ * has the status already.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -317,6 +320,7 @@ static const struct chan_ops session_ops = {
 	.type = "session",
 	.open = sess_open,
 	.request = sess_request,
+	.eof_ok = sess_close_ok,
 	.close_ok = sess_close_ok,
 	.free = sess_free,
 };

@@ -52,6 +52,16 @@ fake_tr_new(int fd)
 	return t;
 }
 
+static void
+fake_tr_free(struct transport *t)
+{
+	sbuf_free(t->in);
+	sbuf_free(t->out);
+	sbuf_free(t->compose);
+	sbuf_free(t->msg);
+	x_free(t);
+}
+
 int tr_fd_in(const struct transport *t) { return t->fd; }
 int tr_fd_out(const struct transport *t) { return t->fd; }
 int tr_want_write(const struct transport *t) { return sbuf_len(t->out) > 0; }
@@ -561,6 +571,8 @@ test_client_alive(void)
 	t = c_recv(&m);
 	CHECK(t == -1);		/* DISCONNECT, reported by the stand-in */
 	CHECK(time(NULL) - start >= 2 && time(NULL) - start <= 6);
+	fake_tr_free(cli);
+	cli = NULL;
 	close(sv[0]);
 	CHECK(waitpid(pid, &status, 0) == pid);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
@@ -666,6 +678,8 @@ main(void)
 	test_subsystem();
 	/* Closing the connection ends session_serve with 0. */
 	tr_flush(cli);
+	fake_tr_free(cli);
+	cli = NULL;
 	close(sv[0]);
 	CHECK(waitpid(pid, &status, 0) == pid);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
