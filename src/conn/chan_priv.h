@@ -1,7 +1,7 @@
 /*
  * chan_priv.h: the inside of struct chan_set, shared by channel.c (the
- * table and the messages) and connloop.c (the event loop). Not for other
- * modules.
+ * table and the messages), chanio.c (fd I/O) and connloop.c (the event
+ * loop). Not for other modules.
  */
 #ifndef MOAT_CHAN_PRIV_H
 #define MOAT_CHAN_PRIV_H
@@ -46,5 +46,10 @@ int chan_check_all(struct chan_set *cs);
 int chan_read_fd(struct chan_set *cs, struct chan *c, int ext);
 int chan_write_fd(struct chan_set *cs, struct chan *c, int ext);
 time_t chan_now(void);
+/* Close one fd slot; an fd shared with another slot stays open. */
+void chan_fd_close(struct chan *c, int *fdp);
+/* Start a message to the peer's end of c; NULL once CLOSE was sent. */
+struct sbuf *chan_msg_start(struct chan_set *cs, struct chan *c,
+    uint8_t type);
 
 #endif

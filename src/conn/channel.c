@@ -4,8 +4,7 @@
  *
  * Incoming messages go through a table from message number to handler.
  * Channel types, global requests and channel requests are tables too.
- * Data from an fd is read straight into the outgoing message buffer, so
- * each byte is copied once on its way from the fd to the transport.
+ * Moving data between fds and packets is in chanio.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,8 +41,8 @@ chan_set_new(struct transport *t)
 	return cs;
 }
 
-static void
-fd_close_slot(struct chan *c, int *fdp)
+void
+chan_fd_close(struct chan *c, int *fdp)
 {
 	int fd = *fdp;
 
@@ -61,9 +60,9 @@ chan_free(struct chan_set *cs, struct chan *c)
 {
 	if (c->ops != NULL && c->ops->free != NULL)
 		c->ops->free(cs, c);
-	fd_close_slot(c, &c->rfd);
-	fd_close_slot(c, &c->wfd);
-	fd_close_slot(c, &c->efd);
+	chan_fd_close(c, &c->rfd);
+	chan_fd_close(c, &c->wfd);
+	chan_fd_close(c, &c->efd);
 	sbuf_free(c->wbuf);
 	sbuf_free(c->ebuf);
 	cs->chans[c->local_id] = NULL;
@@ -209,9 +208,9 @@ chan_set_fds(struct chan *c, int rfd, int wfd, int efd,
 	set_nonblock(wfd);
 	set_nonblock(efd);
 	if (c->write_closed) {
-		fd_close_slot(c, &c->wfd);
+		chan_fd_close(c, &c->wfd);
 		if (c->efd_mode == CHAN_EFD_WRITE)
-			fd_close_slot(c, &c->efd);
+			chan_fd_close(c, &c->efd);
 	}
 }
 
@@ -219,9 +218,9 @@ void
 chan_close_write(struct chan *c)
 {
 	c->write_closed = 1;
-	fd_close_slot(c, &c->wfd);
+	chan_fd_close(c, &c->wfd);
 	if (c->efd_mode == CHAN_EFD_WRITE)
-		fd_close_slot(c, &c->efd);
+		chan_fd_close(c, &c->efd);
 	sbuf_reset(c->wbuf);
 	sbuf_reset(c->ebuf);
 }
@@ -230,12 +229,12 @@ static void
 chan_close_all_fds(struct chan *c)
 {
 	chan_close_write(c);
-	fd_close_slot(c, &c->rfd);
-	fd_close_slot(c, &c->efd);
+	chan_fd_close(c, &c->rfd);
+	chan_fd_close(c, &c->efd);
 }
 
 /* Start a message addressed to the peer's end of c. */
-static struct sbuf *
+struct sbuf *
 chan_msg_start(struct chan_set *cs, struct chan *c, uint8_t type)
 {
 	struct sbuf *b;
@@ -324,74 +323,6 @@ chan_open(struct chan_set *cs, const struct chan_ops *ops, void *ctx,
 	c->ops = NULL;
 	chan_free(cs, c);
 	return r;
-}
-
-/* Reading an fd straight into a DATA / EXTENDED_DATA packet. */
-int
-chan_read_fd(struct chan_set *cs, struct chan *c, int ext)
-{
-	int *fdp = ext ? &c->efd : &c->rfd;
-	struct sbuf *b;
-	unsigned char *p;
-	size_t n;
-	ssize_t got;
-	int r;
-
-	n = chan_send_limit(c->remote_window, c->remote_maxpacket,
-	    CHAN_READ_MAX);
-	if (n == 0 || *fdp == -1)
-		return 0;
-	b = chan_msg_start(cs, c, ext ? SSH2_MSG_CHANNEL_EXTENDED_DATA :
-	    SSH2_MSG_CHANNEL_DATA);
-	if (b == NULL)
-		return ERR_INTERNAL;
-	if (ext && (r = sbuf_put_u32(b, SSH2_EXTENDED_DATA_STDERR)) != 0)
-		return r;
-	if ((r = sbuf_reserve(b, 4 + n, &p)) != 0)
-		return r;
-	/* An unsent message is simply replaced by the next tr_msg_start. */
-	got = read(*fdp, p + 4, n);
-	if (got < 0 && (errno == EAGAIN || errno == EINTR))
-		return 0;
-	if (got <= 0) {
-		if (got < 0 && errno != EIO)
-			log_debug("channel %u: read: %s", c->local_id,
-			    strerror(errno));
-		log_debug2("channel %u: %s eof", c->local_id,
-		    ext ? "efd" : "rfd");
-		fd_close_slot(c, fdp);
-		return 0;
-	}
-	p[0] = (unsigned char)((size_t)got >> 24);
-	p[1] = (unsigned char)((size_t)got >> 16);
-	p[2] = (unsigned char)((size_t)got >> 8);
-	p[3] = (unsigned char)got;
-	if ((r = sbuf_consume_end(b, n - (size_t)got)) != 0)
-		return r;
-	c->remote_window -= (uint32_t)got;
-	return tr_msg_send(cs->t);
-}
-
-int
-chan_write_fd(struct chan_set *cs, struct chan *c, int ext)
-{
-	struct sbuf *buf = ext ? c->ebuf : c->wbuf;
-	int fd = ext ? c->efd : c->wfd;
-	ssize_t n;
-
-	if (fd == -1 || sbuf_len(buf) == 0)
-		return 0;
-	n = write(fd, sbuf_ptr(buf), sbuf_len(buf));
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return 0;
-	if (n <= 0) {
-		log_debug("channel %u: write failed: %s", c->local_id,
-		    n < 0 ? strerror(errno) : "short");
-		chan_close_write(c);
-		return 0;
-	}
-	c->local_consumed += (uint32_t)n;
-	return sbuf_consume(buf, (size_t)n);
 }
 
 /* Advance one channel's state; may free it. */

@@ -70,7 +70,9 @@ build_pollset(struct chan_set *cs, struct pollset *ps)
 
 		if (c == NULL || !c->confirmed || !c->active || c->close_sent)
 			continue;
-		rd = can_read && c->remote_window > 0 && !c->eof_sent &&
+		rd = can_read && !c->eof_sent &&
+		    chan_send_limit(c->remote_window, c->remote_maxpacket,
+		    CHAN_READ_MAX) > 0 &&
 		    !c->close_rcvd;
 		if (rd && c->rfd != -1)
 			ps_add(ps, c->rfd, POLLIN, SLOT_R, c->local_id);

@@ -19,6 +19,7 @@
 #include <pwd.h>
 #include <signal.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -131,6 +132,13 @@ start(struct session *s, const char *command)
 
 	if (s->started)
 		return ERR_PROTOCOL;
+	/* Refuse rather than run the user outside the configured jail. */
+	if (sc->chroot_directory != NULL &&
+	    strcasecmp(sc->chroot_directory, "none") != 0) {
+		log_error("ChrootDirectory is not supported; refusing session "
+		    "for %s", s->conn->pw->pw_name);
+		return ERR_FEATURE_UNSUPPORTED;
+	}
 	if (sc->force_command != NULL)
 		forced = sc->force_command;
 	else if (opts != NULL && opts->force_command != NULL)

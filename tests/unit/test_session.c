@@ -633,6 +633,78 @@ test_refusals(void)
 	}
 }
 
+/*
+ * Forced command from the key (authopts), no-pty, and (as root) running
+ * as another user: uid, groups and the chdir fallback for a missing home.
+ */
+static void
+test_forced_and_user(void)
+{
+	struct passwd *nobody = geteuid() == 0 ? getpwnam("nobody") : NULL;
+	struct passwd pw = *(nobody != NULL ? nobody : getpwuid(getuid()));
+	struct sbuf *m;
+	struct run rn = { .cmd = "client-cmd", .window = 1 << 20,
+	    .maxpkt = 32768 };
+	char want[256];
+	int sv[2], status, ok;
+	uint32_t rid;
+	pid_t pid;
+
+	pw.pw_shell = (char *)"/bin/sh";
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
+		return;
+	if ((pid = fork()) == 0) {
+		struct servconf sc;
+		struct authopts ao;
+
+		close(sv[0]);
+		memset(&sc, 0, sizeof(sc));
+		sc.max_sessions = 2;
+		sc.permit_tty = 1;
+		memset(&ao, 0, sizeof(ao));
+		ao.force_command = (char *)"echo \"forced:$SSH_ORIGINAL_COMMAND"
+		    "\"; id -u; id -G; pwd";
+		ao.permit_pty = 0;
+		_exit(session_serve(fake_tr_new(sv[1]), &sc, &pw, &ao,
+		    "10.1.2.3", 2222) == 0 ? 0 : 1);
+	}
+	close(sv[1]);
+	cli = fake_tr_new(sv[0]);
+	rid = c_open(1, 1000, 1000, &ok);
+	CHECK(ok);
+	c_send(SSH2_MSG_CHANNEL_REQUEST, "usbsuuuus", rid, "pty-req", 1,
+	    "xterm", 80, 24, 0, 0, "");
+	CHECK(c_recv(&m) == SSH2_MSG_CHANNEL_FAILURE);
+	c_send(SSH2_MSG_CHANNEL_CLOSE, "u", rid);
+	CHECK(c_recv(&m) == SSH2_MSG_CHANNEL_CLOSE);
+
+	run_session(&rn);
+	if (nobody != NULL)
+		snprintf(want, sizeof(want), "forced:client-cmd\n%u\n%u\n/\n",
+		    (unsigned)pw.pw_uid, (unsigned)pw.pw_gid);
+	else
+		snprintf(want, sizeof(want), "forced:client-cmd\n%u\n",
+		    (unsigned)pw.pw_uid);
+	CHECK(rn.req_ok && rn.exit_status == 0 && rn.order_ok);
+	sbuf_put_u8(rn.out, 0);
+	CHECK(strncmp((const char *)sbuf_ptr(rn.out), want,
+	    strlen(want)) == 0);
+	if (getenv("TEST_VERBOSE"))
+		fprintf(stderr, "forced: [%s]\n", (const char *)sbuf_ptr(rn.out));
+	if (nobody != NULL) {
+		sbuf_put_u8(rn.err, 0);
+		CHECK(strstr((const char *)sbuf_ptr(rn.err),
+		    "Could not chdir to home directory") != NULL ||
+		    access(pw.pw_dir, F_OK) == 0);
+	}
+	run_free(&rn);
+	fake_tr_free(cli);
+	cli = NULL;
+	close(sv[0]);
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 int
 main(void)
 {
@@ -684,5 +756,6 @@ main(void)
 	CHECK(waitpid(pid, &status, 0) == pid);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	test_client_alive();
+	test_forced_and_user();
 	return TEST_DONE();
 }
