@@ -8,7 +8,8 @@
  *   cipher_crypt(ctx, seqnr, dst, src, len, aadlen, authlen)
  *     The first aadlen bytes of src (the 4-byte packet length for AEAD
  *     ciphers and for encrypt-then-MAC, else 0) are copied to dst and, for
- *     AEAD ciphers, authenticated but not encrypted. The next len bytes
+ *     AEAD ciphers, authenticated but not encrypted (chacha20-poly1305
+ *     alone encrypts them, with its length key K_1). The next len bytes
  *     are encrypted or decrypted into dst + aadlen. When authlen != 0 (AEAD
  *     only, equal to alg->auth_len): encrypting writes the tag to
  *     dst + aadlen + len; decrypting verifies the tag at
@@ -18,10 +19,11 @@
  *
  *   cipher_get_length(ctx, &plen, seqnr, src, srclen)
  *     The packet length of an incoming packet whose first bytes are src.
- *     For chacha20-poly1305 the length field is itself encrypted (with K_2,
- *     PROTOCOL.chacha20poly1305); for the others it is read as plain
- *     bytes (callers use it only when aadlen is 4). ERR_MESSAGE_INCOMPLETE
- *     if srclen < 4.
+ *     For chacha20-poly1305 the length field is itself encrypted (with K_1,
+ *     PROTOCOL.chacha20poly1305); it is decrypted without touching any
+ *     state, and the tag is not checked yet. For the others it is read
+ *     as plain bytes (callers use it only when aadlen is 4).
+ *     ERR_MESSAGE_INCOMPLETE if srclen < 4.
  *
  * AES-GCM (RFC 5647 as OpenSSH uses it): 12-byte IV from key derivation,
  * the 64-bit invocation counter (last 8 bytes of the IV) incremented

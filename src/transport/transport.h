@@ -97,6 +97,7 @@ struct tr_config {
 	uint64_t rekey_bytes;		/* 0: default for the cipher */
 	uint32_t rekey_seconds;		/* 0: none */
 	const char *version_comment;	/* after "SSH-2.0-moat_x.y"; may be NULL */
+	const char *peer_desc;		/* "ADDR port N", for log lines */
 
 	/* Server: public host keys, and how to sign with them. */
 	struct key **hostkeys;
@@ -155,6 +156,8 @@ int tr_msg_send(struct transport *t);
 /* Queue DISCONNECT, log it, and flush as far as possible without blocking. */
 int tr_disconnect(struct transport *t, uint32_t reason, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Reply UNIMPLEMENTED to the message tr_next_message() last returned. */
+int tr_unimplemented(struct transport *t);
 /* Start a rekey now (e.g. the client's ~R). */
 int tr_rekey(struct transport *t);
 

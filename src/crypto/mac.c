@@ -1,0 +1,173 @@
+/*
+ * mac.c: the SSH transport MACs, one table row per algorithm.
+ *
+ * Every MAC here is HMAC over uint32(seqnr) || data, with libcrypto's
+ * EVP_MAC "HMAC". The context is made and keyed once in mac_init; each
+ * packet re-initialises it with a NULL key, which keeps the key, so the
+ * key schedule is not redone per packet. (OpenSSL 3.0's HMAC still
+ * copies its inner and outer digest states on re-init, which allocates
+ * inside libcrypto; later releases copy in place.)
+ *
+ * The *-etm@openssh.com rows differ only in the etm flag, which tells the
+ * packet layer what data to feed in (see mac.h).
+ */
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+
+#include "err.h"
+#include "mac.h"
+#include "mem.h"
+
+#define MAC_MAX_LEN	64	/* SHA-512 */
+
+struct mac_impl {
+	const char *digest;	/* libcrypto digest name */
+};
+
+struct mac_ctx {
+	const struct mac_alg *alg;
+	EVP_MAC_CTX *evp;
+};
+
+static const struct mac_impl impl_sha1 = { "SHA1" };
+static const struct mac_impl impl_sha256 = { "SHA2-256" };
+static const struct mac_impl impl_sha512 = { "SHA2-512" };
+
+static const struct mac_alg macs[] = {
+	{ "hmac-sha2-256-etm@openssh.com", 32, 32, 1, &impl_sha256 },
+	{ "hmac-sha2-512-etm@openssh.com", 64, 64, 1, &impl_sha512 },
+	{ "hmac-sha1-etm@openssh.com", 20, 20, 1, &impl_sha1 },
+	{ "hmac-sha2-256", 32, 32, 0, &impl_sha256 },
+	{ "hmac-sha2-512", 64, 64, 0, &impl_sha512 },
+	{ "hmac-sha1", 20, 20, 0, &impl_sha1 },
+};
+
+#define NMACS (sizeof(macs) / sizeof(macs[0]))
+
+const struct mac_alg *
+mac_by_name(const char *name)
+{
+	size_t i;
+
+	if (name == NULL)
+		return NULL;
+	for (i = 0; i < NMACS; i++)
+		if (strcmp(macs[i].name, name) == 0)
+			return &macs[i];
+	return NULL;
+}
+
+const char *
+mac_all_names(void)
+{
+	return "hmac-sha2-256-etm@openssh.com,hmac-sha2-512-etm@openssh.com,"
+	    "hmac-sha1-etm@openssh.com,"
+	    "hmac-sha2-256,hmac-sha2-512,hmac-sha1";
+}
+
+const char *
+mac_default_names(void)
+{
+	return "hmac-sha2-256-etm@openssh.com,hmac-sha2-512-etm@openssh.com,"
+	    "hmac-sha1-etm@openssh.com,"
+	    "hmac-sha2-256,hmac-sha2-512,hmac-sha1";
+}
+
+int
+mac_init(struct mac_ctx **ctxp, const struct mac_alg *alg,
+    const unsigned char *key, unsigned int keylen)
+{
+	const struct mac_impl *impl;
+	struct mac_ctx *ctx = NULL;
+	EVP_MAC *mac = NULL;
+	OSSL_PARAM params[2];
+	int r;
+
+	if (ctxp != NULL)
+		*ctxp = NULL;
+	if (ctxp == NULL || alg == NULL || (impl = alg->impl) == NULL ||
+	    key == NULL || keylen != alg->key_len)
+		return ERR_INVALID_ARGUMENT;
+	ctx = x_calloc(1, sizeof(*ctx));
+	ctx->alg = alg;
+	if ((mac = EVP_MAC_fetch(NULL, OSSL_MAC_NAME_HMAC, NULL)) == NULL) {
+		r = ERR_LIBCRYPTO;
+		goto out;
+	}
+	if ((ctx->evp = EVP_MAC_CTX_new(mac)) == NULL) {
+		r = ERR_ALLOC;
+		goto out;
+	}
+	params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST,
+	    (char *)impl->digest, 0);
+	params[1] = OSSL_PARAM_construct_end();
+	if (EVP_MAC_init(ctx->evp, key, keylen, params) != 1 ||
+	    EVP_MAC_CTX_get_mac_size(ctx->evp) != alg->mac_len) {
+		r = ERR_LIBCRYPTO;
+		goto out;
+	}
+	*ctxp = ctx;
+	ctx = NULL;
+	r = 0;
+ out:
+	EVP_MAC_free(mac);
+	mac_free(ctx);
+	return r;
+}
+
+int
+mac_compute(struct mac_ctx *ctx, uint32_t seqnr,
+    const unsigned char *data, size_t len, unsigned char *out)
+{
+	unsigned char seq[4];
+	size_t outl;
+
+	if (ctx == NULL || out == NULL || (data == NULL && len != 0))
+		return ERR_INVALID_ARGUMENT;
+	seq[0] = (unsigned char)(seqnr >> 24);
+	seq[1] = (unsigned char)(seqnr >> 16);
+	seq[2] = (unsigned char)(seqnr >> 8);
+	seq[3] = (unsigned char)seqnr;
+	if (EVP_MAC_init(ctx->evp, NULL, 0, NULL) != 1 ||
+	    EVP_MAC_update(ctx->evp, seq, sizeof(seq)) != 1 ||
+	    (len != 0 && EVP_MAC_update(ctx->evp, data, len) != 1) ||
+	    EVP_MAC_final(ctx->evp, out, &outl, ctx->alg->mac_len) != 1 ||
+	    outl != ctx->alg->mac_len)
+		return ERR_LIBCRYPTO;
+	return 0;
+}
+
+int
+mac_check(struct mac_ctx *ctx, uint32_t seqnr,
+    const unsigned char *data, size_t len, const unsigned char *tag)
+{
+	unsigned char want[MAC_MAX_LEN];
+	int r;
+
+	if (ctx == NULL || tag == NULL)
+		return ERR_INVALID_ARGUMENT;
+	if ((r = mac_compute(ctx, seqnr, data, len, want)) != 0)
+		goto out;
+	r = x_ct_eq(want, tag, ctx->alg->mac_len) ? 0 : ERR_MAC_INVALID;
+ out:
+	x_wipe(want, sizeof(want));
+	return r;
+}
+
+const struct mac_alg *
+mac_ctx_alg(const struct mac_ctx *ctx)
+{
+	return ctx == NULL ? NULL : ctx->alg;
+}
+
+void
+mac_free(struct mac_ctx *ctx)
+{
+	if (ctx == NULL)
+		return;
+	EVP_MAC_CTX_free(ctx->evp);	/* wipes the HMAC key state */
+	x_freezero(ctx, sizeof(*ctx));
+}

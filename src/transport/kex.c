@@ -1,0 +1,791 @@
+/*
+ * kex.c: key exchange (RFC 4253 sections 7-8, RFC 4419, RFC 5656,
+ * RFC 8731) and OpenSSH's strict KEX and ext-info, both roles.
+ *
+ * Flow for one exchange: both sides send KEXINIT (ours goes out first,
+ * or in answer to the peer's when the peer starts a rekey); negotiation
+ * picks one name per slot, client preference first. Then, by method kind:
+ *   ECDH/DH:  client 30 (Q_C or e) -> server 31 (K_S, Q_S or f, sig)
+ *   DH-GEX:   client 34 (min,n,max) -> server 31 (p,g) -> client 32 (e)
+ *             -> server 33 (K_S, f, sig)
+ * and each side sends NEWKEYS, switching its outgoing keys right after
+ * sending it and its incoming keys right after receiving the peer's.
+ * The method math is in src/crypto/kexalg.c; this file holds the
+ * protocol state and the exchange hash.
+ */
+#include <string.h>
+
+#include <openssl/rand.h>
+
+#include "err.h"
+#include "log.h"
+#include "mem.h"
+#include "transport_int.h"
+
+#define EXT_INFO_C	"ext-info-c"
+#define EXT_INFO_S	"ext-info-s"
+#define STRICT_C	"kex-strict-c-v00@openssh.com"
+#define STRICT_S	"kex-strict-s-v00@openssh.com"
+
+#define GEX_MIN		2048
+#define GEX_WANT	4096
+#define GEX_MAX		8192
+
+enum { NEG_KEX, NEG_HOSTKEY, NEG_CIPHER_C2S, NEG_CIPHER_S2C, NEG_MAC_C2S,
+	NEG_MAC_S2C, NEG_COMP_C2S, NEG_COMP_S2C, NEG_LANG_C2S, NEG_LANG_S2C,
+	NEG_MAX };
+
+/* 1 if name is an element of the comma-separated list. */
+static int
+list_has(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	while (p != NULL && *p != '\0') {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (len == n && strncmp(p, name, n) == 0)
+			return 1;
+		p = e ? e + 1 : NULL;
+	}
+	return 0;
+}
+
+/* First element of client's list that the server's list has. */
+static char *
+first_common(const char *client, const char *server)
+{
+	const char *p = client;
+
+	while (p != NULL && *p != '\0') {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char *name = x_strndup(p, len);
+
+		if (len > 0 && list_has(server, name))
+			return name;
+		x_free(name);
+		p = e ? e + 1 : NULL;
+	}
+	return NULL;
+}
+
+static int
+have_hostkey_for(const struct transport *t, const char *alg)
+{
+	size_t i;
+
+	for (i = 0; i < t->cfg.nhostkeys; i++)
+		if (key_sigalg_matches(t->cfg.hostkeys[i], alg))
+			return 1;
+	return 0;
+}
+
+/* The server offers only host key algorithms it has a key for. */
+static char *
+server_hostkey_list(const struct transport *t)
+{
+	struct sbuf *b = sbuf_new();
+	const char *p = t->cfg.hostkey_algs;
+	char *out;
+
+	while (p != NULL && *p != '\0') {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char *name = x_strndup(p, len);
+
+		if (have_hostkey_for(t, name))
+			sbuf_putf(b, "%s%s", sbuf_len(b) ? "," : "", name);
+		x_free(name);
+		p = e ? e + 1 : NULL;
+	}
+	out = x_strndup((const char *)sbuf_ptr(b), sbuf_len(b));
+	sbuf_free(b);
+	return out;
+}
+
+int
+kex_send_kexinit(struct transport *t)
+{
+	unsigned char cookie[16];
+	struct sbuf *b;
+	char *hk = NULL, *kexl;
+	int r;
+
+	if (t->kexinit_sent)
+		return 0;
+	if (RAND_bytes(cookie, sizeof(cookie)) != 1)
+		return ERR_LIBCRYPTO;
+	if (t->first_kex_done)
+		kexl = x_strdup(t->cfg.kex_algs);
+	else
+		kexl = x_asprintf("%s,%s,%s", t->cfg.kex_algs,
+		    t->server ? EXT_INFO_S : EXT_INFO_C,
+		    t->server ? STRICT_S : STRICT_C);
+	hk = t->server ? server_hostkey_list(t) : x_strdup(t->cfg.hostkey_algs);
+	b = sbuf_new();
+	if ((r = sbuf_put_u8(b, SSH2_MSG_KEXINIT)) != 0 ||
+	    (r = sbuf_put(b, cookie, sizeof(cookie))) != 0 ||
+	    (r = sbuf_put_cstring(b, kexl)) != 0 ||
+	    (r = sbuf_put_cstring(b, hk)) != 0 ||
+	    (r = sbuf_put_cstring(b, t->cfg.ciphers)) != 0 ||
+	    (r = sbuf_put_cstring(b, t->cfg.ciphers)) != 0 ||
+	    (r = sbuf_put_cstring(b, t->cfg.macs)) != 0 ||
+	    (r = sbuf_put_cstring(b, t->cfg.macs)) != 0 ||
+	    (r = sbuf_put_cstring(b, "none")) != 0 ||
+	    (r = sbuf_put_cstring(b, "none")) != 0 ||
+	    (r = sbuf_put_cstring(b, "")) != 0 ||
+	    (r = sbuf_put_cstring(b, "")) != 0 ||
+	    (r = sbuf_put_u8(b, 0)) != 0 ||
+	    (r = sbuf_put_u32(b, 0)) != 0)
+		goto out;
+	if ((r = pkt_send(t, sbuf_ptr(b), sbuf_len(b))) != 0)
+		goto out;
+	sbuf_free(t->my_kexinit);
+	t->my_kexinit = b;
+	b = NULL;
+	t->kexinit_sent = 1;
+	t->kex_state = KEX_RUNNING;
+	log_debug("SSH2_MSG_KEXINIT sent");
+ out:
+	sbuf_free(b);
+	x_free(kexl);
+	x_free(hk);
+	return r;
+}
+
+static void
+newkeys_clear(struct tr_newkeys *nk)
+{
+	if (nk->cipher != NULL) {
+		x_freezero(nk->key, nk->cipher->key_len);
+		x_freezero(nk->iv, nk->cipher->iv_len);
+	}
+	if (nk->mac != NULL)
+		x_freezero(nk->mackey, nk->mac->key_len);
+	memset(nk, 0, sizeof(*nk));
+}
+
+void
+kex_clear(struct transport *t)
+{
+	size_t i;
+
+	sbuf_free(t->my_kexinit);
+	sbuf_free(t->peer_kexinit);
+	sbuf_free(t->my_pub);
+	t->my_kexinit = t->peer_kexinit = t->my_pub = NULL;
+	kexalg_eph_free(t->eph);
+	t->eph = NULL;
+	BN_clear_free(t->gex_p);
+	BN_clear_free(t->gex_g);
+	t->gex_p = t->gex_g = NULL;
+	key_free(t->peer_hostkey);
+	t->peer_hostkey = NULL;
+	x_free(t->hostkey_alg);
+	t->hostkey_alg = NULL;
+	newkeys_clear(&t->nk_send);
+	newkeys_clear(&t->nk_recv);
+	for (i = 0; i < sizeof(t->negotiated) / sizeof(t->negotiated[0]); i++) {
+		x_free(t->negotiated[i]);
+		t->negotiated[i] = NULL;
+	}
+}
+
+/* Negotiate every slot from the two KEXINITs (RFC 4253 section 7.1). */
+static int
+negotiate(struct transport *t)
+{
+	struct sbuf *mine = sbuf_from(sbuf_ptr(t->my_kexinit) + 17,
+	    sbuf_len(t->my_kexinit) - 17);
+	struct sbuf *peer = sbuf_from(sbuf_ptr(t->peer_kexinit) + 17,
+	    sbuf_len(t->peer_kexinit) - 17);
+	char *ml[NEG_MAX] = { 0 }, *pl[NEG_MAX] = { 0 }, *res[NEG_MAX] = { 0 };
+	char **cl, **sl;
+	int follows = 0, r = 0, i;
+	const struct cipher_alg *cipher[2] = { NULL, NULL };
+	const struct mac_alg *mac[2] = { NULL, NULL };
+
+	for (i = 0; i < NEG_MAX; i++) {
+		if ((r = sbuf_get_cstring(mine, &ml[i], NULL)) != 0 ||
+		    (r = sbuf_get_cstring(peer, &pl[i], NULL)) != 0) {
+			r = tr_protocol_error(t, SSH2_DISCONNECT_PROTOCOL_ERROR,
+			    "bad KEXINIT: %s", err_str(r));
+			goto out;
+		}
+	}
+	if ((r = sbuf_get_bool(peer, &follows)) != 0 ||
+	    (r = sbuf_get_u32(peer, NULL)) != 0) {
+		r = tr_protocol_error(t, SSH2_DISCONNECT_PROTOCOL_ERROR,
+		    "bad KEXINIT: %s", err_str(r));
+		goto out;
+	}
+	cl = t->server ? pl : ml;
+	sl = t->server ? ml : pl;
+	if (!t->first_kex_done) {
+		t->peer_ext_info = t->server ? list_has(cl[NEG_KEX], EXT_INFO_C) :
+		    list_has(sl[NEG_KEX], EXT_INFO_S);
+		t->strict = t->server ? list_has(cl[NEG_KEX], STRICT_C) :
+		    list_has(sl[NEG_KEX], STRICT_S);
+		if (t->strict && t->last_seqnr != 0) {
+			r = tr_protocol_error(t, SSH2_DISCONNECT_PROTOCOL_ERROR,
+			    "strict KEX violation: KEXINIT was not the first "
+			    "packet");
+			goto out;
+		}
+	}
+	for (i = 0; i < NEG_MAX; i++) {
+		if (i == NEG_LANG_C2S || i == NEG_LANG_S2C)
+			continue;
+		if ((i == NEG_MAC_C2S && cipher[0] != NULL &&
+		    (cipher[0]->flags & CIPHER_AEAD)) ||
+		    (i == NEG_MAC_S2C && cipher[1] != NULL &&
+		    (cipher[1]->flags & CIPHER_AEAD)))
+			continue;
+		res[i] = first_common(cl[i], sl[i]);
+		if (res[i] == NULL) {
+			static const char *what[] = { "kex", "host key",
+			    "cipher", "cipher", "MAC", "MAC", "compression",
+			    "compression" };
+			static const int errs[] = { ERR_NO_KEX_MATCH,
+			    ERR_NO_HOSTKEY_MATCH, ERR_NO_CIPHER_MATCH,
+			    ERR_NO_CIPHER_MATCH, ERR_NO_MAC_MATCH,
+			    ERR_NO_MAC_MATCH, ERR_NO_COMPRESS_MATCH,
+			    ERR_NO_COMPRESS_MATCH };
+
+			log_info("Unable to negotiate with %s: no matching %s "
+			    "found. Their offer: %s",
+			    t->cfg.peer_desc ? t->cfg.peer_desc : "peer",
+			    what[i], pl[i]);
+			tr_disconnect(t, SSH2_DISCONNECT_KEY_EXCHANGE_FAILED,
+			    "no matching %s found", what[i]);
+			r = errs[i];
+			goto out;
+		}
+		if (i == NEG_CIPHER_C2S || i == NEG_CIPHER_S2C)
+			cipher[i - NEG_CIPHER_C2S] = cipher_by_name(res[i]);
+		if (i == NEG_MAC_C2S || i == NEG_MAC_S2C)
+			mac[i - NEG_MAC_C2S] = mac_by_name(res[i]);
+	}
+	t->kex = kexalg_by_name(res[NEG_KEX]);
+	if (t->kex == NULL || cipher[0] == NULL || cipher[1] == NULL ||
+	    (res[NEG_MAC_C2S] != NULL && mac[0] == NULL) ||
+	    (res[NEG_MAC_S2C] != NULL && mac[1] == NULL)) {
+		r = tr_protocol_error(t, SSH2_DISCONNECT_KEY_EXCHANGE_FAILED,
+		    "negotiated an unsupported algorithm");
+		goto out;
+	}
+	if (follows) {
+		/* The peer guessed; a wrong guess's packet is skipped. */
+		char *ck = first_common(cl[NEG_KEX], cl[NEG_KEX]);
+		char *ch = first_common(cl[NEG_HOSTKEY], cl[NEG_HOSTKEY]);
+		char *sk = first_common(sl[NEG_KEX], sl[NEG_KEX]);
+		char *sh = first_common(sl[NEG_HOSTKEY], sl[NEG_HOSTKEY]);
+
+		if (ck == NULL || sk == NULL || ch == NULL || sh == NULL ||
+		    strcmp(ck, sk) != 0 || strcmp(ch, sh) != 0)
+			t->ignore_guess = 1;
+		x_free(ck);
+		x_free(ch);
+		x_free(sk);
+		x_free(sh);
+	}
+	t->hostkey_alg = res[NEG_HOSTKEY];
+	res[NEG_HOSTKEY] = NULL;
+	{
+		int s = t->server ? 1 : 0;	/* index of our sending dir */
+
+		t->nk_send.cipher = cipher[s];
+		t->nk_send.mac = mac[s];
+		t->nk_recv.cipher = cipher[!s];
+		t->nk_recv.mac = mac[!s];
+	}
+	for (i = 0; i < 6; i++) {
+		x_free(t->negotiated[i]);
+		t->negotiated[i] = x_strdup(i == NEG_HOSTKEY ? t->hostkey_alg :
+		    res[i] ? res[i] : "<implicit>");
+	}
+	log_debug("kex: algorithm: %s", t->kex->name);
+	log_debug("kex: host key algorithm: %s", t->hostkey_alg);
+	log_debug("kex: client->server cipher: %s MAC: %s compression: none",
+	    cipher[0]->name, mac[0] ? mac[0]->name : "<implicit>");
+	log_debug("kex: server->client cipher: %s MAC: %s compression: none",
+	    cipher[1]->name, mac[1] ? mac[1]->name : "<implicit>");
+ out:
+	for (i = 0; i < NEG_MAX; i++) {
+		x_free(ml[i]);
+		x_free(pl[i]);
+		x_free(res[i]);
+	}
+	sbuf_free(mine);
+	sbuf_free(peer);
+	return r;
+}
+
+static char *
+my_version(const struct transport *t)
+{
+	if (t->cfg.version_comment != NULL && *t->cfg.version_comment)
+		return x_asprintf("%s %s", TR_VERSION, t->cfg.version_comment);
+	return x_strdup(TR_VERSION);
+}
+
+/*
+ * H = HASH(V_C || V_S || I_C || I_S || K_S || [gex params] || e || f || K)
+ * with e and f given in their wire encodings (length prefix included).
+ */
+static int
+exchange_hash(struct transport *t, const struct sbuf *hostkey_blob,
+    const unsigned char *cpub, size_t cpublen,
+    const unsigned char *spub, size_t spublen, const struct sbuf *K,
+    unsigned char *H)
+{
+	struct sbuf *b = sbuf_new();
+	char *mine = my_version(t);
+	const struct sbuf *ic = t->server ? t->peer_kexinit : t->my_kexinit;
+	const struct sbuf *is = t->server ? t->my_kexinit : t->peer_kexinit;
+	int r;
+
+	if ((r = sbuf_put_cstring(b, t->server ? t->peer_version : mine)) != 0 ||
+	    (r = sbuf_put_cstring(b, t->server ? mine : t->peer_version)) != 0 ||
+	    (r = sbuf_put_stringb(b, ic)) != 0 ||
+	    (r = sbuf_put_stringb(b, is)) != 0 ||
+	    (r = sbuf_put_stringb(b, hostkey_blob)) != 0)
+		goto out;
+	if (t->kex->kind == KEX_KIND_DHGEX &&
+	    ((r = sbuf_put_u32(b, t->gex_min)) != 0 ||
+	    (r = sbuf_put_u32(b, t->gex_want)) != 0 ||
+	    (r = sbuf_put_u32(b, t->gex_max)) != 0 ||
+	    (r = sbuf_put_bignum(b, t->gex_p)) != 0 ||
+	    (r = sbuf_put_bignum(b, t->gex_g)) != 0))
+		goto out;
+	if ((r = sbuf_put(b, cpub, cpublen)) != 0 ||
+	    (r = sbuf_put(b, spub, spublen)) != 0 ||
+	    (r = sbuf_putb(b, K)) != 0)
+		goto out;
+	r = kexalg_hash(t->kex, sbuf_ptr(b), sbuf_len(b), H);
+ out:
+	x_free(mine);
+	sbuf_free(b);
+	return r;
+}
+
+/* Derive one direction's keys (RFC 4253 section 7.2). */
+static int
+derive_dir(struct transport *t, struct tr_newkeys *nk, int c2s,
+    const struct sbuf *K, const unsigned char *H, size_t hlen)
+{
+	const struct kex_alg *k = t->kex;
+	int r;
+
+	nk->key = x_malloc(nk->cipher->key_len);
+	nk->iv = x_malloc(nk->cipher->iv_len ? nk->cipher->iv_len : 1);
+	if (nk->mac != NULL)
+		nk->mackey = x_malloc(nk->mac->key_len);
+	if (nk->cipher->iv_len && (r = kexalg_derive_key(k, K, H, hlen,
+	    c2s ? 'A' : 'B', t->session_id, t->session_id_len, nk->iv,
+	    nk->cipher->iv_len)) != 0)
+		return r;
+	if ((r = kexalg_derive_key(k, K, H, hlen, c2s ? 'C' : 'D',
+	    t->session_id, t->session_id_len, nk->key,
+	    nk->cipher->key_len)) != 0)
+		return r;
+	if (nk->mac != NULL && (r = kexalg_derive_key(k, K, H, hlen,
+	    c2s ? 'E' : 'F', t->session_id, t->session_id_len, nk->mackey,
+	    nk->mac->key_len)) != 0)
+		return r;
+	return 0;
+}
+
+static int
+derive_keys(struct transport *t, const struct sbuf *K, const unsigned char *H)
+{
+	size_t hlen = t->kex->hash_len;
+	int r;
+
+	if (t->session_id_len == 0) {
+		memcpy(t->session_id, H, hlen);
+		t->session_id_len = hlen;
+	}
+	if ((r = derive_dir(t, &t->nk_send, !t->server, K, H, hlen)) != 0 ||
+	    (r = derive_dir(t, &t->nk_recv, t->server, K, H, hlen)) != 0)
+		return r;
+	return 0;
+}
+
+static int
+send_ext_info(struct transport *t)
+{
+	struct sbuf *b = sbuf_new();
+	int r;
+
+	if ((r = sbuf_put_u32(b, 1)) != 0 ||
+	    (r = sbuf_put_cstring(b, "server-sig-algs")) != 0 ||
+	    (r = sbuf_put_cstring(b, key_sigalg_all_names())) != 0 ||
+	    (r = tr_send_raw(t, SSH2_MSG_EXT_INFO, b)) != 0)
+		goto out;
+	t->ext_info_sent = 1;
+ out:
+	sbuf_free(b);
+	return r;
+}
+
+/* Send NEWKEYS, switch outgoing keys, release held messages. */
+static int
+send_newkeys(struct transport *t)
+{
+	const unsigned char *p;
+	size_t len;
+	int r;
+
+	if ((r = tr_send_raw(t, SSH2_MSG_NEWKEYS, NULL)) != 0)
+		return r;
+	log_debug("SSH2_MSG_NEWKEYS sent");
+	if ((r = pkt_set_keys(&t->send, &t->nk_send, 1)) != 0)
+		return r;
+	if (t->strict)
+		t->send.seqnr = 0;
+	newkeys_clear(&t->nk_send);
+	t->newkeys_sent = 1;
+	if (t->server && !t->first_kex_done && t->peer_ext_info &&
+	    !t->ext_info_sent && (r = send_ext_info(t)) != 0)
+		return r;
+	while (sbuf_len(t->deferred) > 0) {
+		if ((r = sbuf_get_string_direct(t->deferred, &p, &len)) != 0 ||
+		    (r = pkt_send(t, p, len)) != 0)
+			return r;
+	}
+	sbuf_reset(t->deferred);
+	return 0;
+}
+
+/* Both NEWKEYS are through: the exchange is over. */
+static void
+kex_finish(struct transport *t)
+{
+	t->kex_state = KEX_IDLE;
+	t->kexinit_sent = t->kexinit_received = 0;
+	t->newkeys_sent = t->newkeys_received = 0;
+	t->expect = 0;
+	t->first_kex_done = 1;
+	t->kex_time = tr_now();
+	sbuf_free(t->my_kexinit);
+	sbuf_free(t->peer_kexinit);
+	sbuf_free(t->my_pub);
+	t->my_kexinit = t->peer_kexinit = t->my_pub = NULL;
+	kexalg_eph_free(t->eph);
+	t->eph = NULL;
+}
+
+/* Read the peer's public value: raw wire field and its contents. */
+static int
+get_peer_pub(struct transport *t, struct sbuf *body, const unsigned char **raw,
+    size_t *rawlen, const unsigned char **val, size_t *vallen)
+{
+	const unsigned char *p;
+	size_t len;
+	int r;
+
+	if ((r = sbuf_peek_string_direct(body, &p, &len)) != 0)
+		return r;
+	*raw = sbuf_ptr(body);
+	*rawlen = 4 + len;
+	if (t->kex->kind == KEX_KIND_ECDH)
+		return sbuf_get_string_direct(body, val, vallen);
+	return sbuf_get_mpint_direct(body, val, vallen);
+}
+
+static const struct key *
+find_hostkey(const struct transport *t, const char *alg)
+{
+	size_t i;
+
+	for (i = 0; i < t->cfg.nhostkeys; i++)
+		if (key_sigalg_matches(t->cfg.hostkeys[i], alg))
+			return t->cfg.hostkeys[i];
+	return NULL;
+}
+
+/* Server: the client's public value arrived; reply and send NEWKEYS. */
+static int
+server_kex_reply(struct transport *t, uint8_t reply_type)
+{
+	const unsigned char *raw, *val;
+	size_t rawlen, vallen;
+	unsigned char H[64];
+	struct sbuf *K = sbuf_new(), *blob = sbuf_new(), *sig = sbuf_new();
+	struct sbuf *m = NULL;
+	int r;
+
+	if ((r = get_peer_pub(t, t->body, &raw, &rawlen, &val, &vallen)) != 0 ||
+	    sbuf_len(t->body) != 0) {
+		r = tr_protocol_error(t, SSH2_DISCONNECT_PROTOCOL_ERROR,
+		    "bad key exchange message");
+		goto out;
+	}
+	if ((t->hostkey = find_hostkey(t, t->hostkey_alg)) == NULL) {
+		r = ERR_NO_HOSTKEY_MATCH;
+		goto out;
+	}
+	t->my_pub = sbuf_new();
+	if ((r = kexalg_keygen(t->kex, t->gex_p, t->gex_g, &t->eph,
+	    t->my_pub)) != 0)
+		goto out;
+	if ((r = kexalg_derive(t->eph, val, vallen, K)) != 0) {
+		r = tr_protocol_error(t, SSH2_DISCONNECT_KEY_EXCHANGE_FAILED,
+		    "key exchange failed: %s", err_str(r));
+		goto out;
+	}
+	if ((r = key_to_blob(t->hostkey, blob)) != 0 ||
+	    (r = exchange_hash(t, blob, raw, rawlen, sbuf_ptr(t->my_pub),
+	    sbuf_len(t->my_pub), K, H)) != 0)
+		goto out;
+	if ((r = t->cfg.hostkey_sign(t->cfg.hostkey_arg, t->hostkey,
+	    t->hostkey_alg, H, t->kex->hash_len, sig)) != 0) {
+		log_error("host key signing failed: %s", err_str(r));
+		goto out;
+	}
+	if ((r = derive_keys(t, K, H)) != 0)
+		goto out;
+	m = sbuf_new();
+	if ((r = sbuf_put_stringb(m, blob)) != 0 ||
+	    (r = sbuf_putb(m, t->my_pub)) != 0 ||
+	    (r = sbuf_put_stringb(m, sig)) != 0 ||
+	    (r = tr_send_raw(t, reply_type, m)) != 0)
+		goto out;
+	if ((r = send_newkeys(t)) != 0)
+		goto out;
+	t->expect = SSH2_MSG_NEWKEYS;
+ out:
+	x_wipe(H, sizeof(H));
+	sbuf_free(K);
+	sbuf_free(blob);
+	sbuf_free(sig);
+	sbuf_free(m);
+	return r;
+}
+
+/* Client: the server's reply arrived; check it and send NEWKEYS. */
+static int
+client_kex_reply(struct transport *t)
+{
+	const unsigned char *kblob, *raw, *val, *sig;
+	size_t kbloblen, rawlen, vallen, siglen;
+	unsigned char H[64];
+	struct sbuf *K = sbuf_new(), *blob = NULL;
+	int r;
+
+	if ((r = sbuf_get_string_direct(t->body, &kblob, &kbloblen)) != 0 ||
+	    (r = get_peer_pub(t, t->body, &raw, &rawlen, &val, &vallen)) != 0 ||
+	    (r = sbuf_get_string_direct(t->body, &sig, &siglen)) != 0 ||
+	    sbuf_len(t->body) != 0) {
+		r = tr_protocol_error(t, SSH2_DISCONNECT_PROTOCOL_ERROR,
+		    "bad key exchange reply");
+		goto out;
+	}
+	if ((r = key_from_blob(kblob, kbloblen, &t->peer_hostkey)) != 0 ||
+	    !key_sigalg_matches(t->peer_hostkey, t->hostkey_alg)) {
+		r = tr_protocol_error(t, SSH2_DISCONNECT_KEY_EXCHANGE_FAILED,
+		    "server host key does not match %s", t->hostkey_alg);
+		goto out;
+	}
+	if ((r = kexalg_derive(t->eph, val, vallen, K)) != 0) {
+		r = tr_protocol_error(t, SSH2_DISCONNECT_KEY_EXCHANGE_FAILED,
+		    "key exchange failed: %s", err_str(r));
+		goto out;
+	}
+	blob = sbuf_from(kblob, kbloblen);
+	if ((r = exchange_hash(t, blob, sbuf_ptr(t->my_pub),
+	    sbuf_len(t->my_pub), raw, rawlen, K, H)) != 0)
+		goto out;
+	if ((r = key_verify(t->peer_hostkey, sig, siglen, H, t->kex->hash_len,
+	    t->hostkey_alg)) != 0) {
+		r = tr_protocol_error(t, SSH2_DISCONNECT_KEY_EXCHANGE_FAILED,
+		    "signature on key exchange does not verify");
+		goto out;
+	}
+	if (t->cfg.hostkey_verify != NULL && (r = t->cfg.hostkey_verify(
+	    t->cfg.verify_arg, t->peer_hostkey)) != 0) {
+		tr_disconnect(t, SSH2_DISCONNECT_HOST_KEY_NOT_VERIFIABLE,
+		    "Host key verification failed.");
+		goto out;
+	}
+	if ((r = derive_keys(t, K, H)) != 0 || (r = send_newkeys(t)) != 0)
+		goto out;
+	t->expect = SSH2_MSG_NEWKEYS;
+ out:
+	x_wipe(H, sizeof(H));
+	sbuf_free(K);
+	sbuf_free(blob);
+	return r;
+}
+
+/* Client: send our public value (30 or 32). */
+static int
+client_send_pub(struct transport *t, uint8_t type)
+{
+	int r;
+
+	t->my_pub = sbuf_new();
+	if ((r = kexalg_keygen(t->kex, t->gex_p, t->gex_g, &t->eph,
+	    t->my_pub)) != 0 ||
+	    (r = tr_send_raw(t, type, t->my_pub)) != 0)
+		return r;
+	return 0;
+}
+
+static int
+on_kexinit(struct transport *t)
+{
+	struct sbuf *b;
+	int r;
+
+	if (t->kexinit_received)
+		return tr_protocol_error(t, SSH2_DISCONNECT_PROTOCOL_ERROR,
+		    "unexpected KEXINIT");
+	log_debug("SSH2_MSG_KEXINIT received");
+	t->kexinit_received = 1;
+	sbuf_free(t->peer_kexinit);
+	t->peer_kexinit = sbuf_dup(t->msg);
+	if (sbuf_len(t->peer_kexinit) < 17)
+		return tr_protocol_error(t, SSH2_DISCONNECT_PROTOCOL_ERROR,
+		    "short KEXINIT");
+	if ((r = kex_send_kexinit(t)) != 0 || (r = negotiate(t)) != 0)
+		return r;
+	if (t->server) {
+		t->expect = t->kex->kind == KEX_KIND_DHGEX ?
+		    SSH2_MSG_KEX_DH_GEX_REQUEST : SSH2_MSG_KEX_ECDH_INIT;
+		return 0;
+	}
+	if (t->kex->kind == KEX_KIND_DHGEX) {
+		t->gex_min = GEX_MIN;
+		t->gex_want = GEX_WANT;
+		t->gex_max = GEX_MAX;
+		b = sbuf_new();
+		if ((r = sbuf_put_u32(b, t->gex_min)) == 0 &&
+		    (r = sbuf_put_u32(b, t->gex_want)) == 0 &&
+		    (r = sbuf_put_u32(b, t->gex_max)) == 0)
+			r = tr_send_raw(t, SSH2_MSG_KEX_DH_GEX_REQUEST, b);
+		sbuf_free(b);
+		t->expect = SSH2_MSG_KEX_DH_GEX_GROUP;
+		return r;
+	}
+	t->expect = SSH2_MSG_KEX_ECDH_REPLY;
+	return client_send_pub(t, SSH2_MSG_KEX_ECDH_INIT);
+}
+
+static int
+server_gex_request(struct transport *t)
+{
+	struct sbuf *b;
+	int r;
+
+	if ((r = sbuf_get_u32(t->body, &t->gex_min)) != 0 ||
+	    (r = sbuf_get_u32(t->body, &t->gex_want)) != 0 ||
+	    (r = sbuf_get_u32(t->body, &t->gex_max)) != 0 ||
+	    t->gex_min > t->gex_want || t->gex_want > t->gex_max)
+		return tr_protocol_error(t, SSH2_DISCONNECT_PROTOCOL_ERROR,
+		    "bad DH group exchange request");
+	if ((r = kexalg_gex_choose(t->cfg.moduli_path, t->gex_min,
+	    t->gex_want, t->gex_max, &t->gex_p, &t->gex_g)) != 0)
+		return tr_protocol_error(t, SSH2_DISCONNECT_KEY_EXCHANGE_FAILED,
+		    "no DH group fits %u..%u bits", t->gex_min, t->gex_max);
+	b = sbuf_new();
+	if ((r = sbuf_put_bignum(b, t->gex_p)) == 0 &&
+	    (r = sbuf_put_bignum(b, t->gex_g)) == 0)
+		r = tr_send_raw(t, SSH2_MSG_KEX_DH_GEX_GROUP, b);
+	sbuf_free(b);
+	t->expect = SSH2_MSG_KEX_DH_GEX_INIT;
+	return r;
+}
+
+static int
+client_gex_group(struct transport *t)
+{
+	int r, bits;
+
+	if ((r = sbuf_get_bignum(t->body, &t->gex_p)) != 0 ||
+	    (r = sbuf_get_bignum(t->body, &t->gex_g)) != 0)
+		return tr_protocol_error(t, SSH2_DISCONNECT_PROTOCOL_ERROR,
+		    "bad DH group");
+	bits = BN_num_bits(t->gex_p);
+	if (bits < (int)t->gex_min || bits > (int)t->gex_max)
+		return tr_protocol_error(t, SSH2_DISCONNECT_KEY_EXCHANGE_FAILED,
+		    "DH group size %d out of range %u..%u", bits, t->gex_min,
+		    t->gex_max);
+	t->expect = SSH2_MSG_KEX_DH_GEX_REPLY;
+	return client_send_pub(t, SSH2_MSG_KEX_DH_GEX_INIT);
+}
+
+int
+kex_dispatch(struct transport *t, uint8_t type)
+{
+	int r;
+
+	if (type == SSH2_MSG_KEXINIT)
+		return on_kexinit(t);
+	if (t->expect == 0 || type != t->expect)
+		return tr_protocol_error(t, SSH2_DISCONNECT_PROTOCOL_ERROR,
+		    "unexpected key exchange message %u (expected %d)", type,
+		    t->expect);
+	if (type == SSH2_MSG_NEWKEYS) {
+		log_debug("SSH2_MSG_NEWKEYS received");
+		if ((r = pkt_set_keys(&t->recv, &t->nk_recv, 0)) != 0)
+			return r;
+		if (t->strict)
+			t->recv.seqnr = 0;
+		newkeys_clear(&t->nk_recv);
+		t->newkeys_received = 1;
+		if (t->newkeys_sent)
+			kex_finish(t);
+		return 0;
+	}
+	t->expect = 0;
+	if (t->server) {
+		switch (type) {
+		case SSH2_MSG_KEX_ECDH_INIT:	/* == KEXDH_INIT */
+			return server_kex_reply(t, SSH2_MSG_KEX_ECDH_REPLY);
+		case SSH2_MSG_KEX_DH_GEX_REQUEST:
+			return server_gex_request(t);
+		case SSH2_MSG_KEX_DH_GEX_INIT:
+			return server_kex_reply(t, SSH2_MSG_KEX_DH_GEX_REPLY);
+		}
+	} else {
+		switch (type) {
+		case SSH2_MSG_KEX_ECDH_REPLY:	/* == GEX_GROUP */
+			if (t->kex->kind == KEX_KIND_DHGEX)
+				return client_gex_group(t);
+			return client_kex_reply(t);
+		case SSH2_MSG_KEX_DH_GEX_REPLY:
+			return client_kex_reply(t);
+		}
+	}
+	return tr_protocol_error(t, SSH2_DISCONNECT_PROTOCOL_ERROR,
+	    "unexpected key exchange message %u", type);
+}
+
+int
+kex_need_rekey(struct transport *t)
+{
+	uint64_t limit;
+	unsigned int bs;
+
+	if (!t->first_kex_done || t->kex_state != KEX_IDLE || t->closed)
+		return 0;
+	if (t->send.blocks >= t->send.max_blocks ||
+	    t->recv.blocks >= t->recv.max_blocks)
+		return 1;
+	if (t->cfg.rekey_bytes != 0) {
+		bs = t->send.cipher && t->send.cipher->block_size > 8 ?
+		    t->send.cipher->block_size : 8;
+		limit = t->cfg.rekey_bytes / bs;
+		if (t->send.blocks >= limit || t->recv.blocks >= limit)
+			return 1;
+	}
+	if (t->cfg.rekey_seconds != 0 &&
+	    tr_now() - t->kex_time >= t->cfg.rekey_seconds)
+		return 1;
+	return 0;
+}

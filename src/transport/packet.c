@@ -1,0 +1,231 @@
+/*
+ * packet.c: the binary packet protocol (RFC 4253 section 6) with
+ * OpenSSH's encrypt-then-MAC and AEAD forms.
+ *
+ *   uint32 packet_length | byte padding_length | payload | padding | mac
+ *
+ * With an AEAD cipher or an EtM MAC the length field is sent outside the
+ * padded block (it is AAD, or MACed as ciphertext) and only the rest is
+ * padded to the block size; otherwise the whole packet is. Incoming
+ * packets are decrypted in place in the input buffer: for EtM and AEAD the
+ * MAC or tag is checked before anything is decrypted; for the classic
+ * order the first block is decrypted to learn the length, the rest when
+ * the whole packet has arrived, and the MAC is checked over the plaintext.
+ * Nothing here allocates per packet once buffers reach working size.
+ */
+#include <string.h>
+
+#include <openssl/rand.h>
+
+#include "err.h"
+#include "log.h"
+#include "mem.h"
+#include "transport_int.h"
+
+static unsigned int
+dir_block_size(const struct tr_dir *d)
+{
+	if (d->cipher == NULL || d->cipher->block_size < 8)
+		return 8;
+	return d->cipher->block_size;
+}
+
+static int
+dir_aad(const struct tr_dir *d)
+{
+	return (d->cipher != NULL && (d->cipher->flags & CIPHER_AEAD)) ||
+	    (d->mac != NULL && d->mac->etm);
+}
+
+static unsigned int
+dir_taglen(const struct tr_dir *d)
+{
+	if (d->cipher != NULL && (d->cipher->flags & CIPHER_AEAD))
+		return d->cipher->auth_len;
+	return d->mac != NULL ? d->mac->mac_len : 0;
+}
+
+static void
+put32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+static uint32_t
+get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3];
+}
+
+int
+pkt_send(struct transport *t, const unsigned char *payload, size_t len)
+{
+	struct tr_dir *d = &t->send;
+	unsigned int bs = dir_block_size(d), aad = dir_aad(d) ? 4 : 0;
+	unsigned int taglen = dir_taglen(d), pad;
+	int aead = d->cipher != NULL && (d->cipher->flags & CIPHER_AEAD);
+	int etm = d->mac != NULL && d->mac->etm;
+	uint32_t plen;
+	unsigned char *p;
+	size_t base;
+	int r;
+
+	if (len == 0 || len > TR_MAX_PACKET - 64)
+		return ERR_PACKET_TOO_LARGE;
+	/* Bytes that must come to a multiple of the block size. */
+	base = 1 + len + (aad ? 0 : 4);
+	pad = bs - (unsigned int)(base % bs);
+	if (pad < 4)
+		pad += bs;
+	plen = (uint32_t)(1 + len + pad);
+	if ((r = sbuf_reserve(t->out, 4 + plen + taglen, &p)) != 0)
+		return r;
+	put32(p, plen);
+	p[4] = (unsigned char)pad;
+	memcpy(p + 5, payload, len);
+	if (RAND_bytes(p + 5 + len, (int)pad) != 1)
+		return ERR_LIBCRYPTO;
+	if (d->mac != NULL && !etm &&
+	    (r = mac_compute(d->mctx, d->seqnr, p, 4 + plen, p + 4 + plen)) != 0)
+		return r;
+	if (d->cipher != NULL &&
+	    (r = cipher_crypt(d->cctx, d->seqnr, p, p, plen + 4 - aad, aad,
+	    aead ? taglen : 0)) != 0)
+		return r;
+	if (etm &&
+	    (r = mac_compute(d->mctx, d->seqnr, p, 4 + plen, p + 4 + plen)) != 0)
+		return r;
+	d->seqnr++;
+	d->blocks += (4 + plen) / bs;
+	return 0;
+}
+
+int
+pkt_read(struct transport *t)
+{
+	struct tr_dir *d = &t->recv;
+	unsigned int bs = dir_block_size(d), aad = dir_aad(d) ? 4 : 0;
+	unsigned int taglen = dir_taglen(d), padlen;
+	int aead = d->cipher != NULL && (d->cipher->flags & CIPHER_AEAD);
+	int etm = d->mac != NULL && d->mac->etm;
+	int classic_cipher = d->cipher != NULL && !aad;
+	unsigned char *p;
+	uint32_t plen;
+	size_t need;
+	int r;
+
+	if ((p = sbuf_mutable_ptr(t->in)) == NULL)
+		return ERR_INTERNAL;
+	if (t->pending_len == 0) {
+		if (d->cipher != NULL &&
+		    (d->cipher->flags & CIPHER_LENGTH_ENCRYPTED)) {
+			if (sbuf_len(t->in) < 4)
+				return ERR_AGAIN;
+			if ((r = cipher_get_length(d->cctx, &plen, d->seqnr, p,
+			    (unsigned int)sbuf_len(t->in))) != 0)
+				return r;
+		} else if (classic_cipher) {
+			if (sbuf_len(t->in) < bs)
+				return ERR_AGAIN;
+			/* Decrypt the first block in place to read the length. */
+			if ((r = cipher_crypt(d->cctx, d->seqnr, p, p, bs, 0,
+			    0)) != 0)
+				return r;
+			plen = get32(p);
+		} else {
+			if (sbuf_len(t->in) < 4)
+				return ERR_AGAIN;
+			plen = get32(p);
+		}
+		if (plen < 5 || plen > TR_MAX_PACKET) {
+			log_error("Bad packet length %u.", plen);
+			return ERR_PACKET_TOO_LARGE;
+		}
+		if ((aad ? plen : plen + 4) % bs != 0) {
+			log_error("padding error: need %u block %u mod %u",
+			    plen + 4, bs, (aad ? plen : plen + 4) % bs);
+			return ERR_INVALID_FORMAT;
+		}
+		t->pending_len = plen;
+	}
+	plen = t->pending_len;
+	need = 4 + (size_t)plen + taglen;
+	if (sbuf_len(t->in) < need)
+		return ERR_AGAIN;
+	if (etm && (r = mac_check(d->mctx, d->seqnr, p, 4 + plen,
+	    p + 4 + plen)) != 0)
+		return r;
+	if (aead) {
+		if ((r = cipher_crypt(d->cctx, d->seqnr, p, p, plen, 4,
+		    taglen)) != 0)
+			return r;
+	} else if (classic_cipher) {
+		if (4 + plen > bs && (r = cipher_crypt(d->cctx, d->seqnr,
+		    p + bs, p + bs, 4 + plen - bs, 0, 0)) != 0)
+			return r;
+	} else if (d->cipher != NULL) {
+		if ((r = cipher_crypt(d->cctx, d->seqnr, p + 4, p + 4, plen, 0,
+		    0)) != 0)
+			return r;
+	}
+	if (d->mac != NULL && !etm && (r = mac_check(d->mctx, d->seqnr, p,
+	    4 + plen, p + 4 + plen)) != 0)
+		return r;
+	padlen = p[4];
+	if (padlen < 4 || padlen >= plen - 1) {
+		log_error("Bad padding length %u in packet of %u", padlen,
+		    plen);
+		return ERR_INVALID_FORMAT;
+	}
+	sbuf_reset(t->msg);
+	if ((r = sbuf_put(t->msg, p + 5, plen - 1 - padlen)) != 0)
+		return r;
+	if ((r = sbuf_consume(t->in, need)) != 0)
+		return r;
+	t->pending_len = 0;
+	t->last_seqnr = d->seqnr;
+	d->seqnr++;
+	d->blocks += (4 + plen) / bs;
+	return 0;
+}
+
+void
+pkt_dir_clear(struct tr_dir *d)
+{
+	cipher_free(d->cctx);
+	mac_free(d->mctx);
+	d->cctx = NULL;
+	d->mctx = NULL;
+	d->cipher = NULL;
+	d->mac = NULL;
+}
+
+int
+pkt_set_keys(struct tr_dir *d, struct tr_newkeys *nk, int encrypt)
+{
+	const struct cipher_alg *c = nk->cipher;
+	int r;
+
+	pkt_dir_clear(d);
+	if ((r = cipher_init(&d->cctx, c, nk->key, c->key_len, nk->iv,
+	    c->iv_len, encrypt)) != 0)
+		return r;
+	d->cipher = c;
+	if (nk->mac != NULL) {
+		if ((r = mac_init(&d->mctx, nk->mac, nk->mackey,
+		    nk->mac->key_len)) != 0)
+			return r;
+		d->mac = nk->mac;
+	}
+	d->blocks = 0;
+	/* As OpenSSH: 2^(2*bs) blocks for 128-bit ciphers, else 1 GiB. */
+	if (c->block_size >= 16)
+		d->max_blocks = (uint64_t)1 << (c->block_size * 2);
+	else
+		d->max_blocks = ((uint64_t)1 << 30) / 8;
+	return 0;
+}

@@ -1,0 +1,118 @@
+/*
+ * transport_int.h: the transport's private state, shared by transport.c
+ * (I/O, banners, dispatch), packet.c (binary packet protocol) and kex.c
+ * (key exchange). Nothing outside src/transport includes this.
+ */
+#ifndef MOAT_TRANSPORT_INT_H
+#define MOAT_TRANSPORT_INT_H
+
+#include <stdint.h>
+
+#include "cipher.h"
+#include "kexalg.h"
+#include "mac.h"
+#include "transport.h"
+
+#define TR_VERSION	"SSH-2.0-moat_0.1"
+#define TR_MAX_BANNER_LINE	8192	/* RFC says 255; be lenient */
+#define TR_MAX_PREAMBLE		1024	/* lines before the version line */
+
+/* Keys and counters for one direction. */
+struct tr_dir {
+	const struct cipher_alg *cipher;	/* NULL: no encryption yet */
+	const struct mac_alg *mac;		/* NULL: none or AEAD */
+	struct cipher_ctx *cctx;
+	struct mac_ctx *mctx;
+	uint32_t seqnr;
+	uint64_t blocks;	/* cipher blocks since the last key change */
+	uint64_t max_blocks;	/* rekey after this many */
+};
+
+/* Negotiated algorithms of a key exchange in progress. */
+struct tr_newkeys {
+	const struct cipher_alg *cipher;
+	const struct mac_alg *mac;
+	unsigned char *key, *iv, *mackey;
+};
+
+enum kex_state {
+	KEX_IDLE = 0,		/* keys in use; no exchange running */
+	KEX_RUNNING,		/* KEXINIT sent and/or received */
+};
+
+struct transport {
+	struct tr_config cfg;
+	int fd_in, fd_out;
+	int server;
+
+	struct sbuf *in;	/* raw bytes from the peer */
+	struct sbuf *out;	/* raw bytes to the peer */
+	struct sbuf *msg;	/* current incoming message, type byte first */
+	struct sbuf *body;	/* view of msg after the type byte */
+	struct sbuf *compose;	/* outgoing message being built */
+	struct sbuf *deferred;	/* upper-layer messages held during KEX */
+
+	char *peer_version;
+	int banner_done;
+	unsigned int preamble_lines;
+
+	struct tr_dir send, recv;
+	uint32_t last_seqnr;	/* seqnr of the message last handed up */
+	/* A packet whose first block is decrypted but not yet complete. */
+	uint32_t pending_len;	/* packet_length, 0 if none */
+
+	/* Key exchange. */
+	enum kex_state kex_state;
+	int kexinit_sent;	/* our KEXINIT for this exchange is out */
+	int kexinit_received;
+	int newkeys_sent;
+	int newkeys_received;
+	int first_kex_done;	/* a full exchange has completed */
+	int strict;		/* kex-strict-*-v00@openssh.com agreed */
+	int ignore_guess;	/* skip the peer's wrongly guessed packet */
+	int expect;		/* next KEX message number we accept, 0: any */
+	int peer_ext_info;	/* peer sent ext-info-c / ext-info-s */
+	int ext_info_sent;
+	int authenticated;
+	struct sbuf *my_kexinit;	/* payloads, type byte included */
+	struct sbuf *peer_kexinit;
+	const struct kex_alg *kex;
+	char *hostkey_alg;
+	const struct key *hostkey;	/* server: the key in use */
+	struct key *peer_hostkey;	/* client: the server's key */
+	struct kex_eph *eph;
+	struct sbuf *my_pub;		/* our encoded public value */
+	uint32_t gex_min, gex_want, gex_max;
+	BIGNUM *gex_p, *gex_g;
+	struct tr_newkeys nk_send, nk_recv;
+	char *negotiated[8];	/* names, for tr_negotiated() */
+	unsigned char session_id[64];
+	size_t session_id_len;
+	uint64_t kex_time;	/* when the last exchange completed */
+	char *peer_sig_algs;	/* from the server's ext-info */
+
+	uint64_t last_input;
+	int closed;		/* DISCONNECT sent or received */
+};
+
+/* packet.c */
+int pkt_send(struct transport *t, const unsigned char *payload, size_t len);
+/* 0: t->msg holds a message; ERR_AGAIN: need more input. */
+int pkt_read(struct transport *t);
+int pkt_set_keys(struct tr_dir *d, struct tr_newkeys *nk, int encrypt);
+void pkt_dir_clear(struct tr_dir *d);
+
+/* kex.c */
+int kex_send_kexinit(struct transport *t);
+/* A KEX-range message (20..49) arrived in t->msg. */
+int kex_dispatch(struct transport *t, uint8_t type);
+int kex_need_rekey(struct transport *t);
+void kex_clear(struct transport *t);
+
+/* transport.c */
+int tr_send_raw(struct transport *t, uint8_t type, const struct sbuf *body);
+int tr_protocol_error(struct transport *t, uint32_t reason,
+    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+uint64_t tr_now(void);
+
+#endif

@@ -1,0 +1,176 @@
+/*
+ * test_mac.c: the MAC table and HMAC over uint32(seqnr) || data.
+ *
+ * The published HMAC vectors (RFC 4231 for SHA-256/512, RFC 2202 for
+ * SHA-1) go through mac_compute by taking the first four bytes of each
+ * message as the sequence number. Their keys are shorter than our fixed
+ * key lengths; HMAC pads short keys with zeros to the block size, so the
+ * key zero-extended to key_len gives the same tag.
+ */
+#include <stdint.h>
+
+#include "mac.h"
+#include "mem.h"
+#include "testlib.h"
+
+struct vec {
+	const char *mac;
+	const unsigned char *key;	/* zero-extended to key_len */
+	size_t keylen;
+	const char *data;		/* first 4 bytes become the seqnr */
+	const char *tag;
+};
+
+static const unsigned char key_0b[20] = {
+	0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b,
+	0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b,
+};
+static const unsigned char key_jefe[4] = { 'J', 'e', 'f', 'e' };
+
+static const struct vec vecs[] = {
+	/* RFC 4231 test case 1 */
+	{ "hmac-sha2-256", key_0b, 20, "Hi There",
+	  "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7" },
+	{ "hmac-sha2-512", key_0b, 20, "Hi There",
+	  "87aa7cdea5ef619d4ff0b4241a1d6cb02379f4e2ce4ec2787ad0b30545e17cde"
+	  "daa833b7d6b8a702038b274eaea3f4e4be9d914eeb61f1702e696c203a126854" },
+	/* RFC 4231 test case 2 */
+	{ "hmac-sha2-256-etm@openssh.com", key_jefe, 4,
+	  "what do ya want for nothing?",
+	  "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843" },
+	{ "hmac-sha2-512-etm@openssh.com", key_jefe, 4,
+	  "what do ya want for nothing?",
+	  "164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea250554"
+	  "9758bf75c05a994a6d034f65f8f0e6fdcaeab1a34d4a6b4b636e070a38bce737" },
+	/* RFC 2202 test cases 1 and 2 */
+	{ "hmac-sha1", key_0b, 20, "Hi There",
+	  "b617318655057264e28bc0b6fb378c8ef146be00" },
+	{ "hmac-sha1-etm@openssh.com", key_jefe, 4,
+	  "what do ya want for nothing?",
+	  "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79" },
+};
+
+static void
+test_table(void)
+{
+	static const struct {
+		const char *name;
+		unsigned int len;
+		int etm;
+	} rows[] = {
+		{ "hmac-sha2-256-etm@openssh.com", 32, 1 },
+		{ "hmac-sha2-512-etm@openssh.com", 64, 1 },
+		{ "hmac-sha1-etm@openssh.com", 20, 1 },
+		{ "hmac-sha2-256", 32, 0 },
+		{ "hmac-sha2-512", 64, 0 },
+		{ "hmac-sha1", 20, 0 },
+	};
+	char *names = x_strdup(mac_all_names()), *cp, *name;
+	const struct mac_alg *alg;
+	size_t i = 0;
+
+	CHECK_STR(mac_default_names(), "hmac-sha2-256-etm@openssh.com,"
+	    "hmac-sha2-512-etm@openssh.com,hmac-sha1-etm@openssh.com,"
+	    "hmac-sha2-256,hmac-sha2-512,hmac-sha1");
+	for (cp = names; (name = strsep(&cp, ",")) != NULL; i++) {
+		CHECK(i < sizeof(rows) / sizeof(rows[0]));
+		if (i >= sizeof(rows) / sizeof(rows[0]))
+			break;
+		CHECK_STR(name, rows[i].name);
+		alg = mac_by_name(name);
+		CHECK(alg != NULL);
+		if (alg == NULL)
+			continue;
+		CHECK(alg->key_len == rows[i].len &&
+		    alg->mac_len == rows[i].len && alg->etm == rows[i].etm);
+	}
+	CHECK(i == sizeof(rows) / sizeof(rows[0]));
+	x_free(names);
+	CHECK(mac_by_name("hmac-md5") == NULL);
+	CHECK(mac_by_name("umac-64@openssh.com") == NULL);
+	CHECK(mac_by_name(NULL) == NULL);
+}
+
+static void
+test_vectors(void)
+{
+	unsigned char key[64], want[64], out[64];
+	const struct mac_alg *alg;
+	struct mac_ctx *ctx;
+	const unsigned char *d;
+	uint32_t seqnr;
+	size_t i, n, dlen;
+
+	for (i = 0; i < sizeof(vecs) / sizeof(vecs[0]); i++) {
+		alg = mac_by_name(vecs[i].mac);
+		CHECK(alg != NULL);
+		if (alg == NULL)
+			continue;
+		memset(key, 0, sizeof(key));
+		memcpy(key, vecs[i].key, vecs[i].keylen);
+		n = test_unhex(vecs[i].tag, want, sizeof(want));
+		CHECK(n == alg->mac_len);
+		d = (const unsigned char *)vecs[i].data;
+		dlen = strlen(vecs[i].data);
+		seqnr = (uint32_t)d[0] << 24 | (uint32_t)d[1] << 16 |
+		    (uint32_t)d[2] << 8 | d[3];
+		ctx = NULL;
+		CHECK_OK(mac_init(&ctx, alg, key, alg->key_len));
+		CHECK(mac_ctx_alg(ctx) == alg);
+		memset(out, 0, sizeof(out));
+		CHECK_OK(mac_compute(ctx, seqnr, d + 4, dlen - 4, out));
+		CHECK_MEM(out, want, n);
+		/* Again on the same context: the key survives re-init. */
+		CHECK_OK(mac_compute(ctx, seqnr, d + 4, dlen - 4, out));
+		CHECK_MEM(out, want, n);
+		CHECK_OK(mac_check(ctx, seqnr, d + 4, dlen - 4, want));
+		/* Wrong tag, wrong seqnr, wrong data: all refused. */
+		want[n - 1] ^= 0x80;
+		CHECK_ERR(mac_check(ctx, seqnr, d + 4, dlen - 4, want),
+		    ERR_MAC_INVALID);
+		want[n - 1] ^= 0x80;
+		want[0] ^= 0x01;
+		CHECK_ERR(mac_check(ctx, seqnr, d + 4, dlen - 4, want),
+		    ERR_MAC_INVALID);
+		want[0] ^= 0x01;
+		CHECK_ERR(mac_check(ctx, seqnr + 1, d + 4, dlen - 4, want),
+		    ERR_MAC_INVALID);
+		CHECK_ERR(mac_check(ctx, seqnr, d + 4, dlen - 5, want),
+		    ERR_MAC_INVALID);
+		CHECK_OK(mac_check(ctx, seqnr, d + 4, dlen - 4, want));
+		mac_free(ctx);
+	}
+}
+
+static void
+test_misc(void)
+{
+	const struct mac_alg *alg = mac_by_name("hmac-sha2-256");
+	unsigned char key[64], a[64], b[64];
+	struct mac_ctx *c1 = NULL, *c2 = NULL;
+
+	memset(key, 0x11, sizeof(key));
+	CHECK_ERR(mac_init(&c1, alg, key, 20), ERR_INVALID_ARGUMENT);
+	CHECK(c1 == NULL);
+	CHECK_OK(mac_init(&c1, alg, key, 32));
+	key[31] ^= 1;
+	CHECK_OK(mac_init(&c2, alg, key, 32));
+	/* Empty data is fine; different keys give different tags. */
+	CHECK_OK(mac_compute(c1, 0, NULL, 0, a));
+	CHECK_OK(mac_compute(c2, 0, NULL, 0, b));
+	CHECK(memcmp(a, b, 32) != 0);
+	CHECK_OK(mac_check(c1, 0, NULL, 0, a));
+	CHECK_ERR(mac_check(c2, 0, NULL, 0, a), ERR_MAC_INVALID);
+	mac_free(c1);
+	mac_free(c2);
+	mac_free(NULL);
+}
+
+int
+main(void)
+{
+	test_table();
+	test_vectors();
+	test_misc();
+	return TEST_DONE();
+}
