@@ -488,13 +488,20 @@ accept_service(struct authctxt *ac)
 	char *name = NULL;
 	int r;
 
-	if ((r = tr_wait_message(ac->t, &type, &p, time_left(ac))) != 0)
-		return wait_failed(ac, r);
-	if (type != SSH2_MSG_SERVICE_REQUEST ||
-	    sbuf_get_cstring(p, &name, NULL) != 0) {
+	for (;;) {
+		r = tr_wait_message(ac->t, &type, &p, time_left(ac));
+		if (r != 0)
+			return wait_failed(ac, r);
+		if (type == SSH2_MSG_SERVICE_REQUEST)
+			break;
+		log_debug("unexpected message type %u before service "
+		    "request", type);
+		if ((r = tr_unimplemented(ac->t)) != 0)
+			return r;
+	}
+	if (sbuf_get_cstring(p, &name, NULL) != 0) {
 		tr_disconnect(ac->t, SSH2_DISCONNECT_PROTOCOL_ERROR,
-		    "protocol error: expected service request, got type %u",
-		    type);
+		    "bad service request");
 		return ERR_PROTOCOL;
 	}
 	if (strcmp(name, "ssh-userauth") != 0) {
@@ -636,11 +643,11 @@ auth_serve(struct transport *t, const struct servconf *sc,
 			goto out;
 		}
 		if (type != SSH2_MSG_USERAUTH_REQUEST) {
-			tr_disconnect(t, SSH2_DISCONNECT_PROTOCOL_ERROR,
-			    "protocol error: unexpected message type %u "
-			    "during authentication", type);
-			r = ERR_PROTOCOL;
-			goto out;
+			log_debug("unexpected message type %u during "
+			    "authentication", type);
+			if ((r = tr_unimplemented(t)) != 0)
+				goto out;
+			continue;
 		}
 		if ((r = handle_request(&ac, p, &done)) != 0)
 			goto out;

@@ -348,13 +348,9 @@ authkeys_find(const struct servconf *sc, const struct passwd *pw,
     const struct key *key, const char *remote_host, const char *remote_ip,
     struct authopts **optsp)
 {
-	static const char *const defaults[] = {
-		".ssh/authorized_keys", ".ssh/authorized_keys2",
-	};
 	struct authkeys_query q;
-	const char *tmpl;
 	char *path;
-	size_t i, n;
+	size_t i;
 	int r;
 
 	*optsp = NULL;
@@ -364,14 +360,13 @@ authkeys_find(const struct servconf *sc, const struct passwd *pw,
 	q.remote_ip = remote_ip;
 	q.now = (uint64_t)time(NULL);
 	q.strict_modes = sc->strict_modes;
-	n = sc->nauthorized_keys_files ? sc->nauthorized_keys_files : 2;
-	for (i = 0; i < n; i++) {
-		tmpl = sc->nauthorized_keys_files ?
-		    sc->authorized_keys_files[i] : defaults[i];
-		if (strcasecmp(tmpl, "none") == 0)
+	for (i = 0; i < sc->nauthorized_keys_files; i++) {
+		if (strcasecmp(sc->authorized_keys_files[i], "none") == 0)
 			continue;
-		if (authkeys_expand_path(tmpl, pw, &path) != 0) {
-			log_error("bad AuthorizedKeysFile \"%s\"", tmpl);
+		if (authkeys_expand_path(sc->authorized_keys_files[i], pw,
+		    &path) != 0) {
+			log_error("bad AuthorizedKeysFile \"%s\"",
+			    sc->authorized_keys_files[i]);
 			continue;
 		}
 		r = authkeys_check_file(path, pw, &q, optsp);

@@ -71,7 +71,8 @@ int authkeys_check_file(const char *path, const struct passwd *pw,
     const struct authkeys_query *q, struct authopts **optsp);
 
 /*
- * All of sc's AuthorizedKeysFile entries in turn ("none" is skipped):
+ * All of sc's AuthorizedKeysFile entries in turn (none when the list is
+ * empty; a "none" entry is skipped):
  * 0 and *optsp (caller frees) when one lets key in, ERR_NOT_FOUND
  * otherwise. now is taken from the clock.
  */
