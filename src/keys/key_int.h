@@ -1,0 +1,77 @@
+/*
+ * key_int.h: what the files of src/keys share and nobody else needs:
+ * the key type and signature algorithm tables, and the per-type private
+ * key body codec used by the openssh-key-v1 file format.
+ *
+ * One row of keytypes[] describes a public key type (its name on the
+ * wire, its libcrypto group, the SSH curve identifier). One row of
+ * sigalgs[] describes a signature algorithm (its name, the key type it
+ * needs, its hash).
+ */
+#ifndef MOAT_KEY_INT_H
+#define MOAT_KEY_INT_H
+
+#include "key.h"
+
+struct keytype {
+	const char *name;		/* "ssh-ed25519", "ecdsa-sha2-nistp256" */
+	const char *shortname;		/* "ED25519", "ECDSA", "RSA" */
+	enum key_type type;
+	int nid;			/* curve for ECDSA, else 0 */
+	const char *curve;		/* "nistp256" in the blob */
+	const char *group;		/* libcrypto group name */
+	unsigned int field_len;		/* bytes of one coordinate */
+};
+
+struct sigalg {
+	const char *name;
+	enum key_type type;
+	int nid;			/* ECDSA: curve the key must have */
+	const EVP_MD *(*md)(void);	/* NULL for ed25519 */
+};
+
+#define KEY_RSA_MIN_BITS	1024
+#define KEY_RSA_MAX_BITS	16384
+#define ED25519_PK_LEN		32
+#define ED25519_SK_LEN		64	/* seed || public, as on disk */
+
+/* Row for a key, or NULL. */
+const struct keytype *keytype_of(const struct key *k);
+const struct keytype *keytype_by_name(const char *name);
+const struct sigalg *sigalg_by_name(const char *name);
+
+/* A fresh, empty struct key. */
+struct key *key_new(enum key_type type, int nid);
+
+/*
+ * Public key parts from a blob after its type name was read (b at the
+ * first type-specific field).
+ */
+int key_public_from_sbuf(const struct keytype *kt, struct sbuf *b,
+    struct key **keyp);
+
+/*
+ * Private key body as in PROTOCOL.key: string type then the type's
+ * public and private fields. key_private_from_sbuf reads it, the
+ * other appends it.
+ */
+int key_private_from_sbuf(struct sbuf *b, struct key **keyp);
+int key_private_to_sbuf(const struct key *k, struct sbuf *b);
+
+/* Uncompressed EC point 04||X||Y of an EC key into out (alloc'd). */
+int key_ec_point(const struct key *k, unsigned char **pp, size_t *lenp);
+
+/* Get a BIGNUM parameter of a key (caller frees). */
+int key_get_bn(const struct key *k, const char *param, BIGNUM **bnp);
+
+/* Wrap a libcrypto key (taking ownership) into a struct key. */
+int key_from_pkey(EVP_PKEY *pkey, int has_private, struct key **keyp);
+
+/*
+ * PEM / PKCS#8 private key text via libcrypto (key_pem.c).
+ * ERR_KEY_WRONG_PASSPHRASE when an encrypted key does not open.
+ */
+int key_parse_pem(const struct sbuf *file, const char *passphrase,
+    struct key **keyp);
+
+#endif

@@ -1,0 +1,548 @@
+/*
+ * servconf.c: reading sshd_config into struct servconf.
+ *
+ * A line is split into a keyword (up to blank or '=') and arguments
+ * (blank-separated, "double" or 'single' quoted, '#' starting a comment),
+ * looked up in the keyword table (servconf_kw.c) and handed to its type's
+ * parser. Include expands glob patterns in place, relative names under
+ * /etc/ssh. A Match line opens a block: the lines after it are checked
+ * (allowed there, well-formed) and kept as text; servconf_apply_match()
+ * parses the text of the blocks that match a connection into a fresh
+ * config and copies every field those lines set over a copy of the
+ * global one, so within the overlay the first value wins too, while a
+ * Match value beats a global one. Errors are logged with file and line
+ * and counted; parsing goes on so every bad line is reported.
+ */
+#include <sys/types.h>
+
+#include <errno.h>
+#include <glob.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "log.h"
+#include "match.h"
+#include "mem.h"
+#include "servconf_int.h"
+
+#define MAX_ARGS	256
+#define MAX_INCLUDE	16
+#define SSH_DIR		"/etc/ssh"
+
+struct servconf *
+servconf_new(void)
+{
+	struct servconf *sc = x_calloc(1, sizeof(*sc));
+	struct sc_priv *p = x_calloc(1, sizeof(*p));
+
+	p->cur_block = -1;
+	sc->priv = p;
+	return sc;
+}
+
+static void
+free_blocks(struct sc_priv *p)
+{
+	size_t i, j;
+
+	for (i = 0; i < p->nblocks; i++) {
+		for (j = 0; j < p->blocks[i].ncriteria; j++)
+			x_free(p->blocks[i].criteria[j]);
+		x_free(p->blocks[i].criteria);
+		for (j = 0; j < p->blocks[i].nlines; j++) {
+			x_free(p->blocks[i].lines[j].text);
+			x_free(p->blocks[i].lines[j].source);
+		}
+		x_free(p->blocks[i].lines);
+	}
+	x_free(p->blocks);
+	p->blocks = NULL;
+	p->nblocks = 0;
+}
+
+void
+servconf_free(struct servconf *sc)
+{
+	size_t i;
+
+	if (sc == NULL)
+		return;
+	for (i = 0; i < sc_nkeywords; i++)
+		sc_kw_free_value(sc, &sc_keywords[i]);
+	if (sc->priv != NULL)
+		free_blocks(sc->priv);
+	x_free(sc->priv);
+	x_free(sc);
+}
+
+/*
+ * Split a line into argv (keyword first). *restp points at the raw text
+ * after the keyword and its separator. Returns argc (0 for a blank or
+ * comment line), or -1 on an unterminated quote.
+ */
+static int
+split_line(char *buf, char **argv, const char **restp)
+{
+	char *p = buf, *o;
+	int argc = 0, q;
+
+	p += strspn(p, " \t\r\n");
+	if (*p == '\0' || *p == '#')
+		return 0;
+	argv[argc++] = p;
+	p += strcspn(p, " \t\r\n=");
+	if (*p != '\0') {
+		int eq = *p == '=';
+
+		*p++ = '\0';
+		p += strspn(p, " \t\r\n");
+		if (!eq && *p == '=') {
+			p++;
+			p += strspn(p, " \t\r\n");
+		}
+	}
+	*restp = p;
+	while (*p != '\0' && argc < MAX_ARGS - 1) {
+		if (*p == '#')
+			break;
+		argv[argc++] = o = p;
+		/* Unquote in place: o writes, p reads. */
+		while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\r' &&
+		    *p != '\n') {
+			if (*p == '"' || *p == '\'') {
+				q = *p++;
+				while (*p != '\0' && *p != q) {
+					if (*p == '\\' && (p[1] == q ||
+					    p[1] == '\\'))
+						p++;
+					*o++ = *p++;
+				}
+				if (*p != q)
+					return -1;
+				p++;
+				continue;
+			}
+			*o++ = *p++;
+		}
+		if (*p != '\0')
+			p++;
+		*o = '\0';
+		p += strspn(p, " \t\r\n");
+	}
+	argv[argc] = NULL;
+	return argc;
+}
+
+static int process_file(struct servconf *, const char *, int);
+
+static int
+include_files(struct servconf *sc, char **argv, int argc, const char *src,
+    int line)
+{
+	struct sc_priv *p = sc->priv;
+	glob_t g;
+	char *pat;
+	size_t j;
+	int i, r, bad = 0;
+
+	if (p->depth >= MAX_INCLUDE) {
+		log_error("%s line %d: Include nested too deeply", src, line);
+		return -1;
+	}
+	for (i = 1; i < argc; i++) {
+		pat = argv[i][0] == '/' || argv[i][0] == '~' ?
+		    x_strdup(argv[i]) : x_asprintf("%s/%s", SSH_DIR, argv[i]);
+		memset(&g, 0, sizeof(g));
+		r = glob(pat, GLOB_TILDE, NULL, &g);
+		if (r == GLOB_NOMATCH)
+			log_debug("%s line %d: include %s matched no files",
+			    src, line, pat);
+		else if (r != 0) {
+			log_error("%s line %d: include \"%s\" glob failed",
+			    src, line, pat);
+			bad = 1;
+		}
+		for (j = 0; r == 0 && j < g.gl_pathc; j++) {
+			p->depth++;
+			if (process_file(sc, g.gl_pathv[j], 0) != 0)
+				bad = 1;
+			p->depth--;
+		}
+		globfree(&g);
+		x_free(pat);
+	}
+	return bad ? -1 : 0;
+}
+
+/* Check "Match" arguments; 0 if well-formed. */
+static int
+check_criteria(char **argv, int argc, const char *src, int line)
+{
+	int i, v;
+	char *ep;
+
+	if (argc < 1)
+		goto bad;
+	if (strcasecmp(argv[0], "all") == 0)
+		return argc == 1 ? 0 : -1;
+	if (argc % 2 != 0)
+		goto bad;
+	for (i = 0; i < argc; i += 2) {
+		const char *a = argv[i], *v2 = argv[i + 1];
+
+		if (strcasecmp(a, "address") == 0 ||
+		    strcasecmp(a, "localaddress") == 0) {
+			if (match_addr_list(NULL, v2) == -2) {
+				log_error("%s line %d: Invalid Match address "
+				    "argument '%s'", src, line, v2);
+				return -1;
+			}
+		} else if (strcasecmp(a, "localport") == 0) {
+			v = (int)strtol(v2, &ep, 10);
+			if (*v2 == '\0' || *ep != '\0' || v < 1 || v > 65535)
+				goto bad;
+		} else if (strcasecmp(a, "user") != 0 &&
+		    strcasecmp(a, "group") != 0 &&
+		    strcasecmp(a, "host") != 0 &&
+		    strcasecmp(a, "rdomain") != 0) {
+			log_error("%s line %d: Unsupported Match attribute %s",
+			    src, line, a);
+			return -1;
+		}
+	}
+	return 0;
+ bad:
+	log_error("%s line %d: Bad Match condition", src, line);
+	return -1;
+}
+
+static int
+user_in_groups(const char *user, const char *list)
+{
+	struct passwd *pw;
+	struct group *gr;
+	gid_t groups[256];
+	int n = 256, i, r, got = 0;
+
+	if (user == NULL || (pw = getpwnam(user)) == NULL)
+		return 0;
+	if (getgrouplist(user, pw->pw_gid, groups, &n) < 0)
+		n = 256;
+	for (i = 0; i < n; i++) {
+		if ((gr = getgrgid(groups[i])) == NULL)
+			continue;
+		if ((r = match_pattern_list(gr->gr_name, list, 0)) == -1)
+			return 0;
+		if (r == 1)
+			got = 1;
+	}
+	return got;
+}
+
+static int
+block_matches(const struct sc_block *b, const struct match_conn *c)
+{
+	size_t i;
+	const char *a, *v;
+	int ok;
+
+	if (b->ncriteria == 1 && strcasecmp(b->criteria[0], "all") == 0)
+		return 1;
+	for (i = 0; i + 1 < b->ncriteria; i += 2) {
+		a = b->criteria[i];
+		v = b->criteria[i + 1];
+		if (strcasecmp(a, "user") == 0)
+			ok = c->user && match_pattern_list(c->user, v, 0) == 1;
+		else if (strcasecmp(a, "group") == 0)
+			ok = user_in_groups(c->user, v);
+		else if (strcasecmp(a, "host") == 0)
+			ok = c->host && match_pattern_list(c->host, v, 1) == 1;
+		else if (strcasecmp(a, "address") == 0)
+			ok = match_addr_list(c->address, v) == 1;
+		else if (strcasecmp(a, "localaddress") == 0)
+			ok = match_addr_list(c->laddress, v) == 1;
+		else if (strcasecmp(a, "localport") == 0)
+			ok = c->lport == atoi(v);
+		else
+			ok = 0;
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+static void
+block_add_line(struct sc_block *b, const char *text, const char *src,
+    int line)
+{
+	b->lines = x_reallocarray(b->lines, b->nlines + 1, sizeof(*b->lines));
+	b->lines[b->nlines].text = x_strdup(text);
+	b->lines[b->nlines].source = x_strdup(src);
+	b->lines[b->nlines++].lineno = line;
+}
+
+/* One line; returns 0 or -1 (already logged). */
+static int
+process_line(struct servconf *sc, const char *text, const char *src,
+    int line)
+{
+	struct sc_priv *p = sc->priv;
+	const struct sc_kw *kw;
+	struct sc_block *b;
+	struct servconf *scratch;
+	char *buf = x_strdup(text), *argv[MAX_ARGS], *rest = NULL;
+	const char *rp = buf;
+	size_t rl;
+	int argc, r = -1, i;
+
+	argc = split_line(buf, argv, &rp);
+	/* The raw text after the keyword, for values taken whole. */
+	rest = x_strdup(text + (rp - buf));
+	rl = strlen(rest);
+	while (rl > 0 && strchr(" \t\r\n", rest[rl - 1]) != NULL)
+		rest[--rl] = '\0';
+	if (argc <= 0) {
+		if (argc < 0)
+			log_error("%s line %d: invalid quotes", src, line);
+		r = argc < 0 ? -1 : 0;
+		goto out;
+	}
+	if ((kw = sc_kw_find(argv[0])) == NULL) {
+		log_error("%s: line %d: Bad configuration option: %s", src,
+		    line, argv[0]);
+		goto out;
+	}
+	if (kw->type == T_MATCH) {
+		if (p->match_mode) {
+			log_error("%s line %d: Match inside Match", src, line);
+			goto out;
+		}
+		if (check_criteria(argv + 1, argc - 1, src, line) != 0)
+			goto out;
+		p->blocks = x_reallocarray(p->blocks, p->nblocks + 1,
+		    sizeof(*p->blocks));
+		b = &p->blocks[p->nblocks];
+		memset(b, 0, sizeof(*b));
+		b->criteria = x_calloc((size_t)argc, sizeof(char *));
+		for (i = 1; i < argc; i++)
+			b->criteria[b->ncriteria++] = x_strdup(argv[i]);
+		p->cur_block = (int)p->nblocks++;
+		r = 0;
+		goto out;
+	}
+	if ((p->cur_block >= 0 || p->match_mode) &&
+	    !(kw->flags & KWF_MATCH)) {
+		log_error("%s line %d: Directive '%s' is not allowed within a "
+		    "Match block", src, line, argv[0]);
+		goto out;
+	}
+	if (kw->type == T_INCLUDE) {
+		if (argc < 2) {
+			log_error("%s line %d: Include missing argument.",
+			    src, line);
+			goto out;
+		}
+		r = include_files(sc, argv, argc, src, line);
+		goto out;
+	}
+	if (p->cur_block >= 0) {
+		/* Check it now; keep the text for servconf_apply_match(). */
+		scratch = servconf_new();
+		((struct sc_priv *)scratch->priv)->match_mode = 1;
+		r = sc_kw_apply(scratch, kw, argv, argc, rest, src, line);
+		servconf_free(scratch);
+		if (r == 0)
+			block_add_line(&p->blocks[p->cur_block], text, src,
+			    line);
+		goto out;
+	}
+	r = sc_kw_apply(sc, kw, argv, argc, rest, src, line);
+ out:
+	if (r != 0)
+		p->errors++;
+	x_free(buf);
+	x_free(rest);
+	return r;
+}
+
+/* Read one file; a Match opened inside it ends with it. */
+static int
+process_file(struct servconf *sc, const char *path, int top)
+{
+	struct sc_priv *p = sc->priv;
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int lineno = 0, saved = p->cur_block, before = p->errors;
+
+	if ((f = fopen(path, "r")) == NULL) {
+		log_error("%s: %s", path, strerror(errno));
+		if (!top)
+			p->errors++;
+		return top ? ERR_SYSTEM : -1;
+	}
+	while ((len = getline(&line, &cap, f)) != -1) {
+		lineno++;
+		while (len > 0 && (line[len - 1] == '\n' ||
+		    line[len - 1] == '\r'))
+			line[--len] = '\0';
+		process_line(sc, line, path, lineno);
+	}
+	free(line);
+	fclose(f);
+	p->cur_block = saved;
+	return p->errors == before ? 0 : -1;
+}
+
+int
+servconf_load(struct servconf *sc, const char *path)
+{
+	struct sc_priv *p = sc->priv;
+	int r;
+
+	if ((r = process_file(sc, path, 1)) == ERR_SYSTEM)
+		return r;
+	if (p->errors > 0) {
+		log_error("%s: terminating, %d bad configuration options",
+		    path, p->errors);
+		return ERR_CONFIG;
+	}
+	return 0;
+}
+
+int
+servconf_parse_line(struct servconf *sc, const char *line,
+    const char *source, int lineno)
+{
+	return process_line(sc, line, source, lineno) == 0 ? 0 : ERR_CONFIG;
+}
+
+struct int_default {
+	size_t off;
+	int value;
+};
+
+#define D(m, v) { offsetof(struct servconf, m), (v) }
+static const struct int_default int_defaults[] = {
+	D(log_level, LOG_LEVEL_INFO), D(log_facility, LOG_AUTH),
+	D(login_grace_time, 120), D(max_auth_tries, 6), D(max_sessions, 10),
+	D(permit_root_login, PERMIT_ROOT_NO_PASSWORD),
+	D(pubkey_authentication, 1), D(password_authentication, 1),
+	D(kbd_interactive_authentication, 1), D(strict_modes, 1),
+	D(permit_tty, 1), D(print_motd, 1), D(print_last_log, 1),
+	D(client_alive_count_max, 3), D(tcp_keep_alive, 1),
+	D(allow_tcp_forwarding, 3), D(allow_agent_forwarding, 1),
+	D(compression, 1),
+};
+#undef D
+
+int
+servconf_finish(struct servconf *sc)
+{
+	size_t i;
+	char *s;
+	int r;
+
+	for (i = 0; i < sizeof(int_defaults) / sizeof(int_defaults[0]); i++)
+		if (!sc_is_set(sc, int_defaults[i].off))
+			*(int *)(void *)((char *)sc + int_defaults[i].off) =
+			    int_defaults[i].value;
+	if (!sc_is_set(sc, offsetof(struct servconf, max_startups_begin))) {
+		sc->max_startups_begin = 10;
+		sc->max_startups_rate = 30;
+		sc->max_startups_max = 100;
+	}
+	if (!sc_is_set(sc, offsetof(struct servconf, pid_file)))
+		sc->pid_file = x_strdup("/run/sshd.pid");
+	if (sc->nports == 0)
+		sc->ports[sc->nports++] = 22;
+	if (sc->nhostkeys == 0) {
+		sc->hostkeys[sc->nhostkeys++] =
+		    x_strdup(SSH_DIR "/ssh_host_rsa_key");
+		sc->hostkeys[sc->nhostkeys++] =
+		    x_strdup(SSH_DIR "/ssh_host_ecdsa_key");
+		sc->hostkeys[sc->nhostkeys++] =
+		    x_strdup(SSH_DIR "/ssh_host_ed25519_key");
+	}
+	if (!sc_is_set(sc, offsetof(struct servconf,
+	    authorized_keys_files))) {
+		sc->authorized_keys_files[sc->nauthorized_keys_files++] =
+		    x_strdup(".ssh/authorized_keys");
+		sc->authorized_keys_files[sc->nauthorized_keys_files++] =
+		    x_strdup(".ssh/authorized_keys2");
+	}
+	for (i = 0; i < sc_nkeywords; i++) {
+		const struct sc_kw *kw = &sc_keywords[i];
+		char **fp = (char **)(void *)((char *)sc + kw->off);
+
+		if (kw->type != T_ALGS || *fp != NULL)
+			continue;
+		if ((r = sc_algs_default(kw, &s)) != 0)
+			return r;
+		*fp = s;
+	}
+	return 0;
+}
+
+static struct servconf *
+servconf_copy(const struct servconf *src)
+{
+	struct servconf *dst = servconf_new();
+	const struct sc_priv *sp = src->priv;
+	struct sc_priv *dp = dst->priv;
+	size_t i;
+
+	for (i = 0; i < sc_nkeywords; i++)
+		sc_kw_copy_value(dst, src, &sc_keywords[i]);
+	memcpy(dp->set, sp->set, sizeof(dp->set));
+	return dst;
+}
+
+int
+servconf_apply_match(const struct servconf *sc, const struct match_conn *conn,
+    struct servconf **outp)
+{
+	const struct sc_priv *p = sc->priv;
+	const struct sc_block *b;
+	struct servconf *out, *m;
+	size_t i, j;
+	int bad = 0;
+
+	*outp = NULL;
+	out = servconf_copy(sc);
+	m = servconf_new();
+	((struct sc_priv *)m->priv)->match_mode = 1;
+	for (i = 0; i < p->nblocks; i++) {
+		b = &p->blocks[i];
+		if (!block_matches(b, conn))
+			continue;
+		log_debug2("connection matched the Match block %zu", i + 1);
+		for (j = 0; j < b->nlines; j++)
+			if (process_line(m, b->lines[j].text,
+			    b->lines[j].source, b->lines[j].lineno) != 0)
+				bad = 1;
+	}
+	for (i = 0; !bad && i < sc_nkeywords; i++) {
+		if (sc_keywords[i].type == T_IGNORE ||
+		    sc_keywords[i].type == T_INCLUDE ||
+		    sc_keywords[i].type == T_MATCH ||
+		    !sc_is_set(m, sc_keywords[i].off))
+			continue;
+		sc_kw_copy_value(out, m, &sc_keywords[i]);
+		sc_mark_set(out, sc_keywords[i].off);
+	}
+	servconf_free(m);
+	if (bad) {
+		servconf_free(out);
+		return ERR_CONFIG;
+	}
+	*outp = out;
+	return 0;
+}

@@ -1,0 +1,81 @@
+/*
+ * servconf_int.h: what the servconf_*.c files share and nothing else
+ * includes: the keyword table, the "already set" bitmap and the Match
+ * blocks kept for servconf_apply_match().
+ */
+#ifndef MOAT_SERVCONF_INT_H
+#define MOAT_SERVCONF_INT_H
+
+#include <stddef.h>
+
+#include "servconf.h"
+
+enum sc_type {
+	T_FLAG, T_INT, T_TIME, T_STR, T_REST, T_STRARR, T_ENUM, T_PORT,
+	T_LISTEN, T_LOGLEVEL, T_FACILITY, T_ALGS, T_REKEY, T_STARTUPS,
+	T_SUBSYS, T_SETENV, T_AUTHMETHODS, T_IGNORE, T_INCLUDE, T_MATCH,
+};
+
+#define KWF_MATCH	0x01	/* allowed inside a Match block */
+#define KWF_ACCUM	0x02	/* every line adds to the list */
+#define KWF_NONE	0x04	/* "none" means unset (NULL) */
+
+struct sc_enum {
+	const char *name;
+	int value;
+};
+
+struct sc_kw {
+	const char *name;
+	enum sc_type type;
+	int flags;
+	size_t off;		/* field in struct servconf */
+	size_t cnt_off;		/* its count, for arrays */
+	const void *arg;	/* enum table; algorithm row */
+};
+
+struct sc_line {
+	char *text;
+	char *source;
+	int lineno;
+};
+
+struct sc_block {
+	char **criteria;	/* argv of the Match line, after "Match" */
+	size_t ncriteria;
+	struct sc_line *lines;
+	size_t nlines;
+};
+
+#define SC_SLOTS (sizeof(struct servconf) / sizeof(int) + 1)
+
+struct sc_priv {
+	unsigned char set[SC_SLOTS / 8 + 1];	/* by field offset */
+	struct sc_block *blocks;
+	size_t nblocks;
+	int cur_block;		/* index while loading; -1: global */
+	int match_mode;		/* parsing a Match block's lines */
+	int errors;
+	int depth;		/* Include nesting */
+};
+
+extern const struct sc_kw sc_keywords[];
+extern const size_t sc_nkeywords;
+
+const struct sc_kw *sc_kw_find(const char *name);
+/* Parse argv[1..] for kw into sc; logs errors itself; returns 0 or -1. */
+int sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
+    int argc, const char *rest, const char *src, int line);
+int sc_is_set(const struct servconf *sc, size_t off);
+void sc_mark_set(struct servconf *sc, size_t off);
+/* Free or copy the value of one keyword's field(s). */
+void sc_kw_free_value(struct servconf *sc, const struct sc_kw *kw);
+void sc_kw_copy_value(struct servconf *dst, const struct servconf *src,
+    const struct sc_kw *kw);
+/* Time "1h30m" or seconds; -1 if malformed. */
+long sc_parse_time(const char *s);
+/* The final algorithm list for a keyword, or NULL if unresolvable. */
+int sc_algs_default(const struct sc_kw *kw, char **outp);
+const char *sc_enum_name(const struct sc_enum *tab, int value);
+
+#endif

@@ -1,0 +1,745 @@
+/*
+ * servconf_kw.c: the sshd_config keyword table and its value parsers.
+ *
+ * Each keyword is one row: its name, a value type, flags (allowed in
+ * Match, accumulating list, "none" clears) and the offset of its field in
+ * struct servconf. One parser per type turns the line's arguments into
+ * the field; a bitmap keyed by field offset records which fields a line
+ * has set, which gives "first value wins" and lets a Match overlay copy
+ * exactly the fields its lines set.
+ */
+#include <sys/types.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <netdb.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+
+#include "cipher.h"
+#include "err.h"
+#include "kexalg.h"
+#include "key.h"
+#include "log.h"
+#include "mac.h"
+#include "match.h"
+#include "mem.h"
+#include "servconf_int.h"
+
+/*
+ * The algorithm modules may be absent from a partial build; referenced
+ * weakly, an absent list leaves the spec unresolved (stored as written).
+ */
+#pragma weak cipher_default_names
+#pragma weak cipher_all_names
+#pragma weak mac_default_names
+#pragma weak mac_all_names
+#pragma weak kexalg_default_names
+#pragma weak kexalg_all_names
+#pragma weak key_sigalg_all_names
+
+struct sc_alg {
+	const char *(*defaults)(void);
+	const char *(*all)(void);
+	int patterns_ok;	/* OpenSSH allows wildcards for key types */
+	const char *what;	/* for "Bad SSH2 <what> '...'" */
+};
+
+static const char *
+sigalg_defaults(void)
+{
+	/* OpenSSH 9.2's default, filtered later against what we support. */
+	return "ssh-ed25519-cert-v01@openssh.com,"
+	    "ecdsa-sha2-nistp256-cert-v01@openssh.com,"
+	    "ecdsa-sha2-nistp384-cert-v01@openssh.com,"
+	    "ecdsa-sha2-nistp521-cert-v01@openssh.com,"
+	    "sk-ssh-ed25519-cert-v01@openssh.com,"
+	    "sk-ecdsa-sha2-nistp256-cert-v01@openssh.com,"
+	    "rsa-sha2-512-cert-v01@openssh.com,"
+	    "rsa-sha2-256-cert-v01@openssh.com,"
+	    "ssh-ed25519,ecdsa-sha2-nistp256,ecdsa-sha2-nistp384,"
+	    "ecdsa-sha2-nistp521,sk-ssh-ed25519@openssh.com,"
+	    "sk-ecdsa-sha2-nistp256@openssh.com,rsa-sha2-512,rsa-sha2-256";
+}
+
+static const struct sc_alg alg_cipher = {
+	cipher_default_names, cipher_all_names, 0, "SSH2 cipher spec" };
+static const struct sc_alg alg_mac = {
+	mac_default_names, mac_all_names, 0, "SSH2 mac spec" };
+static const struct sc_alg alg_kex = {
+	kexalg_default_names, kexalg_all_names, 0, "SSH2 KexAlgorithms" };
+static const struct sc_alg alg_sig = {
+	sigalg_defaults, key_sigalg_all_names, 1, "key types" };
+
+static const struct sc_enum enum_root[] = {
+	{ "yes", PERMIT_ROOT_YES }, { "no", PERMIT_ROOT_NO },
+	{ "without-password", PERMIT_ROOT_NO_PASSWORD },
+	{ "prohibit-password", PERMIT_ROOT_NO_PASSWORD },
+	{ "forced-commands-only", PERMIT_ROOT_FORCED_ONLY }, { NULL, 0 } };
+static const struct sc_enum enum_af[] = {
+	{ "any", AF_UNSPEC }, { "inet", AF_INET }, { "inet6", AF_INET6 },
+	{ NULL, 0 } };
+static const struct sc_enum enum_comp[] = {
+	{ "yes", 1 }, { "delayed", 1 }, { "no", 0 }, { NULL, 0 } };
+static const struct sc_enum enum_gw[] = {
+	{ "no", 0 }, { "yes", 1 }, { "clientspecified", 2 }, { NULL, 0 } };
+static const struct sc_enum enum_fwd[] = {
+	{ "yes", 3 }, { "all", 3 }, { "no", 0 }, { "local", 2 },
+	{ "remote", 1 }, { NULL, 0 } };
+static const struct sc_enum enum_tun[] = {
+	{ "no", 0 }, { "point-to-point", 1 }, { "ethernet", 2 },
+	{ "yes", 3 }, { NULL, 0 } };
+
+#define F(m)  offsetof(struct servconf, m)
+#define A(m)  offsetof(struct servconf, m), offsetof(struct servconf, n##m)
+#define M KWF_MATCH
+
+const struct sc_kw sc_keywords[] = {
+	{ "port", T_PORT, KWF_ACCUM, F(ports), F(nports), NULL },
+	{ "listenaddress", T_LISTEN, KWF_ACCUM, F(listen), F(nlisten), NULL },
+	{ "addressfamily", T_ENUM, 0, F(address_family), 0, enum_af },
+	{ "hostkey", T_STRARR, KWF_ACCUM, A(hostkeys), NULL },
+	{ "hostcertificate", T_STRARR, KWF_ACCUM, A(host_certificates), NULL },
+	{ "pidfile", T_STR, KWF_NONE, F(pid_file), 0, NULL },
+	{ "loglevel", T_LOGLEVEL, M, F(log_level), 0, NULL },
+	{ "syslogfacility", T_FACILITY, 0, F(log_facility), 0, NULL },
+	{ "ciphers", T_ALGS, 0, F(ciphers), 0, &alg_cipher },
+	{ "macs", T_ALGS, 0, F(macs), 0, &alg_mac },
+	{ "kexalgorithms", T_ALGS, 0, F(kex_algorithms), 0, &alg_kex },
+	{ "hostkeyalgorithms", T_ALGS, 0, F(hostkey_algorithms), 0, &alg_sig },
+	{ "pubkeyacceptedalgorithms", T_ALGS, M,
+	    F(pubkey_accepted_algorithms), 0, &alg_sig },
+	{ "pubkeyacceptedkeytypes", T_ALGS, M,
+	    F(pubkey_accepted_algorithms), 0, &alg_sig },
+	{ "rekeylimit", T_REKEY, M, F(rekey_bytes), F(rekey_seconds), NULL },
+	{ "logingracetime", T_TIME, 0, F(login_grace_time), 0, NULL },
+	{ "maxauthtries", T_INT, M, F(max_auth_tries), 0, NULL },
+	{ "maxsessions", T_INT, M, F(max_sessions), 0, NULL },
+	{ "maxstartups", T_STARTUPS, 0, F(max_startups_begin), 0, NULL },
+	{ "permitrootlogin", T_ENUM, M, F(permit_root_login), 0, enum_root },
+	{ "pubkeyauthentication", T_FLAG, M, F(pubkey_authentication), 0,
+	    NULL },
+	{ "passwordauthentication", T_FLAG, M, F(password_authentication), 0,
+	    NULL },
+	{ "kbdinteractiveauthentication", T_FLAG, M,
+	    F(kbd_interactive_authentication), 0, NULL },
+	{ "challengeresponseauthentication", T_FLAG, M,
+	    F(kbd_interactive_authentication), 0, NULL },
+	{ "permitemptypasswords", T_FLAG, M, F(permit_empty_passwords), 0,
+	    NULL },
+	{ "permituserenvironment", T_FLAG, 0, F(permit_user_environment), 0,
+	    NULL },
+	{ "authorizedkeysfile", T_STRARR, M, A(authorized_keys_files), NULL },
+	{ "strictmodes", T_FLAG, 0, F(strict_modes), 0, NULL },
+	{ "allowusers", T_STRARR, M | KWF_ACCUM, A(allow_users), NULL },
+	{ "denyusers", T_STRARR, M | KWF_ACCUM, A(deny_users), NULL },
+	{ "allowgroups", T_STRARR, M | KWF_ACCUM, A(allow_groups), NULL },
+	{ "denygroups", T_STRARR, M | KWF_ACCUM, A(deny_groups), NULL },
+	{ "subsystem", T_SUBSYS, KWF_ACCUM, F(subsystems), F(nsubsystems),
+	    NULL },
+	{ "forcecommand", T_REST, M | KWF_NONE, F(force_command), 0, NULL },
+	{ "permittty", T_FLAG, M, F(permit_tty), 0, NULL },
+	{ "printmotd", T_FLAG, 0, F(print_motd), 0, NULL },
+	{ "printlastlog", T_FLAG, 0, F(print_last_log), 0, NULL },
+	{ "banner", T_STR, M | KWF_NONE, F(banner), 0, NULL },
+	{ "clientaliveinterval", T_TIME, M, F(client_alive_interval), 0,
+	    NULL },
+	{ "clientalivecountmax", T_INT, M, F(client_alive_count_max), 0,
+	    NULL },
+	{ "tcpkeepalive", T_FLAG, 0, F(tcp_keep_alive), 0, NULL },
+	{ "setenv", T_SETENV, M | KWF_ACCUM, A(set_env), NULL },
+	{ "acceptenv", T_STRARR, M | KWF_ACCUM, A(accept_env), NULL },
+	{ "chrootdirectory", T_STR, M | KWF_NONE, F(chroot_directory), 0,
+	    NULL },
+	{ "usepam", T_FLAG, 0, F(use_pam), 0, NULL },
+	{ "modulifile", T_STR, 0, F(moduli_file), 0, NULL },
+	{ "versionaddendum", T_REST, KWF_NONE, F(version_addendum), 0, NULL },
+	{ "usedns", T_FLAG, 0, F(use_dns), 0, NULL },
+	{ "allowtcpforwarding", T_ENUM, M, F(allow_tcp_forwarding), 0,
+	    enum_fwd },
+	{ "x11forwarding", T_FLAG, M, F(x11_forwarding), 0, NULL },
+	{ "allowagentforwarding", T_FLAG, M, F(allow_agent_forwarding), 0,
+	    NULL },
+	{ "gatewayports", T_ENUM, M, F(gateway_ports), 0, enum_gw },
+	{ "permittunnel", T_ENUM, M, F(permit_tunnel), 0, enum_tun },
+	{ "compression", T_ENUM, 0, F(compression), 0, enum_comp },
+	{ "authorizedkeyscommand", T_REST, M | KWF_NONE,
+	    F(authorized_keys_command), 0, NULL },
+	{ "authorizedkeyscommanduser", T_STR, M | KWF_NONE,
+	    F(authorized_keys_command_user), 0, NULL },
+	{ "trustedusercakeys", T_STR, M | KWF_NONE, F(trusted_user_ca_keys), 0,
+	    NULL },
+	{ "revokedkeys", T_STR, M | KWF_NONE, F(revoked_keys), 0, NULL },
+	{ "authenticationmethods", T_AUTHMETHODS, M,
+	    F(authentication_methods), 0, NULL },
+	{ "include", T_INCLUDE, M, 0, 0, NULL },
+	{ "match", T_MATCH, M, 0, 0, NULL },
+	/* Accepted and not acted on (yet); allowed where OpenSSH allows. */
+	{ "allowstreamlocalforwarding", T_IGNORE, M, 0, 0, NULL },
+	{ "authorizedprincipalscommand", T_IGNORE, M, 0, 0, NULL },
+	{ "authorizedprincipalscommanduser", T_IGNORE, M, 0, 0, NULL },
+	{ "authorizedprincipalsfile", T_IGNORE, M, 0, 0, NULL },
+	{ "casignaturealgorithms", T_IGNORE, M, 0, 0, NULL },
+	{ "channeltimeout", T_IGNORE, M, 0, 0, NULL },
+	{ "debianbanner", T_IGNORE, 0, 0, 0, NULL },
+	{ "disableforwarding", T_IGNORE, M, 0, 0, NULL },
+	{ "exposeauthinfo", T_IGNORE, M, 0, 0, NULL },
+	{ "fingerprinthash", T_IGNORE, 0, 0, 0, NULL },
+	{ "gssapiauthentication", T_IGNORE, M, 0, 0, NULL },
+	{ "gssapicleanupcredentials", T_IGNORE, 0, 0, 0, NULL },
+	{ "gssapikeyexchange", T_IGNORE, 0, 0, 0, NULL },
+	{ "gssapistrictacceptorcheck", T_IGNORE, 0, 0, 0, NULL },
+	{ "hostbasedacceptedalgorithms", T_IGNORE, M, 0, 0, NULL },
+	{ "hostbasedauthentication", T_IGNORE, M, 0, 0, NULL },
+	{ "hostbasedusesnamefrompacketonly", T_IGNORE, M, 0, 0, NULL },
+	{ "hostkeyagent", T_IGNORE, 0, 0, 0, NULL },
+	{ "ignorerhosts", T_IGNORE, M, 0, 0, NULL },
+	{ "ignoreuserknownhosts", T_IGNORE, 0, 0, 0, NULL },
+	{ "ipqos", T_IGNORE, M, 0, 0, NULL },
+	{ "kerberosauthentication", T_IGNORE, M, 0, 0, NULL },
+	{ "kerberosorlocalpasswd", T_IGNORE, 0, 0, 0, NULL },
+	{ "kerberosticketcleanup", T_IGNORE, 0, 0, 0, NULL },
+	{ "logverbose", T_IGNORE, M, 0, 0, NULL },
+	{ "permitlisten", T_IGNORE, M, 0, 0, NULL },
+	{ "permitopen", T_IGNORE, M, 0, 0, NULL },
+	{ "permituserrc", T_IGNORE, M, 0, 0, NULL },
+	{ "persourcemaxstartups", T_IGNORE, 0, 0, 0, NULL },
+	{ "persourcenetblocksize", T_IGNORE, 0, 0, 0, NULL },
+	{ "pubkeyauthoptions", T_IGNORE, M, 0, 0, NULL },
+	{ "requiredrsasize", T_IGNORE, M, 0, 0, NULL },
+	{ "securitykeyprovider", T_IGNORE, 0, 0, 0, NULL },
+	{ "streamlocalbindmask", T_IGNORE, M, 0, 0, NULL },
+	{ "streamlocalbindunlink", T_IGNORE, M, 0, 0, NULL },
+	{ "unusedconnectiontimeout", T_IGNORE, M, 0, 0, NULL },
+	{ "x11displayoffset", T_IGNORE, M, 0, 0, NULL },
+	{ "x11uselocalhost", T_IGNORE, M, 0, 0, NULL },
+	{ "xauthlocation", T_IGNORE, 0, 0, 0, NULL },
+};
+const size_t sc_nkeywords = sizeof(sc_keywords) / sizeof(sc_keywords[0]);
+
+#undef M
+
+const struct sc_kw *
+sc_kw_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sc_nkeywords; i++)
+		if (strcasecmp(sc_keywords[i].name, name) == 0)
+			return &sc_keywords[i];
+	return NULL;
+}
+
+int
+sc_is_set(const struct servconf *sc, size_t off)
+{
+	const struct sc_priv *p = sc->priv;
+	size_t slot = off / sizeof(int);
+
+	return (p->set[slot / 8] >> (slot % 8)) & 1;
+}
+
+void
+sc_mark_set(struct servconf *sc, size_t off)
+{
+	struct sc_priv *p = sc->priv;
+	size_t slot = off / sizeof(int);
+
+	p->set[slot / 8] |= (unsigned char)(1 << (slot % 8));
+}
+
+const char *
+sc_enum_name(const struct sc_enum *tab, int value)
+{
+	for (; tab->name != NULL; tab++)
+		if (tab->value == value)
+			return tab->name;
+	return "unknown";
+}
+
+long
+sc_parse_time(const char *s)
+{
+	long total = 0, v, mult;
+	char *ep;
+
+	if (*s == '\0')
+		return -1;
+	while (*s != '\0') {
+		if (!isdigit((unsigned char)*s))
+			return -1;
+		errno = 0;
+		v = strtol(s, &ep, 10);
+		if (errno != 0 || v < 0)
+			return -1;
+		switch (tolower((unsigned char)*ep)) {
+		case '\0': mult = 1; ep--; break;
+		case 's': mult = 1; break;
+		case 'm': mult = 60; break;
+		case 'h': mult = 3600; break;
+		case 'd': mult = 86400; break;
+		case 'w': mult = 604800; break;
+		default: return -1;
+		}
+		if (v > (INT_MAX - total) / mult)
+			return -1;
+		total += v * mult;
+		s = ep + 1;
+	}
+	return total;
+}
+
+static int
+parse_int(const char *s, int *vp)
+{
+	char *ep;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &ep, 10);
+	if (*s == '\0' || *ep != '\0' || errno != 0 || v < 0 || v > INT_MAX)
+		return -1;
+	*vp = (int)v;
+	return 0;
+}
+
+/* "1G", "512K", "100": bytes; -1 if malformed. */
+static int
+parse_size(const char *s, uint64_t *vp)
+{
+	char *ep;
+	unsigned long long v;
+	uint64_t mult = 1;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &ep, 10);
+	if (errno != 0)
+		return -1;
+	switch (tolower((unsigned char)*ep)) {
+	case '\0': break;
+	case 'k': mult = 1ULL << 10; ep++; break;
+	case 'm': mult = 1ULL << 20; ep++; break;
+	case 'g': mult = 1ULL << 30; ep++; break;
+	default: return -1;
+	}
+	if (*ep != '\0' || (v != 0 && UINT64_MAX / mult < v))
+		return -1;
+	*vp = (uint64_t)v * mult;
+	return 0;
+}
+
+#define FIELD(sc, off, T) ((T *)(void *)((char *)(sc) + (off)))
+
+/* "host", "host:port", "[v6]:port", "v6" into a listen entry. */
+static int
+parse_listen(const char *arg, struct sc_listen *l)
+{
+	const char *colon, *host = arg, *port = NULL;
+	char *h;
+	size_t hl;
+	int p = 0;
+
+	if (*arg == '[') {
+		if ((colon = strchr(arg, ']')) == NULL)
+			return -1;
+		host = arg + 1;
+		hl = (size_t)(colon - host);
+		if (colon[1] == ':')
+			port = colon + 2;
+		else if (colon[1] != '\0')
+			return -1;
+	} else if ((colon = strchr(arg, ':')) != NULL &&
+	    strchr(colon + 1, ':') == NULL) {
+		hl = (size_t)(colon - arg);
+		port = colon + 1;
+	} else
+		hl = strlen(arg);
+	if (hl == 0)
+		return -1;
+	if (port != NULL && (parse_int(port, &p) != 0 || p < 1 || p > 65535))
+		return -1;
+	h = x_strndup(host, hl);
+	l->addr = h;
+	l->port = p;
+	return 0;
+}
+
+static const char *auth_methods[] = { "publickey", "password",
+	"keyboard-interactive", "hostbased", "gssapi-with-mic", NULL };
+
+/* Each comma-separated method must be known (kbd-int may have :sub). */
+static int
+valid_auth_list(const char *list)
+{
+	char *dup = x_strdup(list), *cp = dup, *m, *colon;
+	int i, ok = 1;
+
+	while (ok && (m = strsep(&cp, ",")) != NULL) {
+		if ((colon = strchr(m, ':')) != NULL)
+			*colon = '\0';
+		for (i = 0; auth_methods[i] != NULL; i++)
+			if (strcmp(m, auth_methods[i]) == 0)
+				break;
+		if (auth_methods[i] == NULL ||
+		    (colon != NULL && strcmp(m, "keyboard-interactive") != 0))
+			ok = 0;
+	}
+	x_free(dup);
+	return ok;
+}
+
+int
+sc_algs_default(const struct sc_kw *kw, char **outp)
+{
+	const struct sc_alg *alg = kw->arg;
+
+	*outp = NULL;
+	if (alg->defaults == NULL || alg->all == NULL)
+		return 0;
+	return match_assemble_list(alg->defaults(), alg->all(), NULL, outp);
+}
+
+static int
+parse_algs(const struct sc_kw *kw, const char *arg, char **outp)
+{
+	const struct sc_alg *alg = kw->arg;
+	const char *body = arg;
+
+	*outp = NULL;
+	if (*body == '+' || *body == '-' || *body == '^')
+		body++;
+	if (*body == '\0' || strchr(arg, '!') != NULL ||
+	    (!alg->patterns_ok && *arg != '-' && strpbrk(body, "*?") != NULL))
+		return -1;
+	if (alg->defaults == NULL || alg->all == NULL) {
+		log_debug("%s: algorithm list not resolvable here; kept as "
+		    "written", kw->name);
+		*outp = x_strdup(arg);
+		return 0;
+	}
+	return match_assemble_list(alg->defaults(), alg->all(), arg, outp) ==
+	    0 ? 0 : -1;
+}
+
+/* Append each argument to a string array; 0 or -1 when it is full. */
+static int
+strarr_add(char **arr, size_t *n, char **argv, int argc)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (*n >= SC_MAX_LIST)
+			return -1;
+		arr[(*n)++] = x_strdup(argv[i]);
+	}
+	return 0;
+}
+
+int
+sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
+    int argc, const char *rest, const char *src, int line)
+{
+	int set = sc_is_set(sc, kw->off), v, i, maxargs = 2;
+	const struct sc_enum *e;
+	char **sp, *s = NULL;
+	size_t *np;
+
+	if (kw->type == T_IGNORE) {
+		log_debug("%s line %d: %s is not supported, ignored", src, line,
+		    argv[0]);
+		return 0;
+	}
+	if (argc < 2 || (argc == 2 && argv[1][0] == '\0')) {
+		log_error("%s line %d: %s missing argument.", src, line,
+		    argv[0]);
+		return -1;
+	}
+	switch (kw->type) {
+	case T_STRARR: case T_SETENV: case T_PORT: case T_LISTEN:
+	case T_SUBSYS: case T_AUTHMETHODS: case T_REST:
+		maxargs = INT_MAX;
+		break;
+	case T_REKEY:
+		maxargs = 3;
+		break;
+	default:
+		break;
+	}
+	if (argc > maxargs) {
+		log_error("%s line %d: keyword %s extra arguments at end of "
+		    "line", src, line, argv[0]);
+		return -1;
+	}
+	/*
+	 * First value wins: a set single-value keyword ignores later lines,
+	 * after checking them on a scratch config.
+	 */
+	if (set && !(kw->flags & KWF_ACCUM) && kw->type != T_SUBSYS) {
+		struct servconf *scratch = servconf_new();
+
+		v = sc_kw_apply(scratch, kw, argv, argc, rest, src, line);
+		servconf_free(scratch);
+		return v;
+	}
+	switch (kw->type) {
+	case T_FLAG:
+		if (strcasecmp(argv[1], "yes") == 0)
+			v = 1;
+		else if (strcasecmp(argv[1], "no") == 0)
+			v = 0;
+		else
+			goto bad;
+		*FIELD(sc, kw->off, int) = v;
+		break;
+	case T_INT:
+		if (parse_int(argv[1], &v) != 0)
+			goto bad;
+		*FIELD(sc, kw->off, int) = v;
+		break;
+	case T_TIME:
+		if ((v = (int)sc_parse_time(argv[1])) < 0)
+			goto bad;
+		*FIELD(sc, kw->off, int) = v;
+		break;
+	case T_ENUM:
+		for (e = kw->arg; e->name != NULL; e++)
+			if (strcasecmp(e->name, argv[1]) == 0)
+				break;
+		if (e->name == NULL)
+			goto bad;
+		*FIELD(sc, kw->off, int) = e->value;
+		break;
+	case T_LOGLEVEL:
+		if ((v = log_level_from_name(argv[1])) < 0)
+			goto bad;
+		*FIELD(sc, kw->off, int) = v;
+		break;
+	case T_FACILITY:
+		if ((v = log_facility_from_name(argv[1])) < 0)
+			goto bad;
+		*FIELD(sc, kw->off, int) = v;
+		break;
+	case T_STR:
+	case T_REST:
+		s = kw->type == T_STR ? argv[1] : (char *)rest;
+		sp = FIELD(sc, kw->off, char *);
+		*sp = (kw->flags & KWF_NONE) && strcasecmp(s, "none") == 0 ?
+		    NULL : x_strdup(s);
+		break;
+	case T_AUTHMETHODS:
+		if (argc == 2 && strcmp(argv[1], "any") == 0)
+			break;	/* NULL: any */
+		for (i = 1; i < argc; i++)
+			if (!valid_auth_list(argv[i]))
+				goto bad;
+		*FIELD(sc, kw->off, char *) = x_strdup(rest);
+		break;
+	case T_ALGS:
+		if (parse_algs(kw, argv[1], &s) != 0) {
+			log_error("%s line %d: Bad %s '%s'.", src, line,
+			    ((const struct sc_alg *)kw->arg)->what, argv[1]);
+			return -1;
+		}
+		*FIELD(sc, kw->off, char *) = s;
+		break;
+	case T_STRARR:
+	case T_SETENV:
+		if (kw->type == T_SETENV)
+			for (i = 1; i < argc; i++)
+				if (strchr(argv[i], '=') == NULL ||
+				    argv[i][0] == '=')
+					goto bad;
+		np = FIELD(sc, kw->cnt_off, size_t);
+		if (strarr_add(FIELD(sc, kw->off, char *), np, argv, argc) != 0)
+			goto full;
+		break;
+	case T_PORT:
+		for (i = 1; i < argc; i++) {
+			if (parse_int(argv[i], &v) != 0 || v < 1 || v > 65535) {
+				log_error("%s line %d: Badly formatted port "
+				    "number.", src, line);
+				return -1;
+			}
+			if (sc->nports >= SC_MAX_LIST)
+				goto full;
+			sc->ports[sc->nports++] = v;
+		}
+		break;
+	case T_LISTEN:
+		/* An optional "rdomain NAME" may follow; accepted, unused. */
+		if (argc != 2 && !(argc == 4 &&
+		    strcasecmp(argv[2], "rdomain") == 0))
+			goto bad;
+		if (sc->nlisten >= SC_MAX_LIST)
+			goto full;
+		if (parse_listen(argv[1], &sc->listen[sc->nlisten]) != 0)
+			goto bad;
+		sc->nlisten++;
+		break;
+	case T_SUBSYS:
+		if (argc < 3)
+			goto bad;
+		for (i = 0; i < (int)sc->nsubsystems; i++)
+			if (strcmp(sc->subsystems[i].name, argv[1]) == 0) {
+				log_error("%s line %d: Subsystem '%s' already "
+				    "defined.", src, line, argv[1]);
+				return -1;
+			}
+		if (sc->nsubsystems >= SC_MAX_LIST)
+			goto full;
+		sc->subsystems[sc->nsubsystems].name = x_strdup(argv[1]);
+		s = (char *)rest + strcspn(rest, " \t");
+		s += strspn(s, " \t");
+		sc->subsystems[sc->nsubsystems++].command = x_strdup(s);
+		break;
+	case T_REKEY:
+		if (strcmp(argv[1], "default") == 0 ||
+		    strcmp(argv[1], "none") == 0)
+			sc->rekey_bytes = 0;
+		else if (parse_size(argv[1], &sc->rekey_bytes) != 0 ||
+		    (sc->rekey_bytes != 0 && sc->rekey_bytes < 16))
+			goto bad;
+		sc->rekey_seconds = 0;
+		if (argc == 3 && strcmp(argv[2], "default") != 0 &&
+		    strcmp(argv[2], "none") != 0) {
+			long t = sc_parse_time(argv[2]);
+
+			if (t < 0)
+				goto bad;
+			sc->rekey_seconds = (uint32_t)t;
+		}
+		break;
+	case T_STARTUPS: {
+		int b, r = 30, m;
+
+		if (sscanf(argv[1], "%d:%d:%d", &b, &r, &m) == 3) {
+			if (b <= 0 || m <= 0 || r <= 0 || r > 100 || b > m)
+				goto bad;
+		} else if (parse_int(argv[1], &b) == 0 && b > 0) {
+			m = b;
+		} else
+			goto bad;
+		sc->max_startups_begin = b;
+		sc->max_startups_rate = r;
+		sc->max_startups_max = m;
+		break;
+	}
+	default:
+		return -1;	/* Include/Match are handled by the loader */
+	}
+	sc_mark_set(sc, kw->off);
+	return 0;
+ bad:
+	log_error("%s line %d: Bad %s value '%s'.", src, line, argv[0],
+	    argv[1]);
+	return -1;
+ full:
+	log_error("%s line %d: too many %s entries.", src, line, argv[0]);
+	return -1;
+}
+
+void
+sc_kw_free_value(struct servconf *sc, const struct sc_kw *kw)
+{
+	char **arr;
+	size_t i, *np;
+
+	switch (kw->type) {
+	case T_STR: case T_REST: case T_ALGS: case T_AUTHMETHODS:
+		x_free(*FIELD(sc, kw->off, char *));
+		*FIELD(sc, kw->off, char *) = NULL;
+		break;
+	case T_STRARR: case T_SETENV:
+		arr = FIELD(sc, kw->off, char *);
+		np = FIELD(sc, kw->cnt_off, size_t);
+		for (i = 0; i < *np; i++)
+			x_free(arr[i]);
+		*np = 0;
+		break;
+	case T_LISTEN:
+		for (i = 0; i < sc->nlisten; i++)
+			x_free(sc->listen[i].addr);
+		sc->nlisten = 0;
+		break;
+	case T_SUBSYS:
+		for (i = 0; i < sc->nsubsystems; i++) {
+			x_free(sc->subsystems[i].name);
+			x_free(sc->subsystems[i].command);
+		}
+		sc->nsubsystems = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Replace dst's value for kw with a deep copy of src's. */
+void
+sc_kw_copy_value(struct servconf *dst, const struct servconf *src,
+    const struct sc_kw *kw)
+{
+	const char *const *sarr;
+	char **darr;
+	const char *s;
+	size_t i, n;
+
+	switch (kw->type) {
+	case T_FLAG: case T_INT: case T_TIME: case T_ENUM: case T_LOGLEVEL:
+	case T_FACILITY:
+		*FIELD(dst, kw->off, int) = *FIELD(src, kw->off, const int);
+		break;
+	case T_REKEY:
+		dst->rekey_bytes = src->rekey_bytes;
+		dst->rekey_seconds = src->rekey_seconds;
+		break;
+	case T_STARTUPS:
+		dst->max_startups_begin = src->max_startups_begin;
+		dst->max_startups_rate = src->max_startups_rate;
+		dst->max_startups_max = src->max_startups_max;
+		break;
+	case T_PORT:
+		memcpy(dst->ports, src->ports, sizeof(dst->ports));
+		dst->nports = src->nports;
+		break;
+	case T_STR: case T_REST: case T_ALGS: case T_AUTHMETHODS:
+		sc_kw_free_value(dst, kw);
+		s = *FIELD(src, kw->off, char *const);
+		*FIELD(dst, kw->off, char *) = s ? x_strdup(s) : NULL;
+		break;
+	case T_STRARR: case T_SETENV:
+		sc_kw_free_value(dst, kw);
+		sarr = (const char *const *)FIELD(src, kw->off, char *const);
+		darr = FIELD(dst, kw->off, char *);
+		n = *FIELD(src, kw->cnt_off, const size_t);
+		for (i = 0; i < n; i++)
+			darr[i] = x_strdup(sarr[i]);
+		*FIELD(dst, kw->cnt_off, size_t) = n;
+		break;
+	case T_LISTEN:
+		sc_kw_free_value(dst, kw);
+		for (i = 0; i < src->nlisten; i++) {
+			dst->listen[i].addr = src->listen[i].addr ?
+			    x_strdup(src->listen[i].addr) : NULL;
+			dst->listen[i].port = src->listen[i].port;
+		}
+		dst->nlisten = src->nlisten;
+		break;
+	case T_SUBSYS:
+		sc_kw_free_value(dst, kw);
+		for (i = 0; i < src->nsubsystems; i++) {
+			dst->subsystems[i].name =
+			    x_strdup(src->subsystems[i].name);
+			dst->subsystems[i].command =
+			    x_strdup(src->subsystems[i].command);
+		}
+		dst->nsubsystems = src->nsubsystems;
+		break;
+	default:
+		break;
+	}
+}
