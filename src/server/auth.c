@@ -37,7 +37,7 @@
 #define AUTH_MAX_BANNER	(64 * 1024)
 #define RSA_MIN_BITS	1024
 
-enum auth_outcome { AUTH_FAIL, AUTH_SUCCESS, AUTH_POSTPONED };
+enum auth_outcome { AUTH_FAIL, AUTH_SUCCESS, AUTH_POSTPONED, AUTH_PARTIAL };
 
 struct authctxt {
 	struct transport *t;
@@ -51,6 +51,9 @@ struct authctxt {
 	int attempts;			/* requests seen */
 	int failures;			/* counted against MaxAuthTries */
 	int partial;			/* a step of AuthenticationMethods done */
+	struct auth_chains *chains;	/* AuthenticationMethods; NULL: any */
+	struct key **used_keys;		/* keys accepted in earlier steps */
+	size_t nused_keys;
 	struct authopts *opts;		/* from the accepted key */
 	char *method;			/* the one that succeeded */
 	uint64_t deadline;		/* LoginGraceTime; 0: none */
@@ -143,6 +146,18 @@ m_none(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
 	return sbuf_len(req) == 0 ? 0 : ERR_PROTOCOL;
 }
 
+/* Whether an earlier AuthenticationMethods step used this key. */
+static int
+key_used(const struct authctxt *ac, const struct key *k)
+{
+	size_t i;
+
+	for (i = 0; i < ac->nused_keys; i++)
+		if (key_equal_public(ac->used_keys[i], k))
+			return 1;
+	return 0;
+}
+
 static int
 m_publickey(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
     char **infop)
@@ -219,6 +234,17 @@ m_publickey(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
 		log_debug("userauth_pubkey: signature did not verify");
 		goto out;
 	}
+	if (ac->chains != NULL && key_used(ac, key)) {
+		log_verbose("userauth_pubkey: refusing previously-used %s key",
+		    key_type_name(key));
+		goto out;
+	}
+	if (ac->chains != NULL) {
+		ac->used_keys = x_reallocarray(ac->used_keys,
+		    ac->nused_keys + 1, sizeof(*ac->used_keys));
+		ac->used_keys[ac->nused_keys++] = key;
+		key = NULL;
+	}
 	authopts_free(ac->opts);
 	ac->opts = opts;
 	opts = NULL;
@@ -285,14 +311,22 @@ method_enabled(const struct servconf *sc, const struct method *m)
 	return *(const int *)(const void *)((const char *)sc + m->enabled);
 }
 
+/* Enabled, and due now under AuthenticationMethods. */
+static int
+method_usable(const struct authctxt *ac, const struct method *m)
+{
+	return method_enabled(ac->sc, m) && (m->enabled == ALWAYS ||
+	    auth_chains_allowed(ac->chains, m->name));
+}
+
 static const struct method *
-method_find(const struct servconf *sc, const char *name)
+method_find(const struct authctxt *ac, const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < NMETHODS; i++)
 		if (strcmp(methods[i].name, name) == 0 &&
-		    method_enabled(sc, &methods[i]))
+		    method_usable(ac, &methods[i]))
 			return &methods[i];
 	return NULL;
 }
@@ -332,7 +366,8 @@ auth_log(struct authctxt *ac, const char *method, enum auth_outcome out,
 {
 	int level = LOG_LEVEL_VERBOSE;
 	const char *what = out == AUTH_SUCCESS ? "Accepted" :
-	    out == AUTH_POSTPONED ? "Postponed" : "Failed";
+	    out == AUTH_POSTPONED ? "Postponed" :
+	    out == AUTH_PARTIAL ? "Partial" : "Failed";
 
 	if (out == AUTH_SUCCESS || !ac->valid ||
 	    ac->failures >= ac->sc->max_auth_tries / 2 ||
@@ -388,10 +423,9 @@ send_failure(struct authctxt *ac)
 	size_t i;
 	int r;
 
-	/* AuthenticationMethods will narrow this list and set partial. */
 	for (i = 0, r = 0; i < NMETHODS && r == 0; i++) {
 		if (methods[i].enabled == ALWAYS ||
-		    !method_enabled(ac->sc, &methods[i]))
+		    !method_usable(ac, &methods[i]))
 			continue;
 		r = sbuf_putf(list, "%s%s", sbuf_len(list) ? "," : "",
 		    methods[i].name);
@@ -427,6 +461,12 @@ first_request(struct authctxt *ac, const char *user, const char *service)
 	mc.lport = c->local_port;
 	if ((r = servconf_apply_match(ac->gsc, &mc, &ac->sc)) != 0) {
 		log_error("cannot apply Match settings for user %s", user);
+		return r;
+	}
+	if ((r = auth_chains_new(ac->sc->authentication_methods,
+	    &ac->chains)) != 0) {
+		log_error("bad AuthenticationMethods \"%s\"",
+		    ac->sc->authentication_methods);
 		return r;
 	}
 	if (pw == NULL) {
@@ -558,7 +598,7 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 	ac->attempts++;
 	log_debug("userauth-request for user %s service %s method %s",
 	    user, service, method);
-	if ((m = method_find(ac->sc, method)) != NULL) {
+	if ((m = method_find(ac, method)) != NULL) {
 		if ((r = m->fn(ac, p, &out, &info)) != 0) {
 			if (r == ERR_PROTOCOL)
 				tr_disconnect(ac->t,
@@ -573,12 +613,20 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 		out = AUTH_FAIL;
 	if (out == AUTH_SUCCESS && !ac->valid)
 		out = AUTH_FAIL;		/* cannot happen; be sure */
+	if (out == AUTH_SUCCESS && !auth_chains_complete(ac->chains, method)) {
+		out = AUTH_PARTIAL;
+		ac->partial = 1;
+	}
 	if (out == AUTH_FAIL && (ac->attempts > 1 ||
 	    strcmp(method, "none") != 0))
 		ac->failures++;
 	auth_log(ac, method, out, info);
 	switch (out) {
 	case AUTH_POSTPONED:
+		break;
+	case AUTH_PARTIAL:
+		if ((r = send_failure(ac)) != 0)
+			goto out;
 		break;
 	case AUTH_SUCCESS:
 		if (tr_msg_start(ac->t, SSH2_MSG_USERAUTH_SUCCESS) == NULL) {
@@ -625,6 +673,7 @@ auth_serve(struct transport *t, const struct servconf *sc,
 	struct authctxt ac;
 	struct sbuf *p;
 	uint8_t type;
+	size_t i;
 	int r, done = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -670,5 +719,9 @@ auth_serve(struct transport *t, const struct servconf *sc,
 	x_free(ac.user);
 	x_free(ac.service);
 	x_free(ac.method);
+	auth_chains_free(ac.chains);
+	for (i = 0; i < ac.nused_keys; i++)
+		key_free(ac.used_keys[i]);
+	x_free(ac.used_keys);
 	return r;
 }

@@ -79,6 +79,20 @@ int auth_user_allowed(const struct servconf *sc, const struct passwd *pw,
 int auth_passwd_check(const struct passwd *pw, int valid,
     const char *password, int permit_empty);
 
+/*
+ * AuthenticationMethods progress (auth_chains.c). auth_chains_new():
+ * *outp NULL for a NULL or "any" spec (no chains: one method is
+ * enough); ERR_CONFIG for a malformed one. auth_chains_allowed(): 1 if
+ * method is due next in some chain. auth_chains_complete(): record that
+ * method succeeded; 1 if some chain is now complete. A NULL set allows
+ * everything and completes at once.
+ */
+struct auth_chains;
+int auth_chains_new(const char *spec, struct auth_chains **outp);
+int auth_chains_allowed(const struct auth_chains *ac, const char *method);
+int auth_chains_complete(struct auth_chains *ac, const char *method);
+void auth_chains_free(struct auth_chains *ac);
+
 struct passwd *auth_pw_dup(const struct passwd *pw);
 void auth_pw_free(struct passwd *pw);
 

@@ -94,9 +94,9 @@ c_expect(struct transport *t, uint8_t want, struct sbuf **pp)
 	return 0;
 }
 
-/* FAILURE with this method list. */
+/* FAILURE with this method list and partial success flag. */
 static void
-c_expect_failure(struct transport *t, const char *list)
+c_expect_failure2(struct transport *t, const char *list, int want_partial)
 {
 	struct sbuf *p;
 	char *s = NULL;
@@ -108,8 +108,14 @@ c_expect_failure(struct transport *t, const char *list)
 	CHECK_OK(sbuf_get_cstring(p, &s, NULL));
 	CHECK_OK(sbuf_get_bool(p, &partial));
 	CHECK_STR(s, list);
-	CHECK(partial == 0);
+	CHECK(partial == want_partial);
 	x_free(s);
+}
+
+static void
+c_expect_failure(struct transport *t, const char *list)
+{
+	c_expect_failure2(t, list, 0);
 }
 
 static struct sbuf *
@@ -280,6 +286,81 @@ script_denied(struct transport *t)
 	c_expect_failure(t, "publickey,password");
 }
 
+/* Script 6: AuthenticationMethods publickey,password. */
+static void
+script_chain(struct transport *t)
+{
+	struct sbuf *p;
+
+	c_service(t);
+	c_password(t, user, "wrong");		/* not due yet */
+	CHECK_OK(c_expect(t, SSH2_MSG_USERAUTH_BANNER, &p));
+	c_expect_failure(t, "publickey");
+	c_pubkey(t, user, ukey, 1);
+	c_expect_failure2(t, "password", 1);
+	c_pubkey(t, user, ukey, 1);		/* publickey is done */
+	c_expect_failure2(t, "password", 1);
+	c_password(t, user, "wrong");
+	c_expect_failure2(t, "password", 1);
+}
+
+/* Script 7: a good key, accepted. */
+static void
+script_key_ok(struct transport *t)
+{
+	struct sbuf *p;
+
+	c_service(t);
+	c_pubkey(t, user, ukey, 1);
+	CHECK_OK(c_expect(t, SSH2_MSG_USERAUTH_BANNER, &p));
+	CHECK_OK(c_expect(t, SSH2_MSG_USERAUTH_SUCCESS, &p));
+}
+
+static struct servconf *
+make_sc(const char *extra1, const char *extra2)
+{
+	struct servconf *sc = servconf_new();
+	char line[600];
+
+	snprintf(line, sizeof(line), "AuthorizedKeysFile %s/ak_%%u", tmp);
+	CHECK_OK(servconf_parse_line(sc, line, "test", 1));
+	snprintf(line, sizeof(line), "Banner %s", banner);
+	CHECK_OK(servconf_parse_line(sc, line, "test", 2));
+	CHECK_OK(servconf_parse_line(sc, "StrictModes no", "test", 3));
+	if (extra1 != NULL)
+		CHECK_OK(servconf_parse_line(sc, extra1, "test", 4));
+	if (extra2 != NULL)
+		CHECK_OK(servconf_parse_line(sc, extra2, "test", 5));
+	CHECK_OK(servconf_finish(sc));
+	return sc;
+}
+
+static void
+test_chains(void)
+{
+	struct auth_chains *c;
+
+	CHECK_OK(auth_chains_new(NULL, &c));
+	CHECK(c == NULL && auth_chains_allowed(c, "password"));
+	CHECK(auth_chains_complete(c, "password") == 1);
+	CHECK_OK(auth_chains_new("any", &c));
+	CHECK(c == NULL);
+	CHECK_ERR(auth_chains_new("publickey,,password", &c), ERR_CONFIG);
+	CHECK_ERR(auth_chains_new("  ", &c), ERR_CONFIG);
+	CHECK_OK(auth_chains_new("publickey,password  password,publickey "
+	    "publickey,publickey,keyboard-interactive", &c));
+	CHECK(auth_chains_allowed(c, "publickey"));
+	CHECK(auth_chains_allowed(c, "password"));
+	CHECK(!auth_chains_allowed(c, "keyboard-interactive"));
+	CHECK(auth_chains_complete(c, "publickey") == 0);
+	CHECK(auth_chains_allowed(c, "password"));
+	CHECK(auth_chains_allowed(c, "publickey"));	/* third chain */
+	CHECK(auth_chains_complete(c, "publickey") == 0);
+	CHECK(auth_chains_allowed(c, "keyboard-interactive"));
+	CHECK(auth_chains_complete(c, "password") == 1);
+	auth_chains_free(c);
+}
+
 static int
 run(void (*script)(struct transport *), const struct servconf *sc,
     struct auth_result *res)
@@ -358,6 +439,7 @@ main(void)
 
 	signal(SIGPIPE, SIG_IGN);
 	test_passwd();
+	test_chains();
 	if (me == NULL)
 		return TEST_DONE();
 	user = x_strdup(me->pw_name);
@@ -455,6 +537,40 @@ main(void)
 	CHECK(logged(line));
 
 	servconf_free(sc);
+
+	/* The offered algorithm must be in PubkeyAcceptedAlgorithms. */
+	sc = make_sc("PubkeyAcceptedAlgorithms rsa-sha2-512", NULL);
+	CHECK_ERR(run(script_denied, sc, &res), ERR_CONN_CLOSED);
+	CHECK(logged("signature algorithm ssh-ed25519 not in "
+	    "PubkeyAcceptedAlgorithms"));
+	servconf_free(sc);
+
+	/* AuthenticationMethods: publickey then password. */
+	sc = make_sc("AuthenticationMethods publickey,password", NULL);
+	CHECK_ERR(run(script_chain, sc, &res), ERR_CONN_CLOSED);
+	snprintf(line, sizeof(line), "Partial publickey for %s from "
+	    "127.0.0.1 port 1234 ssh2: ED25519", user);
+	CHECK(logged(line));
+	servconf_free(sc);
+
+	/* PermitRootLogin, when the test runs as root. */
+	if (geteuid() == 0) {
+		sc = make_sc("PermitRootLogin no", NULL);
+		CHECK_ERR(run(script_denied, sc, &res), ERR_CONN_CLOSED);
+		CHECK(logged("ROOT LOGIN REFUSED FROM 127.0.0.1 port 1234"));
+		servconf_free(sc);
+		/* The key's line has command=: allowed. */
+		sc = make_sc("PermitRootLogin forced-commands-only", NULL);
+		CHECK_OK(run(script_key_ok, sc, &res));
+		CHECK(logged("Root login accepted for forced command."));
+		auth_result_clear(&res);
+		servconf_free(sc);
+		sc = make_sc("PermitRootLogin prohibit-password", NULL);
+		CHECK_OK(run(script_key_ok, sc, &res));
+		auth_result_clear(&res);
+		servconf_free(sc);
+	}
+
 	key_free(hostkey);
 	key_free(hostpub);
 	key_free(ukey);
