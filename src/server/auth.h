@@ -60,7 +60,8 @@ void auth_result_clear(struct auth_result *res);
 
 /*
  * OpenSSH's account checks for an existing user under the (matched)
- * settings sc: login shell, DenyUsers, AllowUsers, DenyGroups,
+ * settings sc: account locked or expired (without UsePAM), login shell,
+ * DenyUsers, AllowUsers, DenyGroups,
  * AllowGroups, and when not running as root only the server's own user.
  * 1 if allowed; 0 otherwise, logged ("User %s from %s not allowed
  * because ...").

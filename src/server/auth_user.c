@@ -11,7 +11,9 @@
 
 #include <grp.h>
 #include <pwd.h>
+#include <shadow.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "auth.h"
@@ -104,6 +106,33 @@ groups_allowed(const struct servconf *sc, const struct passwd *pw,
 	return 1;
 }
 
+/*
+ * Without PAM, as OpenSSH: a locked password ("!" or "*LK*") locks the
+ * account for every method, and a past shadow expiry date ends it.
+ * Only root can read the shadow file; otherwise the passwd field decides.
+ */
+static int
+account_usable(const struct passwd *pw)
+{
+	struct spwd *sp = NULL;
+	const char *hash = pw->pw_passwd;
+	long today = (long)(time(NULL) / 86400);
+
+	if (geteuid() == 0 && (sp = getspnam(pw->pw_name)) != NULL)
+		hash = sp->sp_pwdp;
+	if (sp != NULL && sp->sp_expire != -1 && today > sp->sp_expire) {
+		log_info("Account %s has expired", pw->pw_name);
+		return 0;
+	}
+	if (hash != NULL && (strncmp(hash, "!", 1) == 0 ||
+	    strncmp(hash, "*LK*", 4) == 0)) {
+		log_info("User %s not allowed because account is locked",
+		    pw->pw_name);
+		return 0;
+	}
+	return 1;
+}
+
 int
 auth_user_allowed(const struct servconf *sc, const struct passwd *pw,
     const char *remote_host, const char *remote_addr)
@@ -118,6 +147,8 @@ auth_user_allowed(const struct servconf *sc, const struct passwd *pw,
 		    "not running as root", pw->pw_name, host);
 		return 0;
 	}
+	if (!sc->use_pam && !account_usable(pw))
+		return 0;
 	shell = (pw->pw_shell == NULL || *pw->pw_shell == '\0') ?
 	    "/bin/sh" : pw->pw_shell;
 	if (stat(shell, &st) != 0) {
