@@ -4,9 +4,9 @@
  * auth_serve() accepts the service, then runs one loop over
  * USERAUTH_REQUESTs. The first request names the user: it is looked up,
  * the Match blocks for it are applied, and the account checks run. An
- * unknown or refused user gets a fake passwd entry and goes through the
- * same motions (a password is still hashed), so answers and timing do
- * not tell whether the account exists. Methods are rows of a table (name,
+ * unknown user gets a fake passwd entry; unknown and refused users go
+ * through the same motions (a password is still hashed) and are never
+ * let in, so the answers do not tell whether the account exists. Methods are rows of a table (name,
  * the servconf switch that enables it, handler); a handler answers
  * SUCCESS, FAILURE or POSTPONED (it already replied, as PK_OK does), and
  * the loop does the bookkeeping OpenSSH does: log lines, MaxAuthTries,

@@ -41,7 +41,10 @@ struct auth_result {
  * over session id || 50 || user || service || "publickey" || TRUE ||
  * alg || key blob), "password" (no password change). Sends the Banner
  * before the first answer, USERAUTH_FAILURE with the methods that can
- * continue after each failure, USERAUTH_SUCCESS at the end. Match blocks
+ * continue after each failure, USERAUTH_SUCCESS at the end. With
+ * AuthenticationMethods, a step that succeeds short of a whole chain is
+ * answered FAILURE with partial success set and the methods due next
+ * (a key may not serve twice). Match blocks
  * are applied (servconf_apply_match) once the user name is known, and
  * those settings rule the rest (MaxAuthTries, methods, PermitRootLogin,
  * AllowUsers...). The service must be "ssh-connection"; user and service
