@@ -3,8 +3,9 @@
  * an authorized_keys line (sshd(8) AUTHORIZED_KEYS FILE FORMAT), and later
  * certificate options. The session layer enforces them.
  *
- * Ownership: authopts_new() / authopts_parse() return a struct the caller
- * frees with authopts_free().
+ * Ownership: authopts_new() / authopts_parse() / authopts_dup() return a
+ * struct the caller frees with authopts_free(); every string and array
+ * inside belongs to it.
  */
 #ifndef MOAT_AUTHOPTS_H
 #define MOAT_AUTHOPTS_H
@@ -24,7 +25,7 @@ struct authopts {
 	size_t nenv;
 	char **permitopen;		/* permitopen="host:port" */
 	size_t npermitopen;
-	char **permitlisten;
+	char **permitlisten;		/* permitlisten="[host:]port", as given */
 	size_t npermitlisten;
 	char *required_from_host_keys;	/* from="pattern-list" */
 	uint64_t valid_before;		/* expiry-time; 0: none */
@@ -32,17 +33,45 @@ struct authopts {
 	char *cert_principals;		/* principals="..." */
 	int no_touch_required;
 	int verify_required;
+	int force_tun_device;		/* tunnel="n"; -1: none */
 };
 
 /* Everything permitted, no forced command. */
 struct authopts *authopts_new(void);
 /*
  * Parse the option string at the front of an authorized_keys line.
- * On success *endp points at the key type field after the options.
- * On error *errstrp (static) says why.
+ *
+ * opts points at the first option (leading blanks are skipped). Options
+ * are comma-separated keywords (case-insensitive), some with a
+ * ="value"; a value is double-quoted and may hold blanks, commas and \"
+ * (which stands for a quote; any other backslash is kept as is). The
+ * options end at the first blank outside quotes. The caller decides
+ * whether a line has options at all (e.g. by trying to read a key type
+ * at the front first): a key type here is an unknown option.
+ *
+ * On success returns 0, *outp is a new struct (everything permitted
+ * unless an option says otherwise; "restrict" turns everything off and
+ * later options turn single things back on) and *endp points at the
+ * field after the options, past the blanks (the key type).
+ * On error returns ERR_INVALID_FORMAT, *outp is NULL and *errstrp (a
+ * static string) says why: unknown option, missing or unterminated
+ * quote, bad expiry-time/permitopen/permitlisten/environment/tunnel,
+ * duplicate command/from/principals/tunnel, nothing after the options.
+ * endp and errstrp may be NULL.
+ *
+ * expiry-time: YYYYMMDD[Z] or YYYYMMDDHHMM[SS][Z], local time unless Z;
+ * valid_before is that time in seconds since the epoch. With several,
+ * the earliest wins. environment: the first value of a name wins.
  */
 int authopts_parse(const char *opts, struct authopts **outp,
     const char **endp, const char **errstrp);
+/* Deep copy. */
+int authopts_dup(const struct authopts *o, struct authopts **outp);
+/*
+ * Parse an expiry-time value as above into seconds since the epoch;
+ * ERR_INVALID_FORMAT if it is not one.
+ */
+int authopts_parse_time(const char *s, uint64_t *tp);
 void authopts_free(struct authopts *o);
 
 #endif

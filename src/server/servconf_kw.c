@@ -29,18 +29,6 @@
 #include "mem.h"
 #include "servconf_int.h"
 
-/*
- * The algorithm modules may be absent from a partial build; referenced
- * weakly, an absent list leaves the spec unresolved (stored as written).
- */
-#pragma weak cipher_default_names
-#pragma weak cipher_all_names
-#pragma weak mac_default_names
-#pragma weak mac_all_names
-#pragma weak kexalg_default_names
-#pragma weak kexalg_all_names
-#pragma weak key_sigalg_all_names
-
 struct sc_alg {
 	const char *(*defaults)(void);
 	const char *(*all)(void);
@@ -399,8 +387,6 @@ sc_algs_default(const struct sc_kw *kw, char **outp)
 	const struct sc_alg *alg = kw->arg;
 
 	*outp = NULL;
-	if (alg->defaults == NULL || alg->all == NULL)
-		return 0;
 	return match_assemble_list(alg->defaults(), alg->all(), NULL, outp);
 }
 
@@ -416,12 +402,6 @@ parse_algs(const struct sc_kw *kw, const char *arg, char **outp)
 	if (*body == '\0' || strchr(arg, '!') != NULL ||
 	    (!alg->patterns_ok && *arg != '-' && strpbrk(body, "*?") != NULL))
 		return -1;
-	if (alg->defaults == NULL || alg->all == NULL) {
-		log_debug("%s: algorithm list not resolvable here; kept as "
-		    "written", kw->name);
-		*outp = x_strdup(arg);
-		return 0;
-	}
 	return match_assemble_list(alg->defaults(), alg->all(), arg, outp) ==
 	    0 ? 0 : -1;
 }

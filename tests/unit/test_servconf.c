@@ -17,6 +17,10 @@
 #include "log.h"
 #include "mem.h"
 #include "servconf.h"
+#include "cipher.h"
+#include "kexalg.h"
+#include "mac.h"
+#include "match.h"
 #include "testlib.h"
 
 static char dir[64];
@@ -426,6 +430,41 @@ test_stock_debian(void)
 	servconf_free(sc);
 }
 
+/* Algorithm keywords resolve +, -, ^ against the real tables. */
+static void
+test_algorithms(void)
+{
+	struct servconf *sc;
+
+	CHECK_OK(load_text("Ciphers aes128-ctr,aes256-gcm@openssh.com\n"
+	    "MACs +hmac-sha1\n"
+	    "KexAlgorithms -diffie-hellman-group*\n"
+	    "HostKeyAlgorithms ^ssh-rsa\n", &sc));
+	CHECK_STR(sc->ciphers, "aes128-ctr,aes256-gcm@openssh.com");
+	/* hmac-sha1 is already a default: + adds nothing. */
+	CHECK_STR(sc->macs, mac_default_names());
+	CHECK_STR(sc->kex_algorithms, "curve25519-sha256,"
+	    "curve25519-sha256@libssh.org,ecdh-sha2-nistp256,"
+	    "ecdh-sha2-nistp384,ecdh-sha2-nistp521");
+	CHECK(strncmp(sc->hostkey_algorithms, "ssh-rsa,", 8) == 0);
+	servconf_free(sc);
+
+	CHECK_OK(load_text("Port 22\n", &sc));
+	CHECK_STR(sc->ciphers, cipher_default_names());
+	CHECK_STR(sc->kex_algorithms, kexalg_default_names());
+	/* ssh-rsa (SHA-1) is not a default, as in OpenSSH 8.8 and later. */
+	CHECK(!match_list_contains(sc->hostkey_algorithms, "ssh-rsa"));
+	CHECK(match_list_contains(sc->hostkey_algorithms, "rsa-sha2-512"));
+	servconf_free(sc);
+
+	CHECK_ERR(load_text("Ciphers aes128-ctr,des-cbc\n", &sc), ERR_CONFIG);
+	servconf_free(sc);
+	CHECK_ERR(load_text("Ciphers aes*\n", &sc), ERR_CONFIG);
+	servconf_free(sc);
+	CHECK_ERR(load_text("MACs -*\n", &sc), ERR_CONFIG);
+	servconf_free(sc);
+}
+
 int
 main(void)
 {
@@ -443,6 +482,7 @@ main(void)
 	test_include();
 	test_match_blocks();
 	test_stock_debian();
+	test_algorithms();
 	unlink(p = x_asprintf("%s/sshd_config", dir));
 	x_free(p);
 	rmdir(dir);

@@ -1,0 +1,59 @@
+/*
+ * hostfile.h: known_hosts files (sshd(8) SSH_KNOWN_HOSTS FILE FORMAT):
+ * plain and hashed ("|1|salt|hash") host patterns, "[host]:port" entries,
+ * wildcards and negation, and the @cert-authority and @revoked markers.
+ *
+ * Ownership: hostfile_lookup() fills a struct the caller clears with
+ * hostfile_result_clear().
+ */
+#ifndef MOAT_HOSTFILE_H
+#define MOAT_HOSTFILE_H
+
+#include <stddef.h>
+
+#include "key.h"
+
+enum hostfile_status {
+	HOST_NEW = 0,		/* no entry for this host (and key type) */
+	HOST_OK,		/* an entry for this host has this key */
+	HOST_CHANGED,		/* host known, with a different key of this type */
+	HOST_REVOKED,		/* the key is marked @revoked */
+};
+
+struct hostfile_match {
+	char *path;		/* file and line of the deciding entry */
+	unsigned long line;
+	struct key *key;	/* the key on that line (CHANGED: the old key) */
+};
+
+struct hostfile_result {
+	enum hostfile_status status;
+	struct hostfile_match match;
+};
+
+/*
+ * Name of a host for lookup: "host" on port 22, "[host]:port" otherwise
+ * (caller frees).
+ */
+char *hostfile_host_name(const char *host, int port);
+/*
+ * Check key for host (and optionally its address, for CheckHostIP-style
+ * lookups; may be NULL) against the files, in order. @revoked anywhere
+ * wins; then a matching entry with this key gives HOST_OK; else an entry
+ * for the host with another key of the same type gives HOST_CHANGED.
+ * Missing files are skipped.
+ */
+int hostfile_lookup(const char *const *paths, size_t npaths,
+    const char *host, int port, const struct key *key,
+    struct hostfile_result *res);
+void hostfile_result_clear(struct hostfile_result *res);
+/* Append "name keytype base64 [comment]" to path, hashed if asked. */
+int hostfile_add(const char *path, const char *host, int port,
+    const struct key *key, int hash);
+/* "|1|base64(salt)|base64(HMAC-SHA1(salt, name))" for name (caller frees). */
+char *hostfile_hash_name(const char *name, const unsigned char *salt,
+    size_t saltlen);
+/* 1 if a host-pattern field (one column, possibly hashed) matches name. */
+int hostfile_match_hosts(const char *field, const char *name);
+
+#endif

@@ -1,0 +1,727 @@
+/*
+ * auth.c: the server's "ssh-userauth" service (RFC 4252).
+ *
+ * auth_serve() accepts the service, then runs one loop over
+ * USERAUTH_REQUESTs. The first request names the user: it is looked up,
+ * the Match blocks for it are applied, and the account checks run. An
+ * unknown user gets a fake passwd entry; unknown and refused users go
+ * through the same motions (a password is still hashed) and are never
+ * let in, so the answers do not tell whether the account exists. Methods are rows of a table (name,
+ * the servconf switch that enables it, handler); a handler answers
+ * SUCCESS, FAILURE or POSTPONED (it already replied, as PK_OK does), and
+ * the loop does the bookkeeping OpenSSH does: log lines, MaxAuthTries,
+ * PermitRootLogin, the banner, the list of methods that can continue.
+ */
+#include <sys/types.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "auth.h"
+#include "authkeys.h"
+#include "err.h"
+#include "log.h"
+#include "match.h"
+#include "mem.h"
+
+#define AUTH_MAX_BANNER	(64 * 1024)
+#define RSA_MIN_BITS	1024
+
+enum auth_outcome { AUTH_FAIL, AUTH_SUCCESS, AUTH_POSTPONED, AUTH_PARTIAL };
+
+struct authctxt {
+	struct transport *t;
+	const struct servconf *gsc;	/* global settings */
+	struct servconf *sc;		/* with Match applied for the user */
+	const struct auth_conn *conn;
+	char *user;
+	char *service;
+	struct passwd *pw;		/* real, or fake when !valid */
+	int valid;
+	int attempts;			/* requests seen */
+	int failures;			/* counted against MaxAuthTries */
+	int partial;			/* a step of AuthenticationMethods done */
+	struct auth_chains *chains;	/* AuthenticationMethods; NULL: any */
+	struct key **used_keys;		/* keys accepted in earlier steps */
+	size_t nused_keys;
+	struct authopts *opts;		/* from the accepted key */
+	char *method;			/* the one that succeeded */
+	uint64_t deadline;		/* LoginGraceTime; 0: none */
+};
+
+typedef int (*method_fn)(struct authctxt *, struct sbuf *,
+    enum auth_outcome *, char **);
+
+void
+auth_result_clear(struct auth_result *res)
+{
+	auth_pw_free(res->pw);
+	authopts_free(res->opts);
+	if (res->sc != NULL)
+		servconf_free(res->sc);
+	x_free(res->method);
+	memset(res, 0, sizeof(*res));
+}
+
+/* The passwd entry an unknown user is given. */
+static struct passwd *
+fake_pw(const char *user)
+{
+	struct passwd f;
+
+	memset(&f, 0, sizeof(f));
+	f.pw_name = (char *)user;
+	f.pw_passwd = (char *)"*";
+	f.pw_uid = (uid_t)-1;
+	f.pw_gid = (gid_t)-1;
+	f.pw_gecos = (char *)"";
+	f.pw_dir = (char *)"/nonexistent";
+	f.pw_shell = (char *)"/nonexistent";
+	return auth_pw_dup(&f);
+}
+
+/* Short key type names as OpenSSH logs them. */
+static const struct {
+	enum key_type type;
+	const char *name;
+} key_log_names[] = {
+	{ KEY_ED25519, "ED25519" },
+	{ KEY_ECDSA, "ECDSA" },
+	{ KEY_RSA, "RSA" },
+};
+
+static char *
+key_log_info(const struct key *k)
+{
+	const char *tn = key_type_name(k);
+	char *fp = key_fingerprint(k, KEY_FP_SHA256), *s;
+	size_t i;
+
+	for (i = 0; i < sizeof(key_log_names) / sizeof(key_log_names[0]); i++)
+		if (key_log_names[i].type == k->type)
+			tn = key_log_names[i].name;
+	s = x_asprintf(": %s %s", tn, fp ? fp : "?");
+	x_free(fp);
+	return s;
+}
+
+/* Append the bytes signed for publickey authentication. */
+static int
+pubkey_signed_data(struct authctxt *ac, const char *alg,
+    const unsigned char *blob, size_t blen, struct sbuf *d)
+{
+	const unsigned char *sid;
+	size_t sidlen;
+	int r;
+
+	if ((sid = tr_session_id(ac->t, &sidlen)) == NULL)
+		return ERR_INTERNAL;
+	if ((r = sbuf_put_string(d, sid, sidlen)) != 0 ||
+	    (r = sbuf_put_u8(d, SSH2_MSG_USERAUTH_REQUEST)) != 0 ||
+	    (r = sbuf_put_cstring(d, ac->user)) != 0 ||
+	    (r = sbuf_put_cstring(d, ac->service)) != 0 ||
+	    (r = sbuf_put_cstring(d, "publickey")) != 0 ||
+	    (r = sbuf_put_u8(d, 1)) != 0 ||
+	    (r = sbuf_put_cstring(d, alg)) != 0 ||
+	    (r = sbuf_put_string(d, blob, blen)) != 0)
+		return r;
+	return 0;
+}
+
+static int
+m_none(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
+    char **infop)
+{
+	*outp = AUTH_FAIL;
+	return sbuf_len(req) == 0 ? 0 : ERR_PROTOCOL;
+}
+
+/* Whether an earlier AuthenticationMethods step used this key. */
+static int
+key_used(const struct authctxt *ac, const struct key *k)
+{
+	size_t i;
+
+	for (i = 0; i < ac->nused_keys; i++)
+		if (key_equal_public(ac->used_keys[i], k))
+			return 1;
+	return 0;
+}
+
+static int
+m_publickey(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
+    char **infop)
+{
+	const unsigned char *blob, *sig = NULL;
+	size_t blen, siglen = 0;
+	struct authopts *opts = NULL;
+	struct key *key = NULL;
+	struct sbuf *data = NULL, *m;
+	char *alg = NULL;
+	enum key_type kt;
+	int r, hassig, nid;
+
+	*outp = AUTH_FAIL;
+	if ((r = sbuf_get_bool(req, &hassig)) != 0 ||
+	    (r = sbuf_get_cstring(req, &alg, NULL)) != 0 ||
+	    (r = sbuf_get_string_direct(req, &blob, &blen)) != 0 ||
+	    (hassig && (r = sbuf_get_string_direct(req, &sig,
+	    &siglen)) != 0) || sbuf_len(req) != 0) {
+		r = ERR_PROTOCOL;
+		goto out;
+	}
+	if ((r = key_from_blob(blob, blen, &key)) != 0) {
+		log_error("userauth_pubkey: cannot decode key: %s: %s", alg,
+		    err_str(r));
+		r = 0;
+		goto out;
+	}
+	*infop = key_log_info(key);
+	r = 0;
+	if (key_type_from_name(alg, &kt, &nid) != 0) {
+		log_verbose("userauth_pubkey: unsupported public key "
+		    "algorithm: %s", alg);
+		goto out;
+	}
+	if (key_sigalg_matches(key, alg) != 1) {
+		log_error("userauth_pubkey: type mismatch for decoded key "
+		    "(received %s, expected %s)", alg, key_type_name(key));
+		goto out;
+	}
+	if (ac->sc->pubkey_accepted_algorithms == NULL ||
+	    match_pattern_list(alg, ac->sc->pubkey_accepted_algorithms,
+	    0) != 1) {
+		log_verbose("userauth_pubkey: signature algorithm %s not in "
+		    "PubkeyAcceptedAlgorithms", alg);
+		goto out;
+	}
+	if (key->type == KEY_RSA && key_bits(key) < RSA_MIN_BITS) {
+		log_verbose("userauth_pubkey: RSA key too small (%u bits)",
+		    key_bits(key));
+		goto out;
+	}
+	if (!ac->valid || authkeys_find(ac->sc, ac->pw, key,
+	    ac->conn->remote_host, ac->conn->remote_addr, &opts) != 0)
+		goto out;
+	if (!hassig) {
+		/* A query: the key would do (RFC 4252 section 7). */
+		if ((m = tr_msg_start(ac->t, SSH2_MSG_USERAUTH_PK_OK)) == NULL) {
+			r = ERR_INTERNAL;
+			goto out;
+		}
+		if ((r = sbuf_put_cstring(m, alg)) != 0 ||
+		    (r = sbuf_put_string(m, blob, blen)) != 0 ||
+		    (r = tr_msg_send(ac->t)) != 0)
+			goto out;
+		*outp = AUTH_POSTPONED;
+		goto out;
+	}
+	data = sbuf_new();
+	if ((r = pubkey_signed_data(ac, alg, blob, blen, data)) != 0)
+		goto out;
+	if (key_verify(key, sig, siglen, sbuf_ptr(data), sbuf_len(data),
+	    alg) != 0) {
+		log_debug("userauth_pubkey: signature did not verify");
+		goto out;
+	}
+	if (ac->chains != NULL && key_used(ac, key)) {
+		log_verbose("userauth_pubkey: refusing previously-used %s key",
+		    key_type_name(key));
+		goto out;
+	}
+	if (ac->chains != NULL) {
+		ac->used_keys = x_reallocarray(ac->used_keys,
+		    ac->nused_keys + 1, sizeof(*ac->used_keys));
+		ac->used_keys[ac->nused_keys++] = key;
+		key = NULL;
+	}
+	authopts_free(ac->opts);
+	ac->opts = opts;
+	opts = NULL;
+	*outp = AUTH_SUCCESS;
+ out:
+	sbuf_free(data);
+	authopts_free(opts);
+	key_free(key);
+	x_free(alg);
+	return r;
+}
+
+static int
+m_password(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
+    char **infop)
+{
+	char *password = NULL, *newpass = NULL;
+	size_t plen = 0, nlen = 0;
+	int r, change;
+
+	*outp = AUTH_FAIL;
+	if ((r = sbuf_get_bool(req, &change)) != 0 ||
+	    (r = sbuf_get_cstring(req, &password, &plen)) != 0 ||
+	    (change && (r = sbuf_get_cstring(req, &newpass, &nlen)) != 0) ||
+	    sbuf_len(req) != 0) {
+		r = ERR_PROTOCOL;
+		goto out;
+	}
+	if (change) {
+		log_info("password change not supported");
+		goto out;
+	}
+	if (auth_passwd_check(ac->pw, ac->valid, password,
+	    ac->sc->permit_empty_passwords) == 0 && ac->valid)
+		*outp = AUTH_SUCCESS;
+	r = 0;
+ out:
+	if (password != NULL)
+		x_freezero(password, plen);
+	if (newpass != NULL)
+		x_freezero(newpass, nlen);
+	return r;
+}
+
+#define SC_FIELD(f) offsetof(struct servconf, f)
+#define ALWAYS ((size_t)-1)
+
+static const struct method {
+	const char *name;
+	size_t enabled;		/* int field of servconf; ALWAYS for none */
+	method_fn fn;
+} methods[] = {
+	{ "none",	ALWAYS,				m_none },
+	{ "publickey",	SC_FIELD(pubkey_authentication),	m_publickey },
+	{ "password",	SC_FIELD(password_authentication),	m_password },
+};
+#define NMETHODS (sizeof(methods) / sizeof(methods[0]))
+
+static int
+method_enabled(const struct servconf *sc, const struct method *m)
+{
+	if (m->enabled == ALWAYS)
+		return 1;
+	return *(const int *)(const void *)((const char *)sc + m->enabled);
+}
+
+/* Enabled, and due now under AuthenticationMethods. */
+static int
+method_usable(const struct authctxt *ac, const struct method *m)
+{
+	return method_enabled(ac->sc, m) && (m->enabled == ALWAYS ||
+	    auth_chains_allowed(ac->chains, m->name));
+}
+
+static const struct method *
+method_find(const struct authctxt *ac, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NMETHODS; i++)
+		if (strcmp(methods[i].name, name) == 0 &&
+		    method_usable(ac, &methods[i]))
+			return &methods[i];
+	return NULL;
+}
+
+/* PermitRootLogin for a root login by method; logs a refusal. */
+static int
+root_allowed(struct authctxt *ac, const char *method)
+{
+	int ok = 0;
+
+	switch (ac->sc->permit_root_login) {
+	case PERMIT_ROOT_YES:
+		ok = 1;
+		break;
+	case PERMIT_ROOT_NO_PASSWORD:
+		ok = strcmp(method, "publickey") == 0;
+		break;
+	case PERMIT_ROOT_FORCED_ONLY:
+		if (strcmp(method, "publickey") == 0 && ac->opts != NULL &&
+		    ac->opts->force_command != NULL) {
+			log_info("Root login accepted for forced command.");
+			ok = 1;
+		}
+		break;
+	case PERMIT_ROOT_NO:
+		break;
+	}
+	if (!ok)
+		log_info("ROOT LOGIN REFUSED FROM %s port %d",
+		    ac->conn->remote_addr, ac->conn->remote_port);
+	return ok;
+}
+
+static void
+auth_log(struct authctxt *ac, const char *method, enum auth_outcome out,
+    const char *info)
+{
+	int level = LOG_LEVEL_VERBOSE;
+	const char *what = out == AUTH_SUCCESS ? "Accepted" :
+	    out == AUTH_POSTPONED ? "Postponed" :
+	    out == AUTH_PARTIAL ? "Partial" : "Failed";
+
+	if (out == AUTH_SUCCESS || !ac->valid ||
+	    ac->failures >= ac->sc->max_auth_tries / 2 ||
+	    strcmp(method, "password") == 0)
+		level = LOG_LEVEL_INFO;
+	if (out == AUTH_POSTPONED)
+		level = LOG_LEVEL_VERBOSE;
+	log_msg(level, "%s %s for %s%s from %s port %d ssh2%s", what, method,
+	    ac->valid ? "" : "invalid user ", ac->user,
+	    ac->conn->remote_addr, ac->conn->remote_port, info ? info : "");
+}
+
+static int
+send_banner(struct authctxt *ac)
+{
+	struct sbuf *m, *text = sbuf_new();
+	unsigned char buf[4096];
+	ssize_t n;
+	int fd, r = 0;
+
+	if (ac->sc->banner == NULL || strcasecmp(ac->sc->banner, "none") == 0)
+		goto out;
+	if ((fd = open(ac->sc->banner, O_RDONLY | O_NOCTTY)) == -1) {
+		log_error("cannot open banner %s: %s", ac->sc->banner,
+		    strerror(errno));
+		goto out;
+	}
+	while (sbuf_len(text) < AUTH_MAX_BANNER &&
+	    (n = read(fd, buf, sizeof(buf))) > 0)
+		sbuf_put(text, buf, (size_t)n);
+	close(fd);
+	if (sbuf_len(text) > AUTH_MAX_BANNER)
+		sbuf_consume_end(text, sbuf_len(text) - AUTH_MAX_BANNER);
+	if (sbuf_len(text) == 0)
+		goto out;
+	if ((m = tr_msg_start(ac->t, SSH2_MSG_USERAUTH_BANNER)) == NULL) {
+		r = ERR_INTERNAL;
+		goto out;
+	}
+	if ((r = sbuf_put_stringb(m, text)) != 0 ||
+	    (r = sbuf_put_cstring(m, "")) != 0 ||
+	    (r = tr_msg_send(ac->t)) != 0)
+		goto out;
+ out:
+	sbuf_free(text);
+	return r;
+}
+
+static int
+send_failure(struct authctxt *ac)
+{
+	struct sbuf *m, *list = sbuf_new();
+	size_t i;
+	int r;
+
+	for (i = 0, r = 0; i < NMETHODS && r == 0; i++) {
+		if (methods[i].enabled == ALWAYS ||
+		    !method_usable(ac, &methods[i]))
+			continue;
+		r = sbuf_putf(list, "%s%s", sbuf_len(list) ? "," : "",
+		    methods[i].name);
+	}
+	if (r == 0 &&
+	    (m = tr_msg_start(ac->t, SSH2_MSG_USERAUTH_FAILURE)) == NULL)
+		r = ERR_INTERNAL;
+	if (r == 0 && (r = sbuf_put_stringb(m, list)) == 0 &&
+	    (r = sbuf_put_u8(m, ac->partial ? 1 : 0)) == 0)
+		r = tr_msg_send(ac->t);
+	sbuf_free(list);
+	return r;
+}
+
+/* Learn the user from the first request: look up, Match, check. */
+static int
+first_request(struct authctxt *ac, const char *user, const char *service)
+{
+	const struct auth_conn *c = ac->conn;
+	struct match_conn mc;
+	struct passwd *pw;
+	int r;
+
+	ac->user = x_strdup(user);
+	ac->service = x_strdup(service);
+	errno = 0;
+	pw = getpwnam(user);
+	memset(&mc, 0, sizeof(mc));
+	mc.user = user;
+	mc.host = c->remote_host ? c->remote_host : c->remote_addr;
+	mc.address = c->remote_addr;
+	mc.laddress = c->local_addr;
+	mc.lport = c->local_port;
+	if ((r = servconf_apply_match(ac->gsc, &mc, &ac->sc)) != 0) {
+		log_error("cannot apply Match settings for user %s", user);
+		return r;
+	}
+	if ((r = auth_chains_new(ac->sc->authentication_methods,
+	    &ac->chains)) != 0) {
+		log_error("bad AuthenticationMethods \"%s\"",
+		    ac->sc->authentication_methods);
+		return r;
+	}
+	if (pw == NULL) {
+		log_info("Invalid user %s from %s port %d", user,
+		    c->remote_addr, c->remote_port);
+		ac->pw = fake_pw(user);
+		ac->valid = 0;
+		return 0;
+	}
+	ac->pw = auth_pw_dup(pw);
+	ac->valid = auth_user_allowed(ac->sc, ac->pw, c->remote_host,
+	    c->remote_addr);
+	return 0;
+}
+
+/* Milliseconds left of LoginGraceTime; -1: no limit. */
+static int
+time_left(const struct authctxt *ac)
+{
+	uint64_t now = (uint64_t)time(NULL);
+
+	if (ac->deadline == 0)
+		return -1;
+	return now >= ac->deadline ? 0 : (int)((ac->deadline - now) * 1000);
+}
+
+/* Log why the connection ended while waiting for the client. */
+static int
+wait_failed(struct authctxt *ac, int r)
+{
+	const struct auth_conn *c = ac->conn;
+	const char *how = r == ERR_DISCONNECTED ? "Disconnected from" :
+	    "Connection closed by";
+
+	if (r == ERR_CONN_TIMEOUT || r == ERR_AGAIN) {
+		log_info("Timeout before authentication for %s port %d",
+		    c->remote_addr, c->remote_port);
+		tr_disconnect(ac->t, SSH2_DISCONNECT_BY_APPLICATION,
+		    "Timeout before authentication");
+		return ERR_PERMISSION_DENIED;
+	}
+	if (r != ERR_CONN_CLOSED && r != ERR_DISCONNECTED && r != ERR_EOF)
+		return r;
+	if (ac->user == NULL)
+		log_info("%s %s port %d [preauth]", how, c->remote_addr,
+		    c->remote_port);
+	else
+		log_info("%s %s user %s %s port %d [preauth]", how,
+		    ac->valid ? "authenticating" : "invalid", ac->user,
+		    c->remote_addr, c->remote_port);
+	return r == ERR_EOF ? ERR_CONN_CLOSED : r;
+}
+
+static int
+accept_service(struct authctxt *ac)
+{
+	struct sbuf *p, *m;
+	uint8_t type;
+	char *name = NULL;
+	int r;
+
+	for (;;) {
+		r = tr_wait_message(ac->t, &type, &p, time_left(ac));
+		if (r != 0)
+			return wait_failed(ac, r);
+		if (type == SSH2_MSG_SERVICE_REQUEST)
+			break;
+		log_debug("unexpected message type %u before service "
+		    "request", type);
+		if ((r = tr_unimplemented(ac->t)) != 0)
+			return r;
+	}
+	if (sbuf_get_cstring(p, &name, NULL) != 0) {
+		tr_disconnect(ac->t, SSH2_DISCONNECT_PROTOCOL_ERROR,
+		    "bad service request");
+		return ERR_PROTOCOL;
+	}
+	if (strcmp(name, "ssh-userauth") != 0) {
+		tr_disconnect(ac->t, SSH2_DISCONNECT_SERVICE_NOT_AVAILABLE,
+		    "bad service request %s", name);
+		x_free(name);
+		return ERR_PROTOCOL;
+	}
+	if ((m = tr_msg_start(ac->t, SSH2_MSG_SERVICE_ACCEPT)) == NULL)
+		r = ERR_INTERNAL;
+	else if ((r = sbuf_put_cstring(m, name)) == 0)
+		r = tr_msg_send(ac->t);
+	x_free(name);
+	return r;
+}
+
+/* One USERAUTH_REQUEST. *donep set on success. */
+static int
+handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
+{
+	const struct method *m;
+	enum auth_outcome out = AUTH_FAIL;
+	char *user = NULL, *service = NULL, *method = NULL, *info = NULL;
+	int r;
+
+	if (sbuf_get_cstring(p, &user, NULL) != 0 ||
+	    sbuf_get_cstring(p, &service, NULL) != 0 ||
+	    sbuf_get_cstring(p, &method, NULL) != 0) {
+		tr_disconnect(ac->t, SSH2_DISCONNECT_PROTOCOL_ERROR,
+		    "bad userauth request");
+		r = ERR_PROTOCOL;
+		goto out;
+	}
+	if (ac->user == NULL) {
+		if (strcmp(service, "ssh-connection") != 0) {
+			tr_disconnect(ac->t,
+			    SSH2_DISCONNECT_SERVICE_NOT_AVAILABLE,
+			    "bad service %s", service);
+			r = ERR_PROTOCOL;
+			goto out;
+		}
+		if ((r = first_request(ac, user, service)) != 0)
+			goto out;
+		if ((r = send_banner(ac)) != 0)
+			goto out;
+	} else if (strcmp(user, ac->user) != 0 ||
+	    strcmp(service, ac->service) != 0) {
+		tr_disconnect(ac->t, SSH2_DISCONNECT_PROTOCOL_ERROR,
+		    "Change of username or service not allowed: "
+		    "(%s,%s) -> (%s,%s)", ac->user, ac->service, user, service);
+		r = ERR_PROTOCOL;
+		goto out;
+	}
+	ac->attempts++;
+	log_debug("userauth-request for user %s service %s method %s",
+	    user, service, method);
+	if ((m = method_find(ac, method)) != NULL) {
+		if ((r = m->fn(ac, p, &out, &info)) != 0) {
+			if (r == ERR_PROTOCOL)
+				tr_disconnect(ac->t,
+				    SSH2_DISCONNECT_PROTOCOL_ERROR,
+				    "bad userauth request for %s", method);
+			goto out;
+		}
+	} else
+		log_debug("userauth: unknown or disabled method %s", method);
+	if (out == AUTH_SUCCESS && ac->pw->pw_uid == 0 &&
+	    !root_allowed(ac, method))
+		out = AUTH_FAIL;
+	if (out == AUTH_SUCCESS && !ac->valid)
+		out = AUTH_FAIL;		/* cannot happen; be sure */
+	if (out == AUTH_SUCCESS && !auth_chains_complete(ac->chains, method)) {
+		out = AUTH_PARTIAL;
+		ac->partial = 1;
+	}
+	if (out == AUTH_FAIL && (ac->attempts > 1 ||
+	    strcmp(method, "none") != 0))
+		ac->failures++;
+	auth_log(ac, method, out, info);
+	switch (out) {
+	case AUTH_POSTPONED:
+		break;
+	case AUTH_PARTIAL:
+		if ((r = send_failure(ac)) != 0)
+			goto out;
+		break;
+	case AUTH_SUCCESS:
+		if (tr_msg_start(ac->t, SSH2_MSG_USERAUTH_SUCCESS) == NULL) {
+			r = ERR_INTERNAL;
+			goto out;
+		}
+		if ((r = tr_msg_send(ac->t)) != 0)
+			goto out;
+		tr_set_authenticated(ac->t);
+		*donep = 1;
+		break;
+	case AUTH_FAIL:
+		if (ac->failures >= ac->sc->max_auth_tries) {
+			log_error("maximum authentication attempts exceeded "
+			    "for %s%s from %s port %d ssh2",
+			    ac->valid ? "" : "invalid user ", ac->user,
+			    ac->conn->remote_addr, ac->conn->remote_port);
+			tr_disconnect(ac->t, SSH2_DISCONNECT_PROTOCOL_ERROR,
+			    "Too many authentication failures");
+			r = ERR_PERMISSION_DENIED;
+			goto out;
+		}
+		if ((r = send_failure(ac)) != 0)
+			goto out;
+		break;
+	}
+	if (*donep) {
+		ac->method = method;
+		method = NULL;
+	}
+	r = 0;
+ out:
+	x_free(user);
+	x_free(service);
+	x_free(method);
+	x_free(info);
+	return r;
+}
+
+int
+auth_serve(struct transport *t, const struct servconf *sc,
+    const struct auth_conn *conn, struct auth_result *res)
+{
+	struct authctxt ac;
+	struct sbuf *p;
+	uint8_t type;
+	size_t i;
+	int r, done = 0;
+
+	memset(res, 0, sizeof(*res));
+	memset(&ac, 0, sizeof(ac));
+	ac.t = t;
+	ac.gsc = sc;
+	ac.conn = conn;
+	if (sc->login_grace_time > 0)
+		ac.deadline = (uint64_t)time(NULL) +
+		    (uint64_t)sc->login_grace_time;
+	if ((r = accept_service(&ac)) != 0)
+		goto out;
+	while (!done) {
+		if ((r = tr_wait_message(t, &type, &p, time_left(&ac))) != 0) {
+			r = wait_failed(&ac, r);
+			goto out;
+		}
+		if (type != SSH2_MSG_USERAUTH_REQUEST) {
+			log_debug("unexpected message type %u during "
+			    "authentication", type);
+			if ((r = tr_unimplemented(t)) != 0)
+				goto out;
+			continue;
+		}
+		if ((r = handle_request(&ac, p, &done)) != 0)
+			goto out;
+	}
+	if ((r = tr_flush(t)) != 0)
+		goto out;
+	res->pw = ac.pw;
+	ac.pw = NULL;
+	res->opts = ac.opts != NULL ? ac.opts : authopts_new();
+	ac.opts = NULL;
+	res->sc = ac.sc;
+	ac.sc = NULL;
+	res->method = ac.method;
+	ac.method = NULL;
+ out:
+	auth_pw_free(ac.pw);
+	authopts_free(ac.opts);
+	if (ac.sc != NULL)
+		servconf_free(ac.sc);
+	x_free(ac.user);
+	x_free(ac.service);
+	x_free(ac.method);
+	auth_chains_free(ac.chains);
+	for (i = 0; i < ac.nused_keys; i++)
+		key_free(ac.used_keys[i]);
+	x_free(ac.used_keys);
+	return r;
+}

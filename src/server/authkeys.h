@@ -1,0 +1,83 @@
+/*
+ * authkeys.h: the server's authorized_keys files: finding the line that
+ * lets a public key in, and the restrictions that line carries.
+ *
+ * Files are named by AuthorizedKeysFile templates (%h home, %u user,
+ * %% a percent; a relative path is relative to the home directory).
+ * When the server runs as root, files are opened and checked with the
+ * effective uid, gid and groups of the user, as OpenSSH does. With
+ * StrictModes, a file, and every directory from it up to the home
+ * directory (or to / for a file outside home), must be owned by the user
+ * or root and not be writable by group or others; a file that fails is
+ * refused whole and logged with OpenSSH's wording.
+ *
+ * Within a file: blank lines and '#' comments are skipped; a line is
+ * "[options] keytype base64 [comment]"; lines with bad options or keys we
+ * cannot read are skipped (logged with file:line). The first line whose
+ * key equals the offered key and whose options let it in here and now
+ * (from=, expiry-time) wins. Lines marked cert-authority never match a
+ * plain key.
+ */
+#ifndef MOAT_AUTHKEYS_H
+#define MOAT_AUTHKEYS_H
+
+#include <pwd.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "authopts.h"
+#include "key.h"
+#include "servconf.h"
+
+/* What a key is being checked against. */
+struct authkeys_query {
+	const struct key *key;		/* the offered public key */
+	const char *remote_host;	/* name, or the address (no UseDNS) */
+	const char *remote_ip;
+	uint64_t now;			/* seconds since the epoch */
+	int strict_modes;
+};
+
+/*
+ * Expand one AuthorizedKeysFile template for pw (caller frees *outp).
+ * ERR_INVALID_FORMAT on an unknown %-token or a lone % at the end.
+ */
+int authkeys_expand_path(const char *tmpl, const struct passwd *pw,
+    char **outp);
+
+/*
+ * StrictModes check of the file open as fd at path, for user pw.
+ * 0 if safe; ERR_KEY_BAD_PERMISSIONS otherwise, with the reason
+ * ("bad ownership or modes for directory /x" ...) in err.
+ */
+int authkeys_secure_file(int fd, const char *path, const struct passwd *pw,
+    char *err, size_t errlen);
+
+/*
+ * Scan an open authorized_keys stream (name is for log messages).
+ * 0 and *optsp (caller frees) for the first line that lets q->key in;
+ * ERR_NOT_FOUND if none does.
+ */
+int authkeys_scan(FILE *f, const char *name, const struct passwd *pw,
+    const struct authkeys_query *q, struct authopts **optsp);
+
+/*
+ * One file by path: open it (as the user when running as root), check
+ * its modes when q->strict_modes, scan it. ERR_NOT_FOUND when the file
+ * is missing or no line matches; ERR_KEY_BAD_PERMISSIONS when refused.
+ */
+int authkeys_check_file(const char *path, const struct passwd *pw,
+    const struct authkeys_query *q, struct authopts **optsp);
+
+/*
+ * All of sc's AuthorizedKeysFile entries in turn (none when the list is
+ * empty; a "none" entry is skipped):
+ * 0 and *optsp (caller frees) when one lets key in, ERR_NOT_FOUND
+ * otherwise. now is taken from the clock.
+ */
+int authkeys_find(const struct servconf *sc, const struct passwd *pw,
+    const struct key *key, const char *remote_host, const char *remote_ip,
+    struct authopts **optsp);
+
+#endif

@@ -1,0 +1,354 @@
+/*
+ * test_transport.c: two transports, server and client, talking to each
+ * other over a socketpair in one process: every KEX method, host key
+ * type, cipher and MAC negotiated and used for data, rekeying, strict
+ * KEX, and bad input (garbage, corrupted packets) refused cleanly.
+ */
+#include <sys/socket.h>
+
+#include <errno.h>
+#include <unistd.h>
+
+#include "cipher.h"
+#include "kexalg.h"
+#include "key.h"
+#include "mac.h"
+#include "mem.h"
+#include "sbuf.h"
+#include "testlib.h"
+#include "transport.h"
+#include "log.h"
+
+static struct key *hostkeys[3], *hostpub[3];
+static int verified;
+
+static int
+sign_cb(void *arg, const struct key *pub, const char *alg,
+    const unsigned char *d, size_t dl, struct sbuf *sig)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (hostpub[i] == pub)
+			return key_sign(hostkeys[i], alg, d, dl, sig);
+	return ERR_NOT_FOUND;
+}
+
+static int
+verify_cb(void *arg, const struct key *k)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (key_equal_public(hostpub[i], k)) {
+			verified++;
+			return 0;
+		}
+	return ERR_HOSTKEY_MISMATCH;
+}
+
+struct pair {
+	struct transport *s, *c;
+	int fd[2];
+};
+
+static int
+pair_open(struct pair *p, const char *kex, const char *hk,
+    const char *cipher, const char *mac, uint64_t rekey_bytes)
+{
+	struct tr_config sc, cc;
+
+	memset(&sc, 0, sizeof(sc));
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, p->fd) != 0)
+		return ERR_SYSTEM;
+	sc.server = 1;
+	sc.kex_algs = kex;
+	sc.hostkey_algs = hk;
+	sc.ciphers = cipher;
+	sc.macs = mac;
+	sc.rekey_bytes = rekey_bytes;
+	sc.hostkeys = hostpub;
+	sc.nhostkeys = 3;
+	sc.hostkey_sign = sign_cb;
+	sc.peer_desc = "test port 1";
+	cc = sc;
+	cc.server = 0;
+	cc.hostkeys = NULL;
+	cc.nhostkeys = 0;
+	cc.hostkey_sign = NULL;
+	cc.hostkey_verify = verify_cb;
+	p->s = tr_new(p->fd[0], p->fd[0], &sc);
+	p->c = tr_new(p->fd[1], p->fd[1], &cc);
+	return p->s && p->c ? 0 : ERR_INTERNAL;
+}
+
+static void
+pair_close(struct pair *p)
+{
+	tr_free(p->s);
+	tr_free(p->c);
+	close(p->fd[0]);
+	close(p->fd[1]);
+}
+
+/* Run both ends until `want` yields a message; the other must not. */
+static int
+wait_msg(struct transport *want, struct transport *other, uint8_t *type,
+    struct sbuf **payload)
+{
+	uint8_t t2;
+	struct sbuf *p2;
+	int i, r;
+
+	for (i = 0; i < 200000; i++) {
+		(void)tr_fd_write(want);
+		(void)tr_fd_write(other);
+		r = tr_fd_read(other);
+		if (r != 0 && r != ERR_AGAIN)
+			return r;
+		r = tr_next_message(other, &t2, &p2);
+		if (r == 0)
+			return ERR_PROTOCOL;	/* unexpected message */
+		if (r != ERR_AGAIN)
+			return r;
+		r = tr_fd_read(want);
+		if (r != 0 && r != ERR_AGAIN)
+			return r;
+		r = tr_next_message(want, type, payload);
+		if (r != ERR_AGAIN)
+			return r;
+	}
+	return ERR_CONN_TIMEOUT;
+}
+
+/* Send a message of len bytes from a to b and check it arrives intact. */
+static int
+roundtrip(struct transport *a, struct transport *b, size_t len, int seed)
+{
+	struct sbuf *m = tr_msg_start(a, 94), *got;
+	unsigned char *p;
+	uint8_t type;
+	size_t i;
+	int r;
+
+	if ((r = sbuf_reserve(m, len, &p)) != 0)
+		return r;
+	for (i = 0; i < len; i++)
+		p[i] = (unsigned char)(i * 7 + (size_t)seed);
+	if ((r = tr_msg_send(a)) != 0)
+		return r;
+	if ((r = wait_msg(b, a, &type, &got)) != 0)
+		return r;
+	if (type != 94 || sbuf_len(got) != len)
+		return ERR_INVALID_FORMAT;
+	for (i = 0; i < len; i++)
+		if (sbuf_ptr(got)[i] != (unsigned char)(i * 7 + (size_t)seed))
+			return ERR_INVALID_FORMAT;
+	return 0;
+}
+
+static int
+session(const char *kex, const char *hk, const char *cipher, const char *mac,
+    uint64_t rekey_bytes, int nmsgs)
+{
+	struct pair p;
+	int r, i;
+
+	if ((r = pair_open(&p, kex, hk, cipher, mac, rekey_bytes)) != 0)
+		goto out;
+	for (i = 0; i < nmsgs; i++) {
+		if ((r = roundtrip(p.c, p.s, (size_t)(1 + i * 4099 % 65000),
+		    i)) != 0 ||
+		    (r = roundtrip(p.s, p.c, (size_t)(1 + i * 7919 % 65000),
+		    i + 1)) != 0)
+			goto out;
+	}
+	if (strcmp(tr_negotiated(p.s, "kex"), kex) != 0 ||
+	    strcmp(tr_negotiated(p.c, "cipher c2s"), cipher) != 0)
+		r = ERR_INTERNAL;
+ out:
+	if (r != 0)
+		fprintf(stderr, "session %s %s %s %s: %s\n", kex, hk, cipher,
+		    mac, err_str(r));
+	pair_close(&p);
+	return r;
+}
+
+static void
+test_all_algorithms(void)
+{
+	const char *kexes[] = { "curve25519-sha256",
+	    "curve25519-sha256@libssh.org", "ecdh-sha2-nistp256",
+	    "ecdh-sha2-nistp384", "ecdh-sha2-nistp521",
+	    "diffie-hellman-group14-sha256", "diffie-hellman-group16-sha512",
+	    "diffie-hellman-group18-sha512",
+	    "diffie-hellman-group-exchange-sha256" };
+	const char *hks[] = { "ssh-ed25519", "ecdsa-sha2-nistp256",
+	    "rsa-sha2-512", "rsa-sha2-256", "ssh-rsa" };
+	const char *ciphers[] = { "chacha20-poly1305@openssh.com",
+	    "aes128-ctr", "aes192-ctr", "aes256-ctr",
+	    "aes128-gcm@openssh.com", "aes256-gcm@openssh.com" };
+	const char *macs[] = { "hmac-sha2-256-etm@openssh.com",
+	    "hmac-sha2-512-etm@openssh.com", "hmac-sha1-etm@openssh.com",
+	    "hmac-sha2-256", "hmac-sha2-512", "hmac-sha1" };
+	size_t i, j;
+
+	for (i = 0; i < sizeof(kexes) / sizeof(kexes[0]); i++)
+		CHECK_OK(session(kexes[i], "ssh-ed25519", "aes128-ctr",
+		    "hmac-sha2-256-etm@openssh.com", 0, 2));
+	for (i = 0; i < sizeof(hks) / sizeof(hks[0]); i++)
+		CHECK_OK(session("curve25519-sha256", hks[i],
+		    "aes256-gcm@openssh.com", "hmac-sha1", 0, 2));
+	for (i = 0; i < sizeof(ciphers) / sizeof(ciphers[0]); i++)
+		for (j = 0; j < sizeof(macs) / sizeof(macs[0]); j++)
+			CHECK_OK(session("curve25519-sha256", "ssh-ed25519",
+			    ciphers[i], macs[j], 0, 3));
+	CHECK(verified > 0);
+}
+
+static void
+test_rekey(void)
+{
+	/* A 64 KiB rekey limit forces many exchanges under traffic. */
+	CHECK_OK(session("curve25519-sha256", "ssh-ed25519",
+	    "chacha20-poly1305@openssh.com", "hmac-sha2-256", 65536, 40));
+	CHECK_OK(session("ecdh-sha2-nistp256", "ecdsa-sha2-nistp256",
+	    "aes128-ctr", "hmac-sha2-512", 65536, 40));
+}
+
+static void
+test_no_common_algorithm(void)
+{
+	struct pair p;
+	struct tr_config sc, cc;
+	uint8_t type;
+	struct sbuf *m;
+	int r;
+
+	memset(&sc, 0, sizeof(sc));
+	CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, p.fd) == 0);
+	sc.server = 1;
+	sc.kex_algs = "curve25519-sha256";
+	sc.hostkey_algs = "ssh-ed25519";
+	sc.ciphers = "aes128-ctr";
+	sc.macs = "hmac-sha1";
+	sc.hostkeys = hostpub;
+	sc.nhostkeys = 3;
+	sc.hostkey_sign = sign_cb;
+	cc = sc;
+	cc.server = 0;
+	cc.ciphers = "aes256-ctr";
+	p.s = tr_new(p.fd[0], p.fd[0], &sc);
+	p.c = tr_new(p.fd[1], p.fd[1], &cc);
+	r = wait_msg(p.s, p.c, &type, &m);
+	CHECK(r == ERR_NO_CIPHER_MATCH || r == ERR_CONN_CLOSED ||
+	    r == ERR_DISCONNECTED);
+	pair_close(&p);
+}
+
+/* Bad input: each case ends in a clean error, never a crash. */
+static void
+test_bad_input(void)
+{
+	static const char *cases[] = {
+		"GET / HTTP/1.0\r\n\r\n",		/* not a banner */
+		"SSH-1.5-old\r\n",			/* protocol 1 */
+		"SSH-2.0-x\r\n\0\0\0\xff\x05",		/* bad length */
+		"SSH-2.0-x\r\n\xff\xff\xff\xff\x05\x14",	/* huge length */
+		"SSH-2.0-x\r\n\0\0\0\x0c\x04\x32" "abcdefghij", /* early msg */
+	};
+	static const size_t lens[] = { 18, 13, 17, 17, 27 };
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct tr_config sc;
+		struct transport *s;
+		uint8_t type;
+		struct sbuf *m;
+		int fd[2], r;
+
+		memset(&sc, 0, sizeof(sc));
+		CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, fd) == 0);
+		sc.server = 1;
+		sc.kex_algs = "curve25519-sha256";
+		sc.hostkey_algs = "ssh-ed25519";
+		sc.ciphers = "aes128-ctr";
+		sc.macs = "hmac-sha1";
+		sc.hostkeys = hostpub;
+		sc.nhostkeys = 3;
+		sc.hostkey_sign = sign_cb;
+		s = tr_new(fd[0], fd[0], &sc);
+		CHECK(write(fd[1], cases[i], lens[i]) == (ssize_t)lens[i]);
+		shutdown(fd[1], SHUT_WR);
+		r = tr_wait_message(s, &type, &m, 2000);
+		CHECK(r != 0 && r != ERR_CONN_TIMEOUT);
+		tr_free(s);
+		close(fd[0]);
+		close(fd[1]);
+	}
+}
+
+/* A corrupted encrypted packet is caught by the MAC/tag. */
+static void
+test_corrupt_packet(void)
+{
+	const char *ciphers[] = { "aes128-ctr", "aes128-gcm@openssh.com",
+	    "chacha20-poly1305@openssh.com" };
+	const char *macs[] = { "hmac-sha2-256-etm@openssh.com",
+	    "hmac-sha2-256", "hmac-sha1" };
+	size_t i, j;
+
+	for (i = 0; i < 3; i++) for (j = 0; j < 2; j++) {
+		struct pair p;
+		struct sbuf *m;
+		uint8_t type;
+		unsigned char buf[65536];
+		ssize_t n;
+		int r;
+
+		CHECK_OK(pair_open(&p, "curve25519-sha256", "ssh-ed25519",
+		    ciphers[i], macs[j], 0));
+		CHECK_OK(roundtrip(p.c, p.s, 100, 1));
+		/* Compose a message on the client, flip a bit on the wire. */
+		m = tr_msg_start(p.c, 94);
+		sbuf_put(m, "0123456789abcdef0123456789", 26);
+		CHECK_OK(tr_msg_send(p.c));
+		CHECK_OK(tr_flush(p.c));
+		usleep(1000);
+		n = read(p.fd[0], buf, sizeof(buf));
+		CHECK(n > 20);
+		if (n > 20) {
+			buf[n - 20] ^= 0x01;
+			CHECK(write(p.fd[1], buf, (size_t)n) == n);
+		}
+		r = tr_wait_message(p.s, &type, &m, 2000);
+		CHECK(r == ERR_MAC_INVALID);
+		pair_close(&p);
+	}
+}
+
+int
+main(void)
+{
+	int i;
+	enum key_type types[3] = { KEY_ED25519, KEY_ECDSA, KEY_RSA };
+
+	if (getenv("TEST_DEBUG") != NULL)
+		log_init("test_transport", LOG_LEVEL_DEBUG1, 0, 1);
+
+	for (i = 0; i < 3; i++) {
+		CHECK_OK(key_generate(types[i], types[i] == KEY_RSA ? 2048 : 0,
+		    &hostkeys[i]));
+		CHECK_OK(key_demote(hostkeys[i], &hostpub[i]));
+	}
+	test_all_algorithms();
+	test_rekey();
+	test_no_common_algorithm();
+	test_bad_input();
+	test_corrupt_packet();
+	for (i = 0; i < 3; i++) {
+		key_free(hostkeys[i]);
+		key_free(hostpub[i]);
+	}
+	return TEST_DONE();
+}
