@@ -288,6 +288,8 @@ run_session(struct run *rn)
 		    1, "xterm-test", 80, 24, 0, 0, modes);
 		sbuf_free(modes);
 		CHECK(c_recv(&m) == SSH2_MSG_CHANNEL_SUCCESS);
+		c_send(SSH2_MSG_CHANNEL_REQUEST, "usbuuuu", rid,
+		    "window-change", 0, 132, 50, 0, 0);
 	}
 	if (rn->subsystem != NULL)
 		c_send(SSH2_MSG_CHANNEL_REQUEST, "usbs", rid, "subsystem", 1,
@@ -517,7 +519,7 @@ test_signal(void)
 static void
 test_pty(void)
 {
-	struct run rn = { .cmd = "echo \"$TERM\"; tty; stty -a | "
+	struct run rn = { .cmd = "echo \"$TERM\"; tty; stty size; stty -a | "
 	    "grep -o -m1 -- -echo", .pty = 1, .window = 1 << 20,
 	    .maxpkt = 32768 };
 
@@ -530,6 +532,7 @@ test_pty(void)
 		    (const char *)sbuf_ptr(rn.out));
 	CHECK(strstr((const char *)sbuf_ptr(rn.out), "xterm-test\r\n") != NULL);
 	CHECK(strstr((const char *)sbuf_ptr(rn.out), "/dev/pts/") != NULL);
+	CHECK(strstr((const char *)sbuf_ptr(rn.out), "50 132\r\n") != NULL);
 	CHECK(strstr((const char *)sbuf_ptr(rn.out), "-echo") != NULL);
 	run_free(&rn);
 }
