@@ -3,9 +3,6 @@
 #include "keygen.h"
 #define STUB(f) int f(struct kg_opts *o) { (void)o; \
 	fprintf(stderr, "not implemented\n"); return 255; }
-STUB(kg_find_host)
-STUB(kg_hash_hosts)
-STUB(kg_remove_host)
 STUB(kg_sign_certs)
 STUB(kg_show_cert)
 STUB(kg_gen_krl)
