@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cert.h"
 #include "err.h"
 #include "keygen.h"
 #include "mem.h"
@@ -213,17 +214,37 @@ skip_field(char *cp)
 	return cp;
 }
 
+/* A plain key or a certificate (whose plain key is returned). */
+static int
+read_key_or_cert(const char **cpp, struct key **kp, int *is_cert)
+{
+	struct key_cert *c = NULL;
+	int r;
+
+	*is_cert = 0;
+	if ((r = key_read_public_text(cpp, kp)) == 0)
+		return 0;
+	if (cert_read_public_text(cpp, &c) != 0)
+		return r;
+	*kp = c->key;
+	c->key = NULL;
+	cert_free(c);
+	*is_cert = 1;
+	return 0;
+}
+
 static void
 print_fingerprint(const struct kg_opts *o, const struct key *k,
-    const char *comment)
+    const char *comment, int is_cert)
 {
 	const char *tn = key_type_name(k);
 	char *fp = key_fingerprint(k, o->fp_hash), *art;
 	const char *shortn = strstr(tn, "ed25519") ? "ED25519" :
 	    strstr(tn, "ecdsa") ? "ECDSA" : "RSA";
 
-	printf("%u %s %s (%s)\n", key_bits(k), fp,
-	    comment != NULL ? comment : "no comment", shortn);
+	printf("%u %s %s (%s%s)\n", key_bits(k), fp,
+	    comment != NULL ? comment : "no comment", shortn,
+	    is_cert ? "-CERT" : "");
 	x_free(fp);
 	if (o->verbose && (art = key_randomart(k, o->fp_hash)) != NULL) {
 		printf("%s\n", art);
@@ -240,10 +261,10 @@ fingerprint_private(struct kg_opts *o, const char *path)
 
 	if (key_load_public(pub, &k, &comment) == 0) {
 		print_fingerprint(o, k, comment != NULL && *comment != '\0' ?
-		    comment : pub);
+		    comment : pub, 0);
 	} else if ((r = kg_load_private(path, o->old_pass, &k, &comment,
 	    0)) == 0) {
-		print_fingerprint(o, k, comment != NULL ? comment : "");
+		print_fingerprint(o, k, comment != NULL ? comment : "", 0);
 	} else {
 		fprintf(stderr, "%s is not a key file.\n", path);
 		x_free(pub);
@@ -269,7 +290,7 @@ kg_fingerprint(struct kg_opts *o)
 	char *text = NULL, *line, *next, *cp, *ep, *comment;
 	const char *rp;
 	unsigned long lineno = 0;
-	int found = 0, r;
+	int found = 0, r, is_cert;
 	struct key *k;
 
 	if ((r = kg_read_file(path, &text, NULL)) != 0) {
@@ -298,7 +319,7 @@ kg_fingerprint(struct kg_opts *o)
 		}
 		comment = NULL;
 		rp = cp;
-		if (key_read_public_text(&rp, &k) != 0) {
+		if (read_key_or_cert(&rp, &k, &is_cert) != 0) {
 			/* authorized_keys options or known_hosts hosts */
 			ep = skip_field(cp);
 			if (*ep == '\0') {
@@ -308,14 +329,14 @@ kg_fingerprint(struct kg_opts *o)
 			*ep++ = '\0';
 			comment = cp;
 			rp = ep + strspn(ep, " \t");
-			if (key_read_public_text(&rp, &k) != 0) {
+			if (read_key_or_cert(&rp, &k, &is_cert) != 0) {
 				not_key(o, path, lineno);
 				continue;
 			}
 		}
 		if (*rp != '\0')
 			comment = (char *)rp;
-		print_fingerprint(o, k, comment);
+		print_fingerprint(o, k, comment, is_cert);
 		key_free(k);
 		found = 1;
 	}

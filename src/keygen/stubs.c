@@ -3,8 +3,6 @@
 #include "keygen.h"
 #define STUB(f) int f(struct kg_opts *o) { (void)o; \
 	fprintf(stderr, "not implemented\n"); return 255; }
-STUB(kg_sign_certs)
-STUB(kg_show_cert)
 STUB(kg_gen_krl)
 STUB(kg_query_krl)
 STUB(kg_export)
