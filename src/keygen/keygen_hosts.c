@@ -133,6 +133,7 @@ kg_find_host(struct kg_opts *o)
 		copy = x_strdup(line);
 		if (hostfile_parse_line(copy, &mark, &hosts, &k,
 		    &comment) != 0 || !hostfile_match_hosts(hosts, name)) {
+			key_free(k);
 			x_free(copy);
 			continue;
 		}
