@@ -57,20 +57,28 @@ test_table(void)
 		const char *name;
 		unsigned int len;
 		int etm;
+		unsigned int keylen;
 	} rows[] = {
-		{ "hmac-sha2-256-etm@openssh.com", 32, 1 },
-		{ "hmac-sha2-512-etm@openssh.com", 64, 1 },
-		{ "hmac-sha1-etm@openssh.com", 20, 1 },
-		{ "hmac-sha2-256", 32, 0 },
-		{ "hmac-sha2-512", 64, 0 },
-		{ "hmac-sha1", 20, 0 },
+		{ "umac-64-etm@openssh.com", 8, 1, 16 },
+		{ "umac-128-etm@openssh.com", 16, 1, 16 },
+		{ "hmac-sha2-256-etm@openssh.com", 32, 1, 32 },
+		{ "hmac-sha2-512-etm@openssh.com", 64, 1, 64 },
+		{ "hmac-sha1-etm@openssh.com", 20, 1, 20 },
+		{ "umac-64@openssh.com", 8, 0, 16 },
+		{ "umac-128@openssh.com", 16, 0, 16 },
+		{ "hmac-sha2-256", 32, 0, 32 },
+		{ "hmac-sha2-512", 64, 0, 64 },
+		{ "hmac-sha1", 20, 0, 20 },
 	};
 	char *names = x_strdup(mac_all_names()), *cp, *name;
 	const struct mac_alg *alg;
 	size_t i = 0;
 
-	CHECK_STR(mac_default_names(), "hmac-sha2-256-etm@openssh.com,"
+	/* OpenSSH 9.2's default MACs, in its order */
+	CHECK_STR(mac_default_names(), "umac-64-etm@openssh.com,"
+	    "umac-128-etm@openssh.com,hmac-sha2-256-etm@openssh.com,"
 	    "hmac-sha2-512-etm@openssh.com,hmac-sha1-etm@openssh.com,"
+	    "umac-64@openssh.com,umac-128@openssh.com,"
 	    "hmac-sha2-256,hmac-sha2-512,hmac-sha1");
 	for (cp = names; (name = strsep(&cp, ",")) != NULL; i++) {
 		CHECK(i < sizeof(rows) / sizeof(rows[0]));
@@ -81,13 +89,13 @@ test_table(void)
 		CHECK(alg != NULL);
 		if (alg == NULL)
 			continue;
-		CHECK(alg->key_len == rows[i].len &&
+		CHECK(alg->key_len == rows[i].keylen &&
 		    alg->mac_len == rows[i].len && alg->etm == rows[i].etm);
 	}
 	CHECK(i == sizeof(rows) / sizeof(rows[0]));
 	x_free(names);
 	CHECK(mac_by_name("hmac-md5") == NULL);
-	CHECK(mac_by_name("umac-64@openssh.com") == NULL);
+	CHECK(mac_by_name("umac-32@openssh.com") == NULL);
 	CHECK(mac_by_name(NULL) == NULL);
 }
 
