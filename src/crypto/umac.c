@@ -352,7 +352,7 @@ add128_mod(uint64_t *h, uint64_t *l, uint64_t ah, uint64_t al)
 	c = *h < c;
 	*h += ah;
 	c += *h < ah;
-	if (c) {			/* 2^128 = 159; the wrapped sum is small */
+	if (c) {		/* 2^128 = 159; the wrapped sum is small */
 		*l += OFF128;
 		*h += *l < OFF128;
 	}
