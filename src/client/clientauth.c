@@ -343,7 +343,7 @@ client_auth_ex(struct transport *t, const struct client_opts *o,
 {
 	struct ca_ctx c;
 	const struct ca_method *cur = NULL;
-	char *server = NULL, *ours = NULL, *done = x_strdup("");
+	char *server = NULL, *prev, *ours = NULL, *done = x_strdup("");
 	struct sbuf *p;
 	uint8_t type;
 	int partial, r;
@@ -387,14 +387,22 @@ client_auth_ex(struct transport *t, const struct client_opts *o,
 			r = 0;
 			goto out;
 		case SSH2_MSG_USERAUTH_FAILURE:
-			x_free(server);
+			prev = server;
 			server = NULL;
 			if ((r = sbuf_get_cstring(p, &server, NULL)) != 0 ||
-			    (r = sbuf_get_bool(p, &partial)) != 0)
+			    (r = sbuf_get_bool(p, &partial)) != 0) {
+				x_free(prev);
 				goto out;
+			}
 			log_debug("Authentications that can continue: %s",
 			    server);
-			if (partial) {
+			/*
+			 * Some servers keep the flag set after the first
+			 * partial success: a new step is one that changed
+			 * the list.
+			 */
+			if (partial && (prev == NULL ||
+			    strcmp(prev, server) != 0)) {
 				log_verbose("Authenticated using \"%s\" with "
 				    "partial success.",
 				    cur != NULL ? cur->name : "none");
@@ -404,6 +412,7 @@ client_auth_ex(struct transport *t, const struct client_opts *o,
 				x_free(done);
 				done = x_strdup("");
 			}
+			x_free(prev);
 			c.id_cur = NULL;
 			if ((r = advance(&c, &cur, server, ours, &done)) < 0)
 				goto out;
