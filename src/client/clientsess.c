@@ -318,9 +318,8 @@ on_timer(struct csess *s)
 		csess_quit(s, 255);
 		return;
 	}
-	if ((b = tr_msg_start(s->t, SSH2_MSG_GLOBAL_REQUEST)) != NULL &&
-	    sbuf_put_cstring(b, "keepalive@openssh.com") == 0 &&
-	    sbuf_put_u8(b, 1) == 0)
+	if ((b = chan_global_start(s->cs, "keepalive@openssh.com", 1, NULL,
+	    NULL)) != NULL)
 		(void)tr_msg_send(s->t);
 }
 

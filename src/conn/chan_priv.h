@@ -34,6 +34,28 @@ struct chan_set {
 	void (*hook_cb)(struct chan_set *, void *);
 	void *hook_arg;
 
+	/* Global requests: handlers, and callbacks for replies due. */
+	struct {
+		const char *name;
+		chan_global_fn fn;
+		void *arg;
+	} globals[CHAN_MAX_GLOBALS];
+	size_t nglobals;
+	struct chan_greply {
+		chan_global_reply_fn cb;
+		void *arg;
+	} *greplies;
+	size_t ngreplies, agreplies;
+
+	/* Extra polled fds (chan_set_watch); fd -1: free slot. */
+	struct chan_watch {
+		int fd;
+		short events;
+		chan_watch_fn cb;
+		void *arg;
+	} *watches;
+	size_t nwatches;
+
 	int exit_when_idle;
 	int had_channel;
 };

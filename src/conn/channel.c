@@ -6,6 +6,8 @@
  * Channel types, global requests and channel requests are tables too.
  * Moving data between fds and packets is in chanio.c.
  */
+#include <sys/socket.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -49,9 +51,15 @@ chan_fd_close(struct chan *c, int *fdp)
 	if (fd == -1)
 		return;
 	*fdp = -1;
-	/* rfd and wfd may share a pty master: close on the last use. */
-	if (fd == c->rfd || fd == c->wfd || fd == c->efd)
+	/*
+	 * rfd and wfd may share a pty master or a socket: close on the
+	 * last use; a socket we stop writing to still gets its FIN.
+	 */
+	if (fd == c->rfd || fd == c->wfd || fd == c->efd) {
+		if (fdp == &c->wfd && !c->wfd_is_tty)
+			(void)shutdown(fd, SHUT_WR);
 		return;
+	}
 	close(fd);
 }
 
@@ -82,6 +90,8 @@ chan_set_free(struct chan_set *cs)
 		if (cs->chans[i] != NULL)
 			chan_free(cs, cs->chans[i]);
 	x_free(cs->chans);
+	x_free(cs->greplies);
+	x_free(cs->watches);
 	x_free(cs);
 }
 
@@ -425,7 +435,6 @@ in_open(struct chan_set *cs, struct sbuf *m)
 	void *arg = NULL;
 	const char *desc = "unknown channel type";
 	struct chan *c;
-	struct sbuf *b;
 	int r;
 
 	if ((r = sbuf_get_string_direct(m, &type, &tlen)) != 0 ||
@@ -453,21 +462,48 @@ in_open(struct chan_set *cs, struct sbuf *m)
 	c->remote_maxpacket = maxpkt;
 	desc = "open failed";
 	reason = SSH2_OPEN_ADMINISTRATIVELY_PROHIBITED;
+	c->open_pending = 1;
 	if (ops->open != NULL &&
-	    ops->open(cs, c, m, &reason, &desc) != 0) {
+	    (r = ops->open(cs, c, m, &reason, &desc)) != 0) {
+		if (r == ERR_AGAIN)
+			return 0;	/* the type answers later */
 		chan_free(cs, c);
 		return send_open_failure(cs, rid, reason, desc);
 	}
+	return chan_open_confirm(cs, c);
+}
+
+int
+chan_open_confirm(struct chan_set *cs, struct chan *c)
+{
+	struct sbuf *b;
+	int r;
+
+	if (!c->open_pending)
+		return ERR_INVALID_ARGUMENT;
+	c->open_pending = 0;
 	c->confirmed = 1;
 	if ((b = tr_msg_start(cs->t,
 	    SSH2_MSG_CHANNEL_OPEN_CONFIRMATION)) == NULL)
 		return ERR_INTERNAL;
-	if ((r = sbuf_put_u32(b, rid)) != 0 ||
+	if ((r = sbuf_put_u32(b, c->remote_id)) != 0 ||
 	    (r = sbuf_put_u32(b, c->local_id)) != 0 ||
 	    (r = sbuf_put_u32(b, c->local_window)) != 0 ||
 	    (r = sbuf_put_u32(b, c->local_maxpacket)) != 0)
 		return r;
 	return tr_msg_send(cs->t);
+}
+
+int
+chan_open_refuse(struct chan_set *cs, struct chan *c, uint32_t reason,
+    const char *desc)
+{
+	uint32_t rid = c->remote_id;
+
+	if (!c->open_pending)
+		return ERR_INVALID_ARGUMENT;
+	chan_free(cs, c);
+	return send_open_failure(cs, rid, reason, desc);
 }
 
 /* Look up the recipient channel of a message; a bad id breaks the protocol. */
@@ -678,25 +714,51 @@ in_chan_failure(struct chan_set *cs, struct sbuf *m)
 	return in_chan_reply(cs, m, 0);
 }
 
-/* Global requests we know; all others fail. */
-static int
-global_refuse(struct chan_set *cs, struct sbuf *m)
+/*
+ * Global requests: the names registered with chan_set_global(); all
+ * others fail (OpenSSH answers keepalive@openssh.com with failure too).
+ */
+int
+chan_set_global(struct chan_set *cs, const char *name, chan_global_fn fn,
+    void *arg)
 {
-	return ERR_FEATURE_UNSUPPORTED;
+	if (cs->nglobals >= CHAN_MAX_GLOBALS || name == NULL || fn == NULL)
+		return ERR_INVALID_ARGUMENT;
+	cs->globals[cs->nglobals].name = name;
+	cs->globals[cs->nglobals].fn = fn;
+	cs->globals[cs->nglobals].arg = arg;
+	cs->nglobals++;
+	return 0;
 }
 
-static const struct {
-	const char *name;
-	int (*fn)(struct chan_set *, struct sbuf *);
-} global_reqs[] = {
-	/* OpenSSH answers its own keepalive with failure too. */
-	{ "keepalive@openssh.com", global_refuse },
-};
+struct sbuf *
+chan_global_start(struct chan_set *cs, const char *name, int want_reply,
+    chan_global_reply_fn cb, void *arg)
+{
+	struct sbuf *b;
+
+	if ((b = tr_msg_start(cs->t, SSH2_MSG_GLOBAL_REQUEST)) == NULL ||
+	    sbuf_put_cstring(b, name) != 0 ||
+	    sbuf_put_u8(b, want_reply ? 1 : 0) != 0)
+		return NULL;
+	if (want_reply) {
+		if (cs->ngreplies == cs->agreplies) {
+			cs->agreplies = cs->agreplies ? cs->agreplies * 2 : 4;
+			cs->greplies = x_reallocarray(cs->greplies,
+			    cs->agreplies, sizeof(*cs->greplies));
+		}
+		cs->greplies[cs->ngreplies].cb = cb;
+		cs->greplies[cs->ngreplies].arg = arg;
+		cs->ngreplies++;
+	}
+	return b;
+}
 
 static int
 in_global_request(struct chan_set *cs, struct sbuf *m)
 {
 	char *name = NULL;
+	struct sbuf *reply = sbuf_new(), *b;
 	int want_reply, ok = 0, r;
 	size_t i;
 
@@ -705,27 +767,86 @@ in_global_request(struct chan_set *cs, struct sbuf *m)
 		goto out;
 	log_debug("server_input_global_request: rtype %s want_reply %d",
 	    name, want_reply);
-	for (i = 0; i < sizeof(global_reqs) / sizeof(global_reqs[0]); i++)
-		if (strcmp(global_reqs[i].name, name) == 0)
-			ok = global_reqs[i].fn(cs, m) == 0;
+	for (i = 0; i < cs->nglobals; i++)
+		if (strcmp(cs->globals[i].name, name) == 0)
+			ok = cs->globals[i].fn(cs, cs->globals[i].arg, m,
+			    reply) == 0;
 	if (want_reply) {
-		if (tr_msg_start(cs->t, ok ? SSH2_MSG_REQUEST_SUCCESS :
-		    SSH2_MSG_REQUEST_FAILURE) == NULL) {
+		if ((b = tr_msg_start(cs->t, ok ? SSH2_MSG_REQUEST_SUCCESS :
+		    SSH2_MSG_REQUEST_FAILURE)) == NULL) {
 			r = ERR_INTERNAL;
 			goto out;
 		}
+		if (ok && (r = sbuf_putb(b, reply)) != 0)
+			goto out;
 		r = tr_msg_send(cs->t);
 	}
  out:
+	sbuf_free(reply);
 	x_free(name);
 	return r;
 }
 
 static int
-in_global_reply(struct chan_set *cs, struct sbuf *m)
+in_global_reply_common(struct chan_set *cs, struct sbuf *m, int ok)
 {
+	struct chan_greply g;
+
 	cs->alive_unanswered = 0;
+	if (cs->ngreplies == 0)
+		return 0;
+	g = cs->greplies[0];
+	cs->ngreplies--;
+	memmove(cs->greplies, cs->greplies + 1,
+	    cs->ngreplies * sizeof(*cs->greplies));
+	if (g.cb != NULL)
+		g.cb(cs, g.arg, ok, ok ? m : NULL);
 	return 0;
+}
+
+static int
+in_global_success(struct chan_set *cs, struct sbuf *m)
+{
+	return in_global_reply_common(cs, m, 1);
+}
+
+static int
+in_global_failure(struct chan_set *cs, struct sbuf *m)
+{
+	return in_global_reply_common(cs, m, 0);
+}
+
+int
+chan_set_watch(struct chan_set *cs, int fd, short events, chan_watch_fn cb,
+    void *arg)
+{
+	size_t i;
+
+	if (fd < 0 || cb == NULL)
+		return ERR_INVALID_ARGUMENT;
+	for (i = 0; i < cs->nwatches; i++)
+		if (cs->watches[i].fd == fd || cs->watches[i].fd == -1)
+			break;
+	if (i == cs->nwatches) {
+		cs->watches = x_reallocarray(cs->watches, cs->nwatches + 1,
+		    sizeof(*cs->watches));
+		cs->nwatches++;
+	}
+	cs->watches[i].fd = fd;
+	cs->watches[i].events = events;
+	cs->watches[i].cb = cb;
+	cs->watches[i].arg = arg;
+	return 0;
+}
+
+void
+chan_set_unwatch(struct chan_set *cs, int fd)
+{
+	size_t i;
+
+	for (i = 0; i < cs->nwatches; i++)
+		if (cs->watches[i].fd == fd)
+			cs->watches[i].fd = -1;
 }
 
 static const struct {
@@ -733,8 +854,8 @@ static const struct {
 	int (*fn)(struct chan_set *, struct sbuf *);
 } handlers[] = {
 	{ SSH2_MSG_GLOBAL_REQUEST,		in_global_request },
-	{ SSH2_MSG_REQUEST_SUCCESS,		in_global_reply },
-	{ SSH2_MSG_REQUEST_FAILURE,		in_global_reply },
+	{ SSH2_MSG_REQUEST_SUCCESS,		in_global_success },
+	{ SSH2_MSG_REQUEST_FAILURE,		in_global_failure },
 	{ SSH2_MSG_CHANNEL_OPEN,		in_open },
 	{ SSH2_MSG_CHANNEL_OPEN_CONFIRMATION,	in_open_confirm },
 	{ SSH2_MSG_CHANNEL_OPEN_FAILURE,	in_open_failure },

@@ -130,6 +130,7 @@ struct chan {
 	unsigned int close_sent:1;
 	unsigned int close_rcvd:1;
 	unsigned int wfd_is_tty:1;	/* keep wfd open on the peer's EOF */
+	unsigned int open_pending:1;	/* peer's open awaits our answer */
 };
 
 struct chan_set *chan_set_new(struct transport *t);
@@ -187,6 +188,51 @@ struct sbuf *chan_request_start(struct chan_set *cs, struct chan *c,
 int chan_msg_send(struct chan_set *cs);
 int chan_send_eof(struct chan_set *cs, struct chan *c);
 int chan_send_close(struct chan_set *cs, struct chan *c);
+
+/*
+ * Deferred opens: a type's open hook may return ERR_AGAIN to answer
+ * later (e.g. after a non-blocking connect). The channel then waits,
+ * unconfirmed, until the type calls chan_open_confirm() or
+ * chan_open_refuse(); the latter frees the channel (ops->free runs).
+ */
+int chan_open_confirm(struct chan_set *cs, struct chan *c);
+int chan_open_refuse(struct chan_set *cs, struct chan *c, uint32_t reason,
+    const char *desc);
+
+/*
+ * Global requests from the peer: fn runs for a GLOBAL_REQUEST named
+ * name; body holds the fields after want_reply. Return 0 for
+ * REQUEST_SUCCESS (anything appended to reply goes with it) or an error
+ * for REQUEST_FAILURE. At most CHAN_MAX_GLOBALS names per set.
+ */
+#define CHAN_MAX_GLOBALS	8
+typedef int (*chan_global_fn)(struct chan_set *cs, void *arg,
+    struct sbuf *body, struct sbuf *reply);
+int chan_set_global(struct chan_set *cs, const char *name,
+    chan_global_fn fn, void *arg);
+/*
+ * Our own global request: append its fields to the returned buffer and
+ * call chan_msg_send(). With want_reply, cb (may be NULL) hears the
+ * answer in order: ok 1 and the reply's fields, or ok 0 (body NULL).
+ * Every GLOBAL_REQUEST we send wanting a reply must go through here, so
+ * that replies are matched to requests.
+ */
+typedef void (*chan_global_reply_fn)(struct chan_set *cs, void *arg, int ok,
+    struct sbuf *body);
+struct sbuf *chan_global_start(struct chan_set *cs, const char *name,
+    int want_reply, chan_global_reply_fn cb, void *arg);
+
+/*
+ * More fds for conn_loop to poll (listening sockets, connects in
+ * progress): cb(cs, fd, revents, arg) runs when poll reports events on
+ * fd. chan_set_unwatch() may be called from inside a callback. The fd
+ * stays the caller's.
+ */
+typedef void (*chan_watch_fn)(struct chan_set *cs, int fd, short revents,
+    void *arg);
+int chan_set_watch(struct chan_set *cs, int fd, short events,
+    chan_watch_fn cb, void *arg);
+void chan_set_unwatch(struct chan_set *cs, int fd);
 
 /*
  * The loop of one connection. Returns 0 when the peer closed the

@@ -24,7 +24,7 @@
 #include "mem.h"
 #include "transport.h"
 
-enum slot { SLOT_TR, SLOT_HOOK, SLOT_R, SLOT_E, SLOT_W, SLOT_EW };
+enum slot { SLOT_TR, SLOT_HOOK, SLOT_R, SLOT_E, SLOT_W, SLOT_EW, SLOT_WATCH };
 
 struct pollset {
 	struct pollfd *pfd;
@@ -64,6 +64,10 @@ build_pollset(struct chan_set *cs, struct pollset *ps)
 		ps_add(ps, tr_fd_out(t), POLLOUT, SLOT_TR, 0);
 	if (cs->hook_fd != -1)
 		ps_add(ps, cs->hook_fd, POLLIN, SLOT_HOOK, 0);
+	for (i = 0; i < cs->nwatches; i++)
+		if (cs->watches[i].fd != -1)
+			ps_add(ps, cs->watches[i].fd, cs->watches[i].events,
+			    SLOT_WATCH, (uint32_t)i);
 	for (i = 0; i < cs->nalloc; i++) {
 		struct chan *c = cs->chans[i];
 		int rd;
@@ -109,9 +113,8 @@ keepalive(struct chan_set *cs, int *errp)
 		return -1;
 	}
 	cs->alive_unanswered++;
-	if ((b = tr_msg_start(cs->t, SSH2_MSG_GLOBAL_REQUEST)) == NULL ||
-	    sbuf_put_cstring(b, "keepalive@openssh.com") != 0 ||
-	    sbuf_put_u8(b, 1) != 0 || tr_msg_send(cs->t) != 0) {
+	if ((b = chan_global_start(cs, "keepalive@openssh.com", 1, NULL,
+	    NULL)) == NULL || tr_msg_send(cs->t) != 0) {
 		*errp = ERR_INTERNAL;
 		return -1;
 	}
@@ -225,6 +228,19 @@ conn_loop(struct transport *t, struct chan_set *cs)
 		for (i = 0; i < ps.n; i++)
 			if ((r = channel_io(cs, &ps, i)) != 0)
 				goto done;
+		for (i = 0; i < ps.n; i++) {
+			struct chan_watch *w;
+
+			if (ps.who[i].slot != SLOT_WATCH ||
+			    ps.pfd[i].revents == 0 ||
+			    ps.who[i].id >= cs->nwatches)
+				continue;
+			w = &cs->watches[ps.who[i].id];
+			/* Unwatched (or replaced) since the poll: skip. */
+			if (w->fd != ps.pfd[i].fd)
+				continue;
+			w->cb(cs, w->fd, ps.pfd[i].revents, w->arg);
+		}
 		if (tr_want_write(t) && (r = tr_fd_write(t)) != 0 &&
 		    r != ERR_AGAIN)
 			break;

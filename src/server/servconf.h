@@ -104,7 +104,7 @@ struct servconf {
 	char *moduli_file;		/* NULL: /etc/ssh/moduli */
 	char *version_addendum;		/* NULL: none */
 	int use_dns;
-	int allow_tcp_forwarding;	/* parsed; forwarding has its own issue */
+	int allow_tcp_forwarding;	/* FWD_ALLOW_* bits: 1 remote, 2 local */
 	int x11_forwarding;
 	int allow_agent_forwarding;
 	int gateway_ports;
@@ -117,6 +117,12 @@ struct servconf {
 	char *host_certificates[SC_MAX_LIST];
 	size_t nhost_certificates;
 	char *authentication_methods;	/* NULL: any */
+	char *permit_open[SC_MAX_LIST];	/* host:port, "any", "none" */
+	size_t npermit_open;
+	char *permit_listen[SC_MAX_LIST];	/* [host:]port, "any", "none" */
+	size_t npermit_listen;
+	int disable_forwarding;
+	int allow_streamlocal_forwarding;	/* as allow_tcp_forwarding */
 
 	/* Private to servconf.c: Match blocks and parse bookkeeping. */
 	void *priv;

@@ -121,6 +121,9 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	put_str(f, "allowtcpforwarding",
 	    sc_enum_name(dump_fwd, sc->allow_tcp_forwarding));
 	put_yn(f, "allowagentforwarding", sc->allow_agent_forwarding);
+	put_str(f, "allowstreamlocalforwarding",
+	    sc_enum_name(dump_fwd, sc->allow_streamlocal_forwarding));
+	put_yn(f, "disableforwarding", sc->disable_forwarding);
 	put_str(f, "pidfile", sc->pid_file);
 	put_str(f, "modulifile", sc->moduli_file ? sc->moduli_file :
 	    "/etc/ssh/moduli");
@@ -160,6 +163,14 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	put_arr(f, "denygroups", sc->deny_groups, sc->ndeny_groups);
 	put_arr(f, "acceptenv", sc->accept_env, sc->naccept_env);
 	put_arr(f, "setenv", sc->set_env, sc->nset_env);
+	fprintf(f, "permitopen");
+	for (i = 0; i < sc->npermit_open; i++)
+		fprintf(f, " %s", sc->permit_open[i]);
+	fprintf(f, "%s\n", sc->npermit_open ? "" : " any");
+	fprintf(f, "permitlisten");
+	for (i = 0; i < sc->npermit_listen; i++)
+		fprintf(f, " %s", sc->permit_listen[i]);
+	fprintf(f, "%s\n", sc->npermit_listen ? "" : " any");
 	for (i = 0; i < sc->nsubsystems; i++)
 		fprintf(f, "subsystem %s %s\n", sc->subsystems[i].name,
 		    sc->subsystems[i].command);

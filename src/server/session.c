@@ -34,6 +34,7 @@
 #include "authopts.h"
 #include "channel.h"
 #include "err.h"
+#include "fwd_server.h"
 #include "log.h"
 #include "mem.h"
 #include "sbuf.h"
@@ -439,6 +440,7 @@ session_serve(struct transport *t, const struct servconf *sc,
     const char *remote_addr, int remote_port)
 {
 	struct sess_conn conn;
+	struct fwd_server *fs = NULL;
 	struct sigaction sa, old_chld, old_pipe;
 	sigset_t set, oldset;
 	int sfd = -1, r;
@@ -476,7 +478,9 @@ session_serve(struct transport *t, const struct servconf *sc,
 	}
 
 	conn.cs = chan_set_new(t);
-	if ((r = chan_set_register(conn.cs, &session_ops, &conn)) != 0)
+	if ((r = chan_set_register(conn.cs, &session_ops, &conn)) != 0 ||
+	    (r = fwd_server_setup(conn.cs, sc, opts, pw, conn.raddr,
+	    conn.rport, &fs)) != 0)
 		goto out;
 	chan_set_keepalive(conn.cs, sc->client_alive_interval,
 	    sc->client_alive_count_max, pw->pw_name, conn.raddr, conn.rport);
@@ -484,6 +488,7 @@ session_serve(struct transport *t, const struct servconf *sc,
 	r = conn_loop(t, conn.cs);
  out:
 	chan_set_free(conn.cs);
+	fwd_server_free(fs);
 	if (sfd != -1)
 		close(sfd);
 	(void)sigprocmask(SIG_SETMASK, &oldset, NULL);
