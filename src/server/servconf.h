@@ -112,6 +112,7 @@ struct servconf {
 	int compression;
 	char *authorized_keys_command;
 	char *authorized_keys_command_user;
+	int authorized_keys_command_timeout;	/* seconds; 0: none */
 	char *trusted_user_ca_keys;
 	char *revoked_keys;
 	char *host_certificates[SC_MAX_LIST];

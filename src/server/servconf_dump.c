@@ -134,6 +134,8 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	put_str(f, "versionaddendum", sc->version_addendum);
 	put_str(f, "authorizedkeyscommand", sc->authorized_keys_command);
 	put_str(f, "authorizedkeyscommanduser", sc->authorized_keys_command_user);
+	fprintf(f, "authorizedkeyscommandtimeout %d\n",
+	    sc->authorized_keys_command_timeout);
 	put_str(f, "kexalgorithms", sc->kex_algorithms);
 	put_str(f, "hostkeyalgorithms", sc->hostkey_algorithms);
 	put_str(f, "pubkeyacceptedalgorithms", sc->pubkey_accepted_algorithms);

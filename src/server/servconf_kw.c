@@ -158,6 +158,8 @@ const struct sc_kw sc_keywords[] = {
 	    F(authorized_keys_command), 0, NULL },
 	{ "authorizedkeyscommanduser", T_STR, M | KWF_NONE,
 	    F(authorized_keys_command_user), 0, NULL },
+	{ "authorizedkeyscommandtimeout", T_TIME, M,
+	    F(authorized_keys_command_timeout), 0, NULL },
 	{ "trustedusercakeys", T_STR, M | KWF_NONE, F(trusted_user_ca_keys), 0,
 	    NULL },
 	{ "revokedkeys", T_STR, M | KWF_NONE, F(revoked_keys), 0, NULL },
