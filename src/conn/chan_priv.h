@@ -1,0 +1,55 @@
+/*
+ * chan_priv.h: the inside of struct chan_set, shared by channel.c (the
+ * table and the messages), chanio.c (fd I/O) and connloop.c (the event
+ * loop). Not for other modules.
+ */
+#ifndef MOAT_CHAN_PRIV_H
+#define MOAT_CHAN_PRIV_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include "channel.h"
+
+#define CHAN_MAX_TYPES	8
+
+struct chan_set {
+	struct transport *t;
+	struct chan **chans;		/* indexed by local id; NULL: free */
+	size_t nalloc;
+	size_t count;
+	const struct chan_ops *types[CHAN_MAX_TYPES];
+	void *type_args[CHAN_MAX_TYPES];
+	size_t ntypes;
+
+	/* ClientAlive. */
+	int alive_interval;
+	int alive_count_max;
+	int alive_unanswered;
+	time_t last_rx;			/* monotonic seconds */
+	const char *peer_user, *peer_addr;
+	int peer_port;
+
+	int hook_fd;
+	void (*hook_cb)(struct chan_set *, void *);
+	void *hook_arg;
+
+	int exit_when_idle;
+	int had_channel;
+};
+
+/* channel.c */
+int chan_dispatch(struct chan_set *cs, uint8_t type, struct sbuf *msg);
+/* Advance EOF/CLOSE state, send window adjusts, free finished channels. */
+int chan_check_all(struct chan_set *cs);
+/* fd work for one channel: read rfd/efd into packets, write wbuf/ebuf. */
+int chan_read_fd(struct chan_set *cs, struct chan *c, int ext);
+int chan_write_fd(struct chan_set *cs, struct chan *c, int ext);
+time_t chan_now(void);
+/* Close one fd slot; an fd shared with another slot stays open. */
+void chan_fd_close(struct chan *c, int *fdp);
+/* Start a message to the peer's end of c; NULL once CLOSE was sent. */
+struct sbuf *chan_msg_start(struct chan_set *cs, struct chan *c,
+    uint8_t type);
+
+#endif

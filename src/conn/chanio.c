@@ -1,0 +1,89 @@
+/*
+ * chanio.c: moving channel data between file descriptors and packets.
+ *
+ * Data from an fd is read straight into the outgoing message buffer (the
+ * length field is filled in after the read), so each byte is copied once
+ * on its way from the fd to the transport; a read that yields nothing
+ * leaves the started message unsent, and the next tr_msg_start() simply
+ * replaces it. Data from the peer waits in wbuf/ebuf (bounded by our
+ * window) until the fd is writable; what is written is counted towards
+ * the next WINDOW_ADJUST.
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "chan_priv.h"
+#include "channel.h"
+#include "err.h"
+#include "log.h"
+#include "sbuf.h"
+#include "transport.h"
+
+/* Reading an fd straight into a DATA / EXTENDED_DATA packet. */
+int
+chan_read_fd(struct chan_set *cs, struct chan *c, int ext)
+{
+	int *fdp = ext ? &c->efd : &c->rfd;
+	struct sbuf *b;
+	unsigned char *p;
+	size_t n;
+	ssize_t got;
+	int r;
+
+	n = chan_send_limit(c->remote_window, c->remote_maxpacket,
+	    CHAN_READ_MAX);
+	if (n == 0 || *fdp == -1)
+		return 0;
+	b = chan_msg_start(cs, c, ext ? SSH2_MSG_CHANNEL_EXTENDED_DATA :
+	    SSH2_MSG_CHANNEL_DATA);
+	if (b == NULL)
+		return ERR_INTERNAL;
+	if (ext && (r = sbuf_put_u32(b, SSH2_EXTENDED_DATA_STDERR)) != 0)
+		return r;
+	if ((r = sbuf_reserve(b, 4 + n, &p)) != 0)
+		return r;
+	/* An unsent message is simply replaced by the next tr_msg_start. */
+	got = read(*fdp, p + 4, n);
+	if (got < 0 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	if (got <= 0) {
+		if (got < 0 && errno != EIO)
+			log_debug("channel %u: read: %s", c->local_id,
+			    strerror(errno));
+		log_debug2("channel %u: %s eof", c->local_id,
+		    ext ? "efd" : "rfd");
+		chan_fd_close(c, fdp);
+		return 0;
+	}
+	p[0] = (unsigned char)((size_t)got >> 24);
+	p[1] = (unsigned char)((size_t)got >> 16);
+	p[2] = (unsigned char)((size_t)got >> 8);
+	p[3] = (unsigned char)got;
+	if ((r = sbuf_consume_end(b, n - (size_t)got)) != 0)
+		return r;
+	c->remote_window -= (uint32_t)got;
+	return tr_msg_send(cs->t);
+}
+
+int
+chan_write_fd(struct chan_set *cs, struct chan *c, int ext)
+{
+	struct sbuf *buf = ext ? c->ebuf : c->wbuf;
+	int fd = ext ? c->efd : c->wfd;
+	ssize_t n;
+
+	if (fd == -1 || sbuf_len(buf) == 0)
+		return 0;
+	n = write(fd, sbuf_ptr(buf), sbuf_len(buf));
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	if (n <= 0) {
+		log_debug("channel %u: write failed: %s", c->local_id,
+		    n < 0 ? strerror(errno) : "short");
+		chan_close_write(c);
+		return 0;
+	}
+	c->local_consumed += (uint32_t)n;
+	return sbuf_consume(buf, (size_t)n);
+}

@@ -1,0 +1,214 @@
+/*
+ * channel.h: the SSH connection layer (RFC 4254), shared by both roles.
+ *
+ * A struct chan_set holds the channels of one connection, indexed by our
+ * local channel id. Each channel has up to three file descriptors:
+ *   rfd  read by us, sent to the peer as CHANNEL_DATA;
+ *   wfd  written by us with the CHANNEL_DATA the peer sends;
+ *   efd  the extended (stderr) stream, read and sent as EXTENDED_DATA
+ *        type 1 (server sessions) or written with what the peer sends
+ *        (client sessions), as chosen by efd_mode.
+ * rfd and wfd may be the same descriptor (a pty master).
+ *
+ * What a channel type does on open and on channel requests lives in a
+ * small table of operations (struct chan_ops) registered per type name;
+ * the layer itself knows nothing about sessions.
+ *
+ * Flow control: we offer CHAN_WINDOW bytes of window and accept packets up
+ * to CHAN_MAXPACKET; once the bytes written out to wfd/efd reach half the
+ * window we send WINDOW_ADJUST for them. We never send more than the
+ * peer's window or its maximum packet size.
+ *
+ * EOF and CLOSE: EOF is sent once rfd and efd have both reached end of
+ * file (and the type's drain hook, if any, agrees). CLOSE is sent once EOF
+ * has been sent, the write side is finished (the peer's EOF arrived and
+ * everything was written, or the type closed it locally, e.g. after the
+ * child exited), and the type's close_ok hook agrees. Nothing is sent on
+ * a channel after CLOSE; the channel is freed once CLOSE has been both
+ * sent and received.
+ *
+ * conn_loop() is the event loop of one connection: it polls the
+ * transport's fds, the channels' fds and an optional hook fd (e.g. a
+ * signalfd for SIGCHLD), moves data, dispatches messages and sends
+ * ClientAlive probes.
+ *
+ * Ownership: chan_set_new() returns a set the caller frees with
+ * chan_set_free(), which frees every channel (calling each type's free
+ * hook) and closes the channels' fds. The transport stays the caller's.
+ */
+#ifndef MOAT_CHANNEL_H
+#define MOAT_CHANNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sbuf.h"
+
+struct transport;
+
+/* What we offer the peer; easy to change. */
+#define CHAN_WINDOW		(2u * 1024 * 1024)
+#define CHAN_MAXPACKET		(32u * 1024)
+/* Largest chunk we read from an fd for one packet, whatever the peer says. */
+#define CHAN_READ_MAX		(128u * 1024)
+/* Stop reading channel fds while this much transport output is queued. */
+#define CONN_OUTPUT_HIGH	(1024u * 1024)
+/* Most channels one connection may have open at once. */
+#define CHAN_MAX_CHANNELS	256
+
+/* Channel open failure reasons (RFC 4254 section 5.1). */
+#define SSH2_OPEN_ADMINISTRATIVELY_PROHIBITED	1
+#define SSH2_OPEN_CONNECT_FAILED		2
+#define SSH2_OPEN_UNKNOWN_CHANNEL_TYPE		3
+#define SSH2_OPEN_RESOURCE_SHORTAGE		4
+
+#define SSH2_EXTENDED_DATA_STDERR		1
+
+enum chan_efd_mode {
+	CHAN_EFD_NONE = 0,	/* no extended stream; incoming is dropped */
+	CHAN_EFD_READ,		/* read efd, send EXTENDED_DATA */
+	CHAN_EFD_WRITE,		/* write incoming EXTENDED_DATA to efd */
+};
+
+struct chan_set;
+struct chan;
+
+struct chan_ops {
+	const char *type;		/* channel type name, e.g. "session" */
+	/*
+	 * The peer opens a channel of this type; extra holds the
+	 * type-specific fields. Return 0 to confirm, or set *reasonp
+	 * (SSH2_OPEN_*) and *descp (static) and return an error.
+	 */
+	int (*open)(struct chan_set *cs, struct chan *c, struct sbuf *extra,
+	    uint32_t *reasonp, const char **descp);
+	/* Our own open was answered (ok: 1 confirmed, 0 refused). */
+	void (*opened)(struct chan_set *cs, struct chan *c, int ok);
+	/*
+	 * A CHANNEL_REQUEST; body holds the fields after want_reply.
+	 * Return 0 for success, an error for failure (the layer replies
+	 * if the peer wants a reply).
+	 */
+	int (*request)(struct chan_set *cs, struct chan *c, const char *name,
+	    int want_reply, struct sbuf *body);
+	/* CHANNEL_SUCCESS (ok 1) / CHANNEL_FAILURE (0) for our request. */
+	void (*reply)(struct chan_set *cs, struct chan *c, int ok);
+	/* May EOF be sent now that rfd and efd are done? NULL: yes. */
+	int (*eof_ok)(struct chan_set *cs, struct chan *c);
+	/* May CLOSE be sent (e.g. exit status already sent)? NULL: yes. */
+	int (*close_ok)(struct chan_set *cs, struct chan *c);
+	/* The channel is being freed: release ctx (fds are the layer's). */
+	void (*free)(struct chan_set *cs, struct chan *c);
+};
+
+struct chan {
+	uint32_t local_id;
+	uint32_t remote_id;
+	const struct chan_ops *ops;
+	void *ctx;			/* the type's state, freed by ops->free */
+	void *type_arg;			/* as given to chan_set_register */
+
+	/* Our side: what the peer may still send, and what we consumed. */
+	uint32_t local_window;
+	uint32_t local_window_max;
+	uint32_t local_consumed;	/* written out, not yet re-offered */
+	uint32_t local_maxpacket;
+	/* The peer's side. */
+	uint32_t remote_window;
+	uint32_t remote_maxpacket;
+
+	int rfd, wfd, efd;		/* -1: none or closed */
+	enum chan_efd_mode efd_mode;
+	struct sbuf *wbuf;		/* peer data waiting for wfd */
+	struct sbuf *ebuf;		/* peer ext data waiting for efd */
+
+	unsigned int confirmed:1;	/* open completed both ways */
+	unsigned int active:1;		/* fds attached (chan_set_fds) */
+	unsigned int write_closed:1;	/* we will write no more */
+	unsigned int eof_sent:1;
+	unsigned int eof_rcvd:1;
+	unsigned int close_sent:1;
+	unsigned int close_rcvd:1;
+	unsigned int wfd_is_tty:1;	/* keep wfd open on the peer's EOF */
+};
+
+struct chan_set *chan_set_new(struct transport *t);
+void chan_set_free(struct chan_set *cs);
+struct transport *chan_set_transport(const struct chan_set *cs);
+
+/*
+ * Accept peer opens of ops->type; ops must outlive the set. arg is
+ * handed to the type as c->type_arg on each of its channels.
+ */
+int chan_set_register(struct chan_set *cs, const struct chan_ops *ops,
+    void *arg);
+/*
+ * ClientAliveInterval/CountMax (interval 0: off). user, addr and port
+ * name the peer in the timeout log line; the strings must outlive cs.
+ */
+void chan_set_keepalive(struct chan_set *cs, int interval, int count_max,
+    const char *user, const char *addr, int port);
+/*
+ * Poll fd too and call cb(arg) when it is readable (e.g. a signalfd).
+ * fd -1 removes the hook.
+ */
+void chan_set_hook(struct chan_set *cs, int fd,
+    void (*cb)(struct chan_set *cs, void *arg), void *arg);
+/* Make conn_loop return 0 once no channels remain (client role). */
+void chan_set_exit_when_idle(struct chan_set *cs, int on);
+/* Number of channels in the table (any state). */
+size_t chan_set_count(const struct chan_set *cs);
+/* Channel by local id, or NULL. */
+struct chan *chan_lookup(struct chan_set *cs, uint32_t local_id);
+/* Call fn on each channel; stops early if fn returns non-zero. */
+void chan_foreach(struct chan_set *cs,
+    int (*fn)(struct chan_set *cs, struct chan *c, void *arg), void *arg);
+
+/*
+ * Open a channel towards the peer (client role, forwarding). extra, if
+ * not NULL, is appended to the CHANNEL_OPEN message. ops->opened hears
+ * the answer. *cp is owned by the set.
+ */
+int chan_open(struct chan_set *cs, const struct chan_ops *ops, void *ctx,
+    const struct sbuf *extra, struct chan **cp);
+
+/* Attach fds to a channel (the set then owns and closes them). */
+void chan_set_fds(struct chan *c, int rfd, int wfd, int efd,
+    enum chan_efd_mode efd_mode, int wfd_is_tty);
+/* Stop writing to wfd/efd: close them and drop what is buffered. */
+void chan_close_write(struct chan *c);
+
+/*
+ * Start a CHANNEL_REQUEST; append the request's fields to the returned
+ * buffer and call chan_msg_send(). NULL if the channel is closing.
+ */
+struct sbuf *chan_request_start(struct chan_set *cs, struct chan *c,
+    const char *name, int want_reply);
+int chan_msg_send(struct chan_set *cs);
+int chan_send_eof(struct chan_set *cs, struct chan *c);
+int chan_send_close(struct chan_set *cs, struct chan *c);
+
+/*
+ * The loop of one connection. Returns 0 when the peer closed the
+ * connection or disconnected (or, with exit_when_idle, when the last
+ * channel is gone), ERR_CONN_TIMEOUT after ClientAliveCountMax
+ * unanswered probes, or another error.
+ */
+int conn_loop(struct transport *t, struct chan_set *cs);
+
+/*
+ * Pure helpers for the window arithmetic (chanwin.c).
+ * chan_send_limit: bytes we may send in one packet now.
+ * chan_window_consume: account for len bytes received; ERR_PROTOCOL if
+ * they exceed the window (the window is left unchanged).
+ * chan_adjust_due: 1 and *addp when a WINDOW_ADJUST should go out.
+ * chan_window_add: apply the peer's adjust; ERR_PROTOCOL on overflow.
+ */
+size_t chan_send_limit(uint32_t remote_window, uint32_t remote_maxpacket,
+    size_t cap);
+int chan_window_consume(uint32_t *window, uint32_t len);
+int chan_adjust_due(uint32_t consumed, uint32_t window, uint32_t window_max,
+    int write_closed, uint32_t *addp);
+int chan_window_add(uint32_t *window, uint32_t add);
+
+#endif

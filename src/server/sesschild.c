@@ -1,0 +1,292 @@
+/*
+ * sesschild.c: starting the child process of a session.
+ *
+ * The parent builds the environment and argv first (OpenSSH's variables
+ * and order, see build_env), forks, hands its ends of the pipes (or a
+ * copy of the pty master) to the channel, and closes the child's ends.
+ * The child makes itself a session leader (with the pty as controlling
+ * terminal, or the three pipes as 0/1/2), closes every other descriptor,
+ * restores default signal handling, drops to the user when we are root
+ * (and checks root cannot be regained), changes to the home directory,
+ * prints /etc/motd for shells, and execs "shell -c command" or the login
+ * shell ("-" + basename as argv[0]). A failure in the child is written to
+ * its stderr and it exits 1.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "authopts.h"
+#include "channel.h"
+#include "err.h"
+#include "log.h"
+#include "mem.h"
+#include "servconf.h"
+#include "session.h"
+#include "session_priv.h"
+
+#define SESS_PATH_USER	"/usr/local/bin:/usr/bin:/bin:/usr/games"
+#define SESS_PATH_ROOT	"/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+#define SESS_MAILDIR	"/var/mail"
+#define SESS_MOTD	"/etc/motd"
+
+static const char *
+user_shell(const struct passwd *pw)
+{
+	return (pw->pw_shell != NULL && *pw->pw_shell != '\0') ?
+	    pw->pw_shell : "/bin/sh";
+}
+
+static void
+build_env(struct session *s, const char *original_command,
+    struct sess_env *e)
+{
+	const struct sess_conn *conn = s->conn;
+	const struct passwd *pw = conn->pw;
+	const struct servconf *sc = conn->sc;
+	size_t i;
+	char *v;
+
+	sess_env_set(e, "USER", pw->pw_name);
+	sess_env_set(e, "LOGNAME", pw->pw_name);
+	sess_env_set(e, "HOME", pw->pw_dir);
+	sess_env_set(e, "PATH", pw->pw_uid == 0 ? SESS_PATH_ROOT :
+	    SESS_PATH_USER);
+	v = x_asprintf("%s/%s", SESS_MAILDIR, pw->pw_name);
+	sess_env_set(e, "MAIL", v);
+	x_free(v);
+	sess_env_set(e, "SHELL", user_shell(pw));
+	if (sc->permit_user_environment && conn->opts != NULL)
+		for (i = 0; i < conn->opts->nenv; i++)
+			(void)sess_env_put(e, conn->opts->env[i]);
+	for (i = 0; i < s->env.n; i++)
+		(void)sess_env_put(e, s->env.v[i]);
+	for (i = 0; i < sc->nset_env; i++)
+		(void)sess_env_put(e, sc->set_env[i]);
+	/* What the server knows beats what the client asked for. */
+	v = x_asprintf("%s %d %d", conn->raddr, conn->rport, conn->lport);
+	sess_env_set(e, "SSH_CLIENT", v);
+	x_free(v);
+	v = x_asprintf("%s %d %s %d", conn->raddr, conn->rport, conn->laddr,
+	    conn->lport);
+	sess_env_set(e, "SSH_CONNECTION", v);
+	x_free(v);
+	if (s->ptyfd != -1) {
+		sess_env_set(e, "SSH_TTY", s->ttyname);
+		if (s->term != NULL && *s->term != '\0')
+			sess_env_set(e, "TERM", s->term);
+	}
+	if (original_command != NULL)
+		sess_env_set(e, "SSH_ORIGINAL_COMMAND", original_command);
+}
+
+static void __attribute__((noreturn))
+child_fail(const char *what)
+{
+	char msg[256];
+	int n = snprintf(msg, sizeof(msg), "%s: %s\r\n", what,
+	    strerror(errno));
+
+	if (n > 0)
+		(void)!write(STDERR_FILENO, msg,
+		    (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
+	_exit(1);
+}
+
+static void
+close_from(int lowfd)
+{
+	long max, fd;
+
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 34)
+	if (close_range((unsigned int)lowfd, ~0U, 0) == 0)
+		return;
+#endif
+	if ((max = sysconf(_SC_OPEN_MAX)) < 0 || max > 65536)
+		max = 65536;
+	for (fd = lowfd; fd < max; fd++)
+		(void)close((int)fd);
+}
+
+static void
+drop_privileges(const struct passwd *pw)
+{
+	if (geteuid() != 0)
+		return;		/* we are the user already (session_serve) */
+	if (initgroups(pw->pw_name, pw->pw_gid) != 0)
+		child_fail("initgroups");
+	if (setresgid(pw->pw_gid, pw->pw_gid, pw->pw_gid) != 0)
+		child_fail("setgid");
+	if (setresuid(pw->pw_uid, pw->pw_uid, pw->pw_uid) != 0)
+		child_fail("setuid");
+	if (pw->pw_uid != 0 && (setuid(0) != -1 || seteuid(0) != -1)) {
+		errno = EPERM;
+		child_fail("was able to restore root");
+	}
+}
+
+static void
+print_motd(void)
+{
+	char buf[4096];
+	ssize_t n;
+	int fd;
+
+	if (access(".hushlogin", F_OK) == 0)
+		return;
+	if ((fd = open(SESS_MOTD, O_RDONLY | O_CLOEXEC)) == -1)
+		return;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		if (write(STDOUT_FILENO, buf, (size_t)n) != n)
+			break;
+	close(fd);
+}
+
+static void __attribute__((noreturn))
+child_run(struct session *s, const char *command, char **argv, char **envp,
+    int fds[3])
+{
+	const struct passwd *pw = s->conn->pw;
+	sigset_t none;
+	int i;
+
+	sigemptyset(&none);
+	(void)sigprocmask(SIG_SETMASK, &none, NULL);
+	for (i = 1; i < NSIG; i++)
+		(void)signal(i, SIG_DFL);
+	if (setsid() == -1)
+		child_fail("setsid");
+	if (s->ttyfd != -1 &&
+	    ioctl(s->ttyfd, TIOCSCTTY, 0) != 0)
+		child_fail("TIOCSCTTY");
+	for (i = 0; i < 3; i++) {
+		if (fds[i] == i)	/* dup2 would keep close-on-exec */
+			(void)fcntl(i, F_SETFD, 0);
+		else if (dup2(fds[i], i) == -1)
+			child_fail("dup2");
+	}
+	close_from(3);
+	drop_privileges(pw);
+	if (chdir(pw->pw_dir) != 0) {
+		fprintf(stderr, "Could not chdir to home directory %s: %s\n",
+		    pw->pw_dir, strerror(errno));
+		if (chdir("/") != 0)
+			child_fail("chdir /");
+	}
+	if (command == NULL && s->conn->sc->print_motd)
+		print_motd();
+	execve(user_shell(pw), argv, envp);
+	child_fail(user_shell(pw));
+}
+
+/* tty ownership for the user, as login(1) leaves it. */
+static void
+pty_setowner(struct session *s)
+{
+	const struct passwd *pw = s->conn->pw;
+	struct group *gr;
+	gid_t gid = pw->pw_gid;
+	mode_t mode = 0600;
+
+	if (geteuid() != 0)
+		return;
+	if ((gr = getgrnam("tty")) != NULL) {
+		gid = gr->gr_gid;
+		mode = 0620;
+	}
+	if (fchown(s->ttyfd, pw->pw_uid, gid) != 0 ||
+	    fchmod(s->ttyfd, mode) != 0)
+		log_error("pty %s: chown/chmod: %s", s->ttyname,
+		    strerror(errno));
+}
+
+int
+sess_spawn(struct session *s, const char *command,
+    const char *original_command)
+{
+	const char *shell = user_shell(s->conn->pw), *base;
+	struct sess_env env = { NULL, 0 };
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
+	int fds[3], master = -1, r = ERR_SYSTEM;
+	char *argv[4], *argv0;
+	pid_t pid;
+
+	base = strrchr(shell, '/') != NULL ? strrchr(shell, '/') + 1 : shell;
+	if (command == NULL) {
+		argv0 = x_asprintf("-%s", base);
+		argv[1] = NULL;
+	} else {
+		argv0 = x_strdup(base);
+		argv[1] = "-c";
+		argv[2] = (char *)command;
+		argv[3] = NULL;
+	}
+	argv[0] = argv0;
+	build_env(s, original_command, &env);
+	if (env.v == NULL)
+		goto out;
+	if (s->ptyfd != -1) {
+		pty_setowner(s);
+		if ((master = fcntl(s->ptyfd, F_DUPFD_CLOEXEC, 3)) == -1)
+			goto out;
+		fds[0] = fds[1] = fds[2] = s->ttyfd;
+	} else {
+		if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 ||
+		    pipe2(err, O_CLOEXEC) != 0)
+			goto out;
+		fds[0] = in[0];
+		fds[1] = out[1];
+		fds[2] = err[1];
+	}
+	log_verbose("Starting session: %s%s%s for %s from %s port %d id %d",
+	    command == NULL ? "shell" : "command",
+	    s->ptyfd != -1 ? " on " : "", s->ptyfd != -1 ? s->ttyname : "",
+	    s->conn->pw->pw_name, s->conn->raddr, s->conn->rport, s->id);
+	if ((pid = fork()) == -1) {
+		log_error("fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0)
+		child_run(s, command, argv, env.v, fds);
+	s->pid = pid;
+	if (s->ptyfd != -1) {
+		close(s->ttyfd);
+		s->ttyfd = -1;
+		chan_set_fds(s->c, master, master, -1, CHAN_EFD_NONE, 1);
+		master = -1;
+	} else {
+		close(in[0]);
+		close(out[1]);
+		close(err[1]);
+		chan_set_fds(s->c, out[0], in[1], err[0], CHAN_EFD_READ, 0);
+		in[1] = out[0] = err[0] = -1;
+		in[0] = out[1] = err[1] = -1;
+	}
+	r = 0;
+ out:
+	if (r != 0)
+		log_error("session %d: cannot start child: %s", s->id,
+		    strerror(errno));
+	if (master != -1)
+		close(master);
+	for (int i = 0; i < 2; i++) {
+		if (in[i] != -1)
+			close(in[i]);
+		if (out[i] != -1)
+			close(out[i]);
+		if (err[i] != -1)
+			close(err[i]);
+	}
+	sess_env_free(&env);
+	x_free(argv0);
+	return r;
+}

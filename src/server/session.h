@@ -1,0 +1,78 @@
+/*
+ * session.h: the server's session channels (RFC 4254 section 6).
+ *
+ * session_serve() is what sshd calls once a user has authenticated: it
+ * runs the connection layer for that one connection until the client
+ * goes away, serving "session" channels: pty-req, env, exec, shell,
+ * subsystem, window-change, signal, and exit-status / exit-signal when
+ * the child ends. Each child runs in a new session as the user (when the
+ * server is root), in the home directory, with an environment built as
+ * OpenSSH builds it, and with no descriptor but its own 0, 1 and 2.
+ */
+#ifndef MOAT_SESSION_H
+#define MOAT_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <termios.h>
+
+struct transport;
+struct servconf;
+struct authopts;
+struct passwd;
+
+/*
+ * Serve one authenticated connection.
+ *   t           the transport, after userauth succeeded; stays the
+ *               caller's (free it after this returns).
+ *   sc          the configuration for this connection (Match applied):
+ *               MaxSessions, PermitTTY, AcceptEnv, SetEnv, ForceCommand,
+ *               Subsystem, PrintMotd, PermitUserEnvironment,
+ *               ClientAliveInterval/CountMax.
+ *   pw          the authenticated user; when the process is root and pw
+ *               is another user, children drop to pw. When not root, pw
+ *               must be the user the process runs as.
+ *   opts        restrictions from the key that authenticated (may be
+ *               NULL: none): no-pty, command=, environment=.
+ *   remote_addr, remote_port  the client, for SSH_CLIENT and logs.
+ * Returns 0 when the client closed the connection or disconnected,
+ * ERR_CONN_TIMEOUT after ClientAliveCountMax unanswered probes, or
+ * another error. SIGCHLD is blocked while it runs (children are reaped
+ * through a signalfd) and the old signal mask and SIGCHLD/SIGPIPE
+ * dispositions are restored on return. Running children are not killed.
+ */
+int session_serve(struct transport *t, const struct servconf *sc,
+    const struct passwd *pw, const struct authopts *opts,
+    const char *remote_addr, int remote_port);
+
+/* ---- helpers, exposed for tests ---- */
+
+/*
+ * Apply RFC 4254 encoded terminal modes to tio. Unknown opcodes are
+ * skipped; returns ERR_MESSAGE_INCOMPLETE if an argument is cut short
+ * (what came before is applied).
+ */
+int ttymodes_apply(struct termios *tio, const unsigned char *modes,
+    size_t len);
+/* Baud rate to a B* speed code; ERR_NOT_FOUND if not a standard rate. */
+int ttymodes_speed(uint32_t bps, speed_t *codep);
+
+/* Signal name ("TERM") to number, -1 if unknown; and back. */
+int sess_signal_number(const char *name);
+const char *sess_signal_name(int sig);
+
+/* A NULL-terminated "NAME=value" list (v may be NULL when n is 0). */
+struct sess_env {
+	char **v;
+	size_t n;
+};
+/* Set or replace NAME. */
+void sess_env_set(struct sess_env *e, const char *name, const char *value);
+/* "NAME=value"; -1 if there is no '=' or the name is empty. */
+int sess_env_put(struct sess_env *e, const char *nameval);
+const char *sess_env_get(const struct sess_env *e, const char *name);
+void sess_env_free(struct sess_env *e);
+/* 1 if a client may set this variable (AcceptEnv), 0 otherwise. */
+int sess_env_acceptable(const struct servconf *sc, const char *name);
+
+#endif

@@ -1,0 +1,54 @@
+/*
+ * session_priv.h: state shared by session.c (the channel type) and
+ * sesschild.c (starting the child). Not for other modules.
+ */
+#ifndef MOAT_SESSION_PRIV_H
+#define MOAT_SESSION_PRIV_H
+
+#include <netdb.h>
+#include <sys/ioctl.h>
+#include <sys/types.h>
+
+#include "session.h"
+
+struct chan_set;
+struct chan;
+
+/* One connection. */
+struct sess_conn {
+	struct chan_set *cs;
+	const struct servconf *sc;
+	const struct passwd *pw;
+	const struct authopts *opts;
+	const char *raddr;
+	int rport;
+	char laddr[NI_MAXHOST];
+	int lport;
+	int nsessions;
+	int next_id;			/* session number for logs */
+};
+
+/* One session channel. */
+struct session {
+	struct sess_conn *conn;
+	struct chan *c;
+	int id;
+	pid_t pid;			/* 0: no child (yet, or reaped) */
+	int started;			/* exec/shell/subsystem done */
+	int exit_sent;
+	int ptyfd, ttyfd;		/* -1: no pty */
+	char ttyname[64];
+	struct winsize ws;
+	char *term;
+	struct sess_env env;		/* accepted "env" requests */
+};
+
+/*
+ * Start the child for s: command (NULL: login shell), with
+ * original_command set as SSH_ORIGINAL_COMMAND when not NULL. On success
+ * s->pid is set and the channel's fds are attached.
+ */
+int sess_spawn(struct session *s, const char *command,
+    const char *original_command);
+
+#endif

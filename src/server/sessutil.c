@@ -1,0 +1,113 @@
+/*
+ * sessutil.c: small pure helpers of the server's session code: the child
+ * environment list, AcceptEnv filtering, and the signal names of RFC 4254
+ * section 6.10 (without the "SIG" prefix), each a table row.
+ */
+#include <signal.h>
+#include <string.h>
+
+#include "match.h"
+#include "mem.h"
+#include "servconf.h"
+#include "session.h"
+
+static const struct {
+	const char *name;
+	int sig;
+} sig_names[] = {
+	{ "ABRT", SIGABRT }, { "ALRM", SIGALRM }, { "FPE", SIGFPE },
+	{ "HUP", SIGHUP }, { "ILL", SIGILL }, { "INT", SIGINT },
+	{ "KILL", SIGKILL }, { "PIPE", SIGPIPE }, { "QUIT", SIGQUIT },
+	{ "SEGV", SIGSEGV }, { "TERM", SIGTERM }, { "USR1", SIGUSR1 },
+	{ "USR2", SIGUSR2 },
+};
+
+int
+sess_signal_number(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sig_names) / sizeof(sig_names[0]); i++)
+		if (strcmp(sig_names[i].name, name) == 0)
+			return sig_names[i].sig;
+	return -1;
+}
+
+const char *
+sess_signal_name(int sig)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sig_names) / sizeof(sig_names[0]); i++)
+		if (sig_names[i].sig == sig)
+			return sig_names[i].name;
+	return "SIG@openssh.com";
+}
+
+void
+sess_env_set(struct sess_env *e, const char *name, const char *value)
+{
+	size_t i, nlen = strlen(name);
+	char *entry = x_asprintf("%s=%s", name, value);
+
+	for (i = 0; i < e->n; i++) {
+		if (strncmp(e->v[i], name, nlen) == 0 && e->v[i][nlen] == '=') {
+			x_free(e->v[i]);
+			e->v[i] = entry;
+			return;
+		}
+	}
+	e->v = x_reallocarray(e->v, e->n + 2, sizeof(*e->v));
+	e->v[e->n++] = entry;
+	e->v[e->n] = NULL;
+}
+
+int
+sess_env_put(struct sess_env *e, const char *nameval)
+{
+	const char *eq = strchr(nameval, '=');
+	char *name;
+
+	if (eq == NULL || eq == nameval)
+		return -1;
+	name = x_strndup(nameval, (size_t)(eq - nameval));
+	sess_env_set(e, name, eq + 1);
+	x_free(name);
+	return 0;
+}
+
+const char *
+sess_env_get(const struct sess_env *e, const char *name)
+{
+	size_t i, nlen = strlen(name);
+
+	for (i = 0; i < e->n; i++)
+		if (strncmp(e->v[i], name, nlen) == 0 && e->v[i][nlen] == '=')
+			return e->v[i] + nlen + 1;
+	return NULL;
+}
+
+void
+sess_env_free(struct sess_env *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->n; i++)
+		x_free(e->v[i]);
+	x_free(e->v);
+	e->v = NULL;
+	e->n = 0;
+}
+
+int
+sess_env_acceptable(const struct servconf *sc, const char *name)
+{
+	size_t i;
+
+	if (*name == '\0' || strchr(name, '=') != NULL)
+		return 0;
+	for (i = 0; i < sc->naccept_env; i++)
+		if (match_pattern_list(name, sc->accept_env[i], 0) == 1)
+			return 1;
+	return 0;
+}
