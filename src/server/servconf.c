@@ -461,6 +461,8 @@ servconf_finish(struct servconf *sc)
 	}
 	if (!sc_is_set(sc, offsetof(struct servconf, pid_file)))
 		sc->pid_file = x_strdup("/run/sshd.pid");
+	if (sc->pam_service_name == NULL)
+		sc->pam_service_name = x_strdup("sshd");
 	if (sc->nports == 0)
 		sc->ports[sc->nports++] = 22;
 	if (sc->nhostkeys == 0) {

@@ -101,6 +101,7 @@ struct servconf {
 	size_t naccept_env;
 	char *chroot_directory;		/* NULL: none */
 	int use_pam;
+	char *pam_service_name;		/* PAMServiceName; default "sshd" */
 	char *moduli_file;		/* NULL: /etc/ssh/moduli */
 	char *version_addendum;		/* NULL: none */
 	int use_dns;

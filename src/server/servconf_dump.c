@@ -97,6 +97,7 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	put_str(f, "addressfamily", sc_enum_name(dump_af, sc->address_family));
 	dump_listen(sc, f);
 	put_yn(f, "usepam", sc->use_pam);
+	put_str(f, "pamservicename", sc->pam_service_name);
 	fprintf(f, "logingracetime %d\n", sc->login_grace_time);
 	fprintf(f, "maxauthtries %d\n", sc->max_auth_tries);
 	fprintf(f, "maxsessions %d\n", sc->max_sessions);

@@ -143,6 +143,7 @@ const struct sc_kw sc_keywords[] = {
 	{ "chrootdirectory", T_STR, M | KWF_NONE, F(chroot_directory), 0,
 	    NULL },
 	{ "usepam", T_FLAG, 0, F(use_pam), 0, NULL },
+	{ "pamservicename", T_STR, M, F(pam_service_name), 0, NULL },
 	{ "modulifile", T_STR, 0, F(moduli_file), 0, NULL },
 	{ "versionaddendum", T_REST, KWF_NONE, F(version_addendum), 0, NULL },
 	{ "usedns", T_FLAG, 0, F(use_dns), 0, NULL },
