@@ -292,6 +292,7 @@ negotiate(struct transport *t)
 		x_free(sk);
 		x_free(sh);
 	}
+	x_free(t->hostkey_alg);
 	t->hostkey_alg = res[NEG_HOSTKEY];
 	res[NEG_HOSTKEY] = NULL;
 	{
@@ -585,6 +586,8 @@ client_kex_reply(struct transport *t)
 		    "bad key exchange reply");
 		goto out;
 	}
+	key_free(t->peer_hostkey);
+	t->peer_hostkey = NULL;
 	if ((r = key_from_blob(kblob, kbloblen, &t->peer_hostkey)) != 0 ||
 	    !key_sigalg_matches(t->peer_hostkey, t->hostkey_alg)) {
 		r = tr_protocol_error(t, SSH2_DISCONNECT_KEY_EXCHANGE_FAILED,

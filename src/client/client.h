@@ -1,0 +1,148 @@
+/*
+ * client.h: the client's settings (ssh_config plus the command line) and
+ * the entry points of the client layers, so the pieces of ssh(1) can be
+ * written and tested apart:
+ *
+ *   readconf.c     ssh_config parsing -> struct client_opts     (config)
+ *   clientauth.c   ssh-userauth, client role                    (auth)
+ *   clientsess.c   session channel, tty, escapes, exit status   (session)
+ *   src/ssh/       main(): command line, connect, host key check
+ *
+ * Values are OpenSSH's: -1 (or NULL) means "not set yet"; first value
+ * obtained wins (command line first, then ~/.ssh/config, then
+ * /etc/ssh/ssh_config); readconf_finish() fills in defaults.
+ * Ownership: every string and array belongs to the struct;
+ * client_opts_free() frees them.
+ */
+#ifndef MOAT_CLIENT_H
+#define MOAT_CLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "key.h"
+
+struct transport;
+
+#define CO_MAX_LIST 64
+
+enum strict_hostkey {
+	SHK_UNSET = -1, SHK_NO = 0, SHK_YES, SHK_ASK, SHK_ACCEPT_NEW,
+};
+
+enum request_tty {
+	RTTY_UNSET = -1, RTTY_NO = 0, RTTY_YES, RTTY_FORCE, RTTY_AUTO,
+};
+
+struct client_opts {
+	char *host_arg;			/* host as given on the command line */
+	char *hostname;			/* HostName, %h expanded */
+	int port;
+	char *user;
+	char *identity_files[CO_MAX_LIST];	/* ~ and %d %u %l %h %r expanded */
+	size_t nidentity_files;
+	int identity_files_explicit[CO_MAX_LIST]; /* from -i or IdentityFile */
+	char *certificate_files[CO_MAX_LIST];
+	size_t ncertificate_files;
+	int identities_only;
+	char *ciphers, *macs, *kex_algorithms, *hostkey_algorithms;
+	char *pubkey_accepted_algorithms;	/* resolved (+,-,^ applied) */
+	int strict_host_key_checking;		/* enum strict_hostkey */
+	char *user_known_hosts_files[CO_MAX_LIST];
+	size_t nuser_known_hosts_files;
+	char *global_known_hosts_files[CO_MAX_LIST];
+	size_t nglobal_known_hosts_files;
+	int hash_known_hosts;
+	int check_host_ip;
+	char *proxy_command;		/* "none" means none */
+	char *proxy_jump;
+	int connect_timeout;		/* seconds; -1: none */
+	int server_alive_interval;
+	int server_alive_count_max;
+	char *send_env[CO_MAX_LIST];	/* patterns */
+	size_t nsend_env;
+	char *set_env[CO_MAX_LIST];	/* NAME=value */
+	size_t nset_env;
+	int request_tty;		/* enum request_tty */
+	int log_level;
+	int batch_mode;
+	char *preferred_authentications;
+	int pubkey_authentication;
+	int password_authentication;
+	int kbd_interactive_authentication;
+	int number_of_password_prompts;
+	int escape_char;		/* -1 unset, -2 "none", else the char */
+	uint64_t rekey_bytes;
+	uint32_t rekey_seconds;
+	int compression;
+	int address_family;		/* AF_UNSPEC/AF_INET/AF_INET6 */
+	int forward_agent;
+	int tcp_keep_alive;
+	char *remote_command;
+	int exit_on_forward_failure;
+	int clear_all_forwardings;
+	char *local_forwards[CO_MAX_LIST];	/* as written; forwarding issue */
+	size_t nlocal_forwards;
+	char *remote_forwards[CO_MAX_LIST];
+	size_t nremote_forwards;
+	char *dynamic_forwards[CO_MAX_LIST];
+	size_t ndynamic_forwards;
+	char *control_path;
+	int control_master;
+	char *bind_address;
+	int gateway_ports;
+	int visual_host_key;
+	int update_host_keys;
+	char *host_key_alias;
+
+	void *priv;			/* private to readconf.c */
+};
+
+/* ---- readconf.c ---- */
+struct client_opts *client_opts_new(void);
+void client_opts_free(struct client_opts *o);
+/*
+ * One "Keyword value" line (-o, or a config file line); source names it
+ * in errors. host/orig host for Host and Match come from o->host_arg.
+ */
+int readconf_parse_line(struct client_opts *o, const char *line,
+    const char *source, int lineno);
+/* A config file (Host/Match applied against o->host_arg, Include). */
+int readconf_load(struct client_opts *o, const char *path, int user_file);
+/* Defaults, token expansion, algorithm lists; call once after loading. */
+int readconf_finish(struct client_opts *o, const char *local_user);
+/* ssh -G: every setting, lower-case keywords, OpenSSH's format. */
+void readconf_dump(const struct client_opts *o, FILE *f);
+
+/* ---- clientauth.c ---- */
+/*
+ * Run ssh-userauth on t (SERVICE_REQUEST, then methods in
+ * PreferredAuthentications order: publickey with the identities (agent
+ * later), keyboard-interactive, password; partial success followed).
+ * Prompts go to /dev/tty (or SSH_ASKPASS); none in BatchMode.
+ * 0 once authenticated; ERR_PERMISSION_DENIED when every method is
+ * exhausted (the caller prints "Permission denied (...)"), or an error.
+ */
+int client_auth(struct transport *t, const struct client_opts *o,
+    const char *user, const char *host_for_prompts);
+
+/* ---- clientsess.c ---- */
+/*
+ * Open a session channel, request pty/env/exec|shell|subsystem per the
+ * options, and pump stdin/stdout/stderr until the channel closes; escape
+ * sequences on a tty. Returns the remote exit status (0..255), or
+ * 255 after a connection error or a remote signal death.
+ */
+struct client_session_args {
+	const char *command;		/* NULL: shell */
+	int subsystem;			/* -s: command names a subsystem */
+	int want_tty;			/* after -t/-T/RequestTTY resolution */
+	int stdin_null;			/* -n */
+	int no_command;			/* -N */
+	int fork_after_auth;		/* -f (done by the caller) */
+};
+int client_session(struct transport *t, const struct client_opts *o,
+    const struct client_session_args *a);
+
+#endif

@@ -1,0 +1,576 @@
+/*
+ * sshd.c: the server program: command line, configuration, host keys,
+ * the listener, and one process per connection.
+ *
+ * The listener accepts on every ListenAddress/Port, applies MaxStartups
+ * (start:rate:full random early drop of unauthenticated connections) and
+ * forks a child per connection. The child runs the transport, then user
+ * authentication (src/server/auth.c), then the session (session.c).
+ * Each child tells the listener through a pipe when it has authenticated,
+ * so the listener knows how many connections are still pre-auth.
+ */
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include <openssl/rand.h>
+
+#include "auth.h"
+#include "authopts.h"
+#include "err.h"
+#include "key.h"
+#include "log.h"
+#include "mem.h"
+#include "servconf.h"
+#include "session.h"
+#include "sshd.h"
+#include "transport.h"
+
+#define MAX_LISTEN	64
+
+struct listener {
+	int fds[MAX_LISTEN];
+	size_t nfds;
+};
+
+static void
+usage(void)
+{
+	fprintf(stderr,
+	    "usage: sshd [-46DdeiqTt] [-C connection_spec] "
+	    "[-c host_cert_file]\n"
+	    "            [-E log_file] [-f config_file] [-g login_grace_time]\n"
+	    "            [-h host_key_file] [-o option] [-p port] "
+	    "[-u len]\n");
+	exit(1);
+}
+
+static int
+hostkey_sign(void *arg, const struct key *pub, const char *sigalg,
+    const unsigned char *data, size_t dlen, struct sbuf *sig)
+{
+	struct server *s = arg;
+	size_t i;
+
+	for (i = 0; i < s->nhostkeys; i++)
+		if (s->hostpub[i] == pub)
+			return key_sign(s->hostkeys[i], sigalg, data, dlen, sig);
+	return ERR_NOT_FOUND;
+}
+
+static int
+load_hostkeys(struct server *s)
+{
+	const struct servconf *sc = s->sc;
+	size_t i;
+	int r;
+
+	for (i = 0; i < sc->nhostkeys && s->nhostkeys < SC_MAX_LIST; i++) {
+		struct key *k = NULL, *pub = NULL;
+
+		if ((r = key_load_private(sc->hostkeys[i], NULL, 1, &k,
+		    NULL)) != 0) {
+			if (r == ERR_KEY_BAD_PERMISSIONS)
+				log_error("Permissions for '%s' are too open. "
+				    "Unable to load host key.",
+				    sc->hostkeys[i]);
+			else
+				log_error("Unable to load host key \"%s\": %s",
+				    sc->hostkeys[i], err_str(r));
+			continue;
+		}
+		if ((r = key_demote(k, &pub)) != 0) {
+			key_free(k);
+			continue;
+		}
+		s->hostkeys[s->nhostkeys] = k;
+		s->hostpub[s->nhostkeys] = pub;
+		s->nhostkeys++;
+		log_debug("private host key #%zu: %s %s", s->nhostkeys - 1,
+		    key_type_name(k), "");
+	}
+	if (s->nhostkeys == 0) {
+		log_error("sshd: no hostkeys available -- exiting.");
+		return ERR_CONFIG;
+	}
+	return 0;
+}
+
+static void
+addr_of(const struct sockaddr_storage *ss, char *host, size_t hlen,
+    int *port)
+{
+	if (getnameinfo((const struct sockaddr *)ss, sizeof(*ss), host,
+	    (socklen_t)hlen, NULL, 0, NI_NUMERICHOST) != 0)
+		snprintf(host, hlen, "UNKNOWN");
+	if (ss->ss_family == AF_INET)
+		*port = ntohs(((const struct sockaddr_in *)ss)->sin_port);
+	else if (ss->ss_family == AF_INET6)
+		*port = ntohs(((const struct sockaddr_in6 *)ss)->sin6_port);
+	else
+		*port = 0;
+}
+
+static void
+describe_peer(int fd, struct conn_info *ci)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	memset(&ss, 0, sizeof(ss));
+	if (getpeername(fd, (struct sockaddr *)&ss, &len) == 0 &&
+	    (ss.ss_family == AF_INET || ss.ss_family == AF_INET6)) {
+		addr_of(&ss, ci->raddr, sizeof(ci->raddr), &ci->rport);
+		len = sizeof(ss);
+		if (getsockname(fd, (struct sockaddr *)&ss, &len) == 0)
+			addr_of(&ss, ci->laddr, sizeof(ci->laddr), &ci->lport);
+	} else {
+		/* Not a socket (sshd -i from a pipe): like OpenSSH. */
+		snprintf(ci->raddr, sizeof(ci->raddr), "UNKNOWN");
+		snprintf(ci->laddr, sizeof(ci->laddr), "UNKNOWN");
+		ci->rport = ci->lport = 65535;
+	}
+	snprintf(ci->desc, sizeof(ci->desc), "%s port %d", ci->raddr,
+	    ci->rport);
+}
+
+/* Serve one connection on fds in/out; returns the process exit status. */
+static int
+serve_connection(struct server *s, int in, int out, int authpipe)
+{
+	struct conn_info ci;
+	struct tr_config tc;
+	struct transport *t;
+	struct auth_conn ac;
+	struct auth_result res;
+	int r, status = 1;
+
+	memset(&ci, 0, sizeof(ci));
+	memset(&res, 0, sizeof(res));
+	describe_peer(in, &ci);
+	log_verbose("Connection from %s port %d on %s port %d", ci.raddr,
+	    ci.rport, ci.laddr, ci.lport);
+	memset(&tc, 0, sizeof(tc));
+	tc.server = 1;
+	tc.kex_algs = s->sc->kex_algorithms;
+	tc.hostkey_algs = s->sc->hostkey_algorithms;
+	tc.ciphers = s->sc->ciphers;
+	tc.macs = s->sc->macs;
+	tc.rekey_bytes = s->sc->rekey_bytes;
+	tc.rekey_seconds = s->sc->rekey_seconds;
+	tc.version_comment = s->sc->version_addendum;
+	tc.peer_desc = ci.desc;
+	tc.hostkeys = s->hostpub;
+	tc.nhostkeys = s->nhostkeys;
+	tc.hostkey_sign = hostkey_sign;
+	tc.hostkey_arg = s;
+	tc.moduli_path = s->sc->moduli_file;
+	if ((t = tr_new(in, out, &tc)) == NULL) {
+		log_error("could not set up the transport");
+		return 1;
+	}
+	memset(&ac, 0, sizeof(ac));
+	ac.remote_host = ci.raddr;
+	ac.remote_addr = ci.raddr;
+	ac.remote_port = ci.rport;
+	ac.local_addr = ci.laddr;
+	ac.local_port = ci.lport;
+	if ((r = auth_serve(t, s->sc, &ac, &res)) != 0) {
+		(void)tr_flush(t);
+		goto out;
+	}
+	tr_set_authenticated(t);
+	if (authpipe != -1) {
+		close(authpipe);	/* tells the listener: authenticated */
+		authpipe = -1;
+	}
+	r = session_serve(t, res.sc, res.pw, res.opts, ci.raddr, ci.rport);
+	status = r == 0 ? 0 : 1;
+ out:
+	if (authpipe != -1)
+		close(authpipe);
+	auth_result_clear(&res);
+	tr_free(t);
+	return status;
+}
+
+static int
+open_listeners(struct server *s, struct listener *l)
+{
+	const struct servconf *sc = s->sc;
+	struct addrinfo hints, *ai, *a;
+	char portstr[16];
+	size_t i, j;
+	int fd, on = 1, r;
+
+	for (i = 0; i < sc->nlisten; i++) {
+		for (j = 0; j < (sc->listen[i].port ? 1 : sc->nports); j++) {
+			int port = sc->listen[i].port ? sc->listen[i].port :
+			    sc->ports[j];
+
+			memset(&hints, 0, sizeof(hints));
+			hints.ai_family = sc->address_family;
+			hints.ai_socktype = SOCK_STREAM;
+			hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+			snprintf(portstr, sizeof(portstr), "%d", port);
+			if ((r = getaddrinfo(sc->listen[i].addr, portstr,
+			    &hints, &ai)) != 0) {
+				log_error("bad addr or host: %s (%s)",
+				    sc->listen[i].addr ? sc->listen[i].addr :
+				    "<NULL>", gai_strerror(r));
+				continue;
+			}
+			for (a = ai; a != NULL && l->nfds < MAX_LISTEN;
+			    a = a->ai_next) {
+				char host[NI_MAXHOST];
+
+				fd = socket(a->ai_family, a->ai_socktype |
+				    SOCK_CLOEXEC, a->ai_protocol);
+				if (fd == -1)
+					continue;
+				setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on,
+				    sizeof(on));
+				if (a->ai_family == AF_INET6)
+					setsockopt(fd, IPPROTO_IPV6,
+					    IPV6_V6ONLY, &on, sizeof(on));
+				getnameinfo(a->ai_addr, a->ai_addrlen, host,
+				    sizeof(host), NULL, 0, NI_NUMERICHOST);
+				if (bind(fd, a->ai_addr, a->ai_addrlen) == -1 ||
+				    listen(fd, 128) == -1) {
+					log_error("Bind to port %d on %s "
+					    "failed: %s.", port, host,
+					    strerror(errno));
+					close(fd);
+					continue;
+				}
+				l->fds[l->nfds++] = fd;
+				log_info("Server listening on %s port %d.",
+				    host, port);
+			}
+			freeaddrinfo(ai);
+		}
+	}
+	if (l->nfds == 0) {
+		log_error("Cannot bind any address.");
+		return ERR_SYSTEM;
+	}
+	return 0;
+}
+
+/* MaxStartups start:rate:full: 1 if this new connection is dropped. */
+static int
+drop_connection(const struct servconf *sc, int startups)
+{
+	unsigned int p, r;
+
+	if (startups < sc->max_startups_begin)
+		return 0;
+	if (startups >= sc->max_startups_max)
+		return 1;
+	if (sc->max_startups_rate == 100)
+		return 1;
+	p = 100 - (unsigned int)sc->max_startups_rate;
+	p *= (unsigned int)(startups - sc->max_startups_begin);
+	p /= (unsigned int)(sc->max_startups_max - sc->max_startups_begin);
+	p += (unsigned int)sc->max_startups_rate;
+	if (RAND_bytes((unsigned char *)&r, sizeof(r)) != 1)
+		return 1;
+	return (r % 100) < p;
+}
+
+static volatile sig_atomic_t got_sighup, got_sigterm;
+
+static void
+on_sigterm(int sig)
+{
+	(void)sig;
+	got_sigterm = 1;
+}
+
+static void
+on_sigchld(int sig)
+{
+	(void)sig;
+}
+
+/* The listener loop: accept, fork, count unauthenticated children. */
+static int
+listen_loop(struct server *s, struct listener *l)
+{
+	struct pollfd pfd[MAX_LISTEN + 256];
+	int startup_pipes[256];
+	size_t i, nst = 0;
+	int startups = 0;
+
+	for (i = 0; i < 256; i++)
+		startup_pipes[i] = -1;
+	signal(SIGTERM, on_sigterm);
+	signal(SIGINT, on_sigterm);
+	signal(SIGCHLD, on_sigchld);
+	signal(SIGPIPE, SIG_IGN);
+	while (!got_sigterm) {
+		size_t n = 0;
+
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		for (i = 0; i < l->nfds; i++) {
+			pfd[n].fd = l->fds[i];
+			pfd[n++].events = POLLIN;
+		}
+		for (i = 0; i < 256; i++) {
+			if (startup_pipes[i] == -1)
+				continue;
+			pfd[n].fd = startup_pipes[i];
+			pfd[n++].events = POLLIN;
+		}
+		if (poll(pfd, n, 1000) < 0) {
+			if (errno == EINTR)
+				continue;
+			log_error("poll: %s", strerror(errno));
+			return 1;
+		}
+		/* A startup pipe closing means that child authenticated or exited. */
+		for (i = l->nfds; i < n; i++) {
+			size_t k;
+
+			if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			for (k = 0; k < 256; k++) {
+				if (startup_pipes[k] == pfd[i].fd) {
+					close(startup_pipes[k]);
+					startup_pipes[k] = -1;
+					startups--;
+					nst--;
+				}
+			}
+		}
+		for (i = 0; i < l->nfds; i++) {
+			struct sockaddr_storage ss;
+			socklen_t sl = sizeof(ss);
+			int fd, p[2], slot = -1, k;
+			pid_t pid;
+
+			if (!(pfd[i].revents & POLLIN))
+				continue;
+			fd = accept4(l->fds[i], (struct sockaddr *)&ss, &sl,
+			    SOCK_CLOEXEC);
+			if (fd == -1)
+				continue;
+			for (k = 0; k < 256; k++)
+				if (startup_pipes[k] == -1) {
+					slot = k;
+					break;
+				}
+			if (slot == -1 || drop_connection(s->sc, startups)) {
+				char host[NI_MAXHOST];
+				int port;
+
+				addr_of(&ss, host, sizeof(host), &port);
+				log_info("drop connection #%d from [%s]:%d "
+				    "on [%s]:%d past MaxStartups", startups,
+				    host, port, "", 0);
+				close(fd);
+				continue;
+			}
+			if (pipe2(p, O_CLOEXEC) == -1) {
+				close(fd);
+				continue;
+			}
+			if (s->sc->tcp_keep_alive) {
+				int on = 1;
+
+				setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on,
+				    sizeof(on));
+			}
+			{
+				int on = 1;
+
+				setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on,
+				    sizeof(on));
+			}
+			pid = fork();
+			if (pid == 0) {
+				size_t m;
+
+				for (m = 0; m < l->nfds; m++)
+					close(l->fds[m]);
+				for (m = 0; m < 256; m++)
+					if (startup_pipes[m] != -1)
+						close(startup_pipes[m]);
+				close(p[0]);
+				signal(SIGTERM, SIG_DFL);
+				signal(SIGINT, SIG_DFL);
+				signal(SIGCHLD, SIG_DFL);
+				_exit(serve_connection(s, fd, fd, p[1]));
+			}
+			close(p[1]);
+			close(fd);
+			if (pid == -1) {
+				log_error("fork: %s", strerror(errno));
+				close(p[0]);
+				continue;
+			}
+			startup_pipes[slot] = p[0];
+			startups++;
+			nst++;
+		}
+	}
+	log_info("Received signal %d; terminating.", SIGTERM);
+	(void)got_sighup;
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct server srv;
+	struct servconf *sc;
+	const char *config = SSHD_CONFIG_DEFAULT, *logfile = NULL;
+	int ch, debug = 0, no_daemon = 0, inetd = 0, test = 0, dump = 0;
+	int log_stderr = 0, quiet = 0, r, i, bad = 0;
+	char *opts[256];
+	int nopts = 0;
+
+	memset(&srv, 0, sizeof(srv));
+	sc = servconf_new();
+	srv.sc = sc;
+	while ((ch = getopt(argc, argv, "46C:DE:Gc:def:g:h:iqo:p:tTu:V")) != -1) {
+		switch (ch) {
+		case '4':
+			opts[nopts++] = x_strdup("AddressFamily inet");
+			break;
+		case '6':
+			opts[nopts++] = x_strdup("AddressFamily inet6");
+			break;
+		case 'D': no_daemon = 1; break;
+		case 'd':
+			debug++;
+			break;
+		case 'E': logfile = optarg; break;
+		case 'e': log_stderr = 1; break;
+		case 'f': config = optarg; break;
+		case 'g':
+			opts[nopts++] = x_asprintf("LoginGraceTime %s", optarg);
+			break;
+		case 'h':
+			opts[nopts++] = x_asprintf("HostKey %s", optarg);
+			break;
+		case 'i': inetd = 1; break;
+		case 'q': quiet = 1; break;
+		case 'o':
+			opts[nopts++] = x_strdup(optarg);
+			break;
+		case 'p':
+			opts[nopts++] = x_asprintf("Port %s", optarg);
+			break;
+		case 't': test = 1; break;
+		case 'T': dump = 1; break;
+		case 'c':
+			opts[nopts++] = x_asprintf("HostCertificate %s", optarg);
+			break;
+		case 'V':
+			fprintf(stderr, "moat sshd 0.1, %s\n",
+			    "OpenSSL 3");
+			exit(0);
+		case 'C': case 'u': case 'G':
+			break;
+		default:
+			usage();
+		}
+		if (nopts >= 255) {
+			fprintf(stderr, "too many options\n");
+			exit(1);
+		}
+	}
+	if (optind < argc)
+		usage();
+	if (debug)
+		log_stderr = 1;
+	log_init(argv[0], quiet ? LOG_LEVEL_QUIET :
+	    debug ? LOG_LEVEL_DEBUG1 + (debug > 3 ? 2 : debug - 1) :
+	    LOG_LEVEL_INFO, LOG_AUTH, log_stderr || test || dump);
+	if (logfile != NULL && log_to_file(logfile) != 0) {
+		fprintf(stderr, "Couldn't open logfile %s: %s\n", logfile,
+		    strerror(errno));
+		exit(1);
+	}
+	/* Command-line options come first, so first-value-wins favours them. */
+	for (i = 0; i < nopts; i++) {
+		if (servconf_parse_line(sc, opts[i], "command-line", 0) != 0)
+			bad = 1;
+		x_free(opts[i]);
+	}
+	if (servconf_load(sc, config) != 0)
+		bad = 1;
+	if (bad || servconf_finish(sc) != 0)
+		exit(255);
+	if (!quiet && !debug)
+		log_set_level(sc->log_level);
+	else if (debug)
+		log_set_level(LOG_LEVEL_DEBUG1 + (debug > 3 ? 2 : debug - 1));
+	if (!log_stderr && !test && !dump && !inetd && logfile == NULL &&
+	    !no_daemon)
+		log_init(argv[0], log_level(), sc->log_facility, 0);
+	else if (!log_stderr && !test && !dump && logfile == NULL)
+		log_init(argv[0], log_level(), sc->log_facility, 0);
+	if (dump) {
+		servconf_dump(sc, stdout);
+		exit(0);
+	}
+	if (load_hostkeys(&srv) != 0)
+		exit(1);
+	if (test)
+		exit(0);
+	srv.log_stderr = log_stderr || logfile != NULL;
+	signal(SIGPIPE, SIG_IGN);
+	if (inetd)
+		exit(serve_connection(&srv, STDIN_FILENO, STDOUT_FILENO, -1));
+	{
+		struct listener l;
+
+		memset(&l, 0, sizeof(l));
+		if (open_listeners(&srv, &l) != 0)
+			exit(1);
+		if (debug) {
+			/* -d: one connection, in this process. */
+			int fd = accept(l.fds[0], NULL, NULL);
+
+			if (fd == -1)
+				exit(1);
+			exit(serve_connection(&srv, fd, fd, -1));
+		}
+		if (!no_daemon && daemon(0, 0) == -1) {
+			log_error("daemon() failed: %s", strerror(errno));
+			exit(1);
+		}
+		if (sc->pid_file != NULL && strcmp(sc->pid_file, "none") != 0) {
+			FILE *f = fopen(sc->pid_file, "w");
+
+			if (f != NULL) {
+				fprintf(f, "%ld\n", (long)getpid());
+				fclose(f);
+			}
+		}
+		r = listen_loop(&srv, &l);
+		if (sc->pid_file != NULL && strcmp(sc->pid_file, "none") != 0)
+			unlink(sc->pid_file);
+		exit(r);
+	}
+}

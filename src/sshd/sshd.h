@@ -1,0 +1,27 @@
+/* sshd.h: state of the server program, shared by its source files. */
+#ifndef MOAT_SSHD_H
+#define MOAT_SSHD_H
+
+#include <netdb.h>
+
+#include "key.h"
+#include "servconf.h"
+
+#define SSHD_CONFIG_DEFAULT "/etc/ssh/sshd_config"
+
+struct server {
+	struct servconf *sc;
+	struct key *hostkeys[SC_MAX_LIST];	/* private */
+	struct key *hostpub[SC_MAX_LIST];	/* public halves */
+	size_t nhostkeys;
+	int log_stderr;
+};
+
+struct conn_info {
+	char raddr[NI_MAXHOST];
+	char laddr[NI_MAXHOST];
+	int rport, lport;
+	char desc[NI_MAXHOST + 16];
+};
+
+#endif

@@ -1,0 +1,108 @@
+# lib.sh: shared set-up for the interop tests (sourced, not run).
+#
+# Each test gets a private temporary directory, host keys and a user key
+# made by Debian's ssh-keygen, an authorized_keys file, and our sshd on a
+# free high port on 127.0.0.1, stopped by its PID on exit.
+# Exit status 77 means "skipped" to CTest; say why on stderr first.
+
+set -u
+BIN=${MOAT_BIN:-$(cd "$(dirname "$0")/../../build/bin" && pwd)}
+SRC=${MOAT_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+T=$(mktemp -d /tmp/moat-test.XXXXXX)
+chmod 700 "$T"
+ME=$(id -un)
+SSHD_PID=""
+FAILS=0
+# Debian's python3 (with python3-paramiko), not whatever is first on PATH.
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+PASSES=0
+
+cleanup() {
+	if [ -n "$SSHD_PID" ]; then
+		kill "$SSHD_PID" 2>/dev/null
+		wait "$SSHD_PID" 2>/dev/null
+	fi
+	if [ "${KEEP:-0}" = 1 ]; then
+		echo "kept $T" >&2
+	else
+		rm -rf "$T"
+	fi
+}
+trap cleanup EXIT
+
+skip() { echo "SKIP: $*" >&2; exit 77; }
+pass() { PASSES=$((PASSES + 1)); echo "ok: $*"; }
+fail() { FAILS=$((FAILS + 1)); echo "FAIL: $*" >&2; }
+check() { # check "description" command...
+	desc=$1; shift
+	if "$@"; then pass "$desc"; else fail "$desc"; fi
+}
+finish() {
+	# A sanitizer build reports memory errors on the server's stderr.
+	if [ -f "$T/sshd.log" ] &&
+	    grep -q "ERROR: AddressSanitizer\|runtime error:" "$T/sshd.log"; then
+		grep -A20 "ERROR: AddressSanitizer\|runtime error:" "$T/sshd.log" >&2
+		fail "sanitizer report in the server log"
+	fi
+	echo "$PASSES passed, $FAILS failed"
+	[ "$FAILS" -eq 0 ]
+	exit $?
+}
+
+need() { command -v "$1" >/dev/null 2>&1 || skip "$1 not installed"; }
+
+free_port() {
+	"$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# Host keys of every type, and user keys, made by Debian's ssh-keygen.
+make_keys() {
+	need ssh-keygen
+	for t in ed25519 ecdsa rsa; do
+		ssh-keygen -q -t $t -N '' -f "$T/host_$t" -C host >/dev/null
+		ssh-keygen -q -t $t -N '' -f "$T/id_$t" -C "user-$t" >/dev/null
+	done
+	cat "$T"/id_*.pub > "$T/authorized_keys"
+	chmod 600 "$T/authorized_keys"
+}
+
+# write_config [extra lines on stdin]
+write_config() {
+	PORT=$(free_port)
+	{
+		echo "ListenAddress 127.0.0.1"
+		echo "Port $PORT"
+		echo "HostKey $T/host_ed25519"
+		echo "HostKey $T/host_ecdsa"
+		echo "HostKey $T/host_rsa"
+		echo "AuthorizedKeysFile $T/authorized_keys"
+		echo "PidFile none"
+		echo "LogLevel DEBUG1"
+		echo "StrictModes no"
+		cat
+	} > "$T/sshd_config"
+}
+
+start_sshd() {
+	"$BIN/sshd" -D -e -f "$T/sshd_config" "$@" 2>"$T/sshd.log" &
+	SSHD_PID=$!
+	i=0
+	while ! grep -q "Server listening" "$T/sshd.log" 2>/dev/null; do
+		i=$((i + 1))
+		if [ $i -gt 100 ] || ! kill -0 "$SSHD_PID" 2>/dev/null; then
+			echo "sshd did not start:" >&2
+			cat "$T/sshd.log" >&2
+			exit 1
+		fi
+		sleep 0.05
+	done
+}
+
+# Debian's OpenSSH client, configured only by the command line; the
+# identity is $ID (default: the ed25519 user key).
+ossh() {
+	ssh -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=no \
+	    -o UserKnownHostsFile="${KNOWN:-$T/known_hosts}" -o LogLevel=ERROR \
+	    -o IdentitiesOnly=yes -i "${ID:-$T/id_ed25519}" -p "$PORT" "$@"
+}
