@@ -383,13 +383,12 @@ listen_loop(struct server *s, struct listener *l)
 					break;
 				}
 			if (slot == -1 || drop_connection(s->sc, startups)) {
-				char host[NI_MAXHOST];
-				int port;
+				struct conn_info dci;
 
-				addr_of(&ss, host, sizeof(host), &port);
+				describe_peer(fd, &dci);
 				log_info("drop connection #%d from [%s]:%d "
 				    "on [%s]:%d past MaxStartups", startups,
-				    host, port, "", 0);
+				    dci.raddr, dci.rport, dci.laddr, dci.lport);
 				close(fd);
 				continue;
 			}
