@@ -66,6 +66,7 @@ serve() { # serve CONFIG-LINES...: restart sshd with these lines
 	SSHD_PID=""
 	printf '%s\n' "$@" > "$T/extra"
 	write_config < "$T/extra"
+	: > "$T/sshd.log"	# no stale "Server listening" line
 	start_sshd
 }
 logged() { grep -q "$1" "$T/sshd.log"; }
@@ -98,7 +99,7 @@ check "password,publickey: in order works" [ "$(pssh ed25519 --)" = "$U" ]
 check "password,publickey: key first is refused" \
     [ -z "$(pssh ed25519 -- -o PreferredAuthentications=publickey)" ]
 check "only password is offered first" \
-    [ "$(tail -n 1 "$T/ssh.err")" = "$U@127.0.0.1: Permission denied (password)." ]
+    sh -c "tail -n 1 '$T/ssh.err' | grep -q 'Permission denied (password)'"
 
 # publickey,publickey: two different keys.
 serve "AuthenticationMethods publickey,publickey"
