@@ -521,6 +521,13 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 			if (!valid_auth_list(argv[i]))
 				goto bad;
 		*FIELD(sc, kw->off, char *) = x_strdup(rest);
+		{
+			struct sc_priv *pp = sc->priv;
+
+			x_free(pp->am_source);
+			pp->am_source = x_strdup(src);
+			pp->am_line = line;
+		}
 		break;
 	case T_ALGS:
 		if (parse_algs(kw, argv[1], &s) != 0) {
