@@ -182,7 +182,8 @@ serve_connection(struct server *s, int in, int out, int authpipe)
 	tc.nhostkeys = s->nhostkeys;
 	tc.hostkey_sign = hostkey_sign;
 	tc.hostkey_arg = s;
-	tc.moduli_path = s->sc->moduli_file;
+	tc.moduli_path = s->sc->moduli_file ? s->sc->moduli_file :
+	    "/etc/ssh/moduli";
 	if ((t = tr_new(in, out, &tc)) == NULL) {
 		log_error("could not set up the transport");
 		return 1;

@@ -53,6 +53,32 @@ for m in hmac-sha2-256-etm@openssh.com hmac-sha2-512-etm@openssh.com \
 	check "server negotiated MAC $m" [ $? -eq 0 ]
 done
 
+# Group exchange picks its group from Debian's /etc/ssh/moduli.
+if [ -f /etc/ssh/moduli ]; then
+	grep -q "WARNING: could not open /etc/ssh/moduli" "$T/sshd.log"
+	check "group exchange read /etc/ssh/moduli" [ $? -ne 0 ]
+	grep -q "GEX_REQUEST received: .*sending a [0-9]*-bit group" "$T/sshd.log"
+	check "group exchange sent a group" [ $? -eq 0 ]
+fi
+
+# Server-side rekeying: RekeyLimit in our sshd_config (64K and 1s).
+kill "$SSHD_PID"; wait "$SSHD_PID" 2>/dev/null
+write_config <<EOF2
+RekeyLimit 64K 1s
+EOF2
+start_sshd
+head -c 2000000 /dev/urandom > "$T/data2"
+want2=$(sha256sum < "$T/data2" | cut -d' ' -f1)
+got2=$(ossh "$ME@127.0.0.1" 'sleep 1.5; cat' < "$T/data2" | sha256sum | cut -d' ' -f1)
+check "data intact across server-initiated rekeys" [ "$got2" = "$want2" ]
+n=$(grep -c "SSH2_MSG_KEXINIT sent" "$T/sshd.log")
+check "server rekeyed by RekeyLimit volume ($n KEXINITs sent)" [ "$n" -ge 3 ]
+# An idle session: the time limit alone starts rekeys.
+before=$(grep -c "SSH2_MSG_KEXINIT sent" "$T/sshd.log")
+ossh "$ME@127.0.0.1" 'sleep 3.5'
+after=$(grep -c "SSH2_MSG_KEXINIT sent" "$T/sshd.log")
+check "server rekeyed an idle session by time ($((after - before)) KEXINITs)" [ $((after - before)) -ge 2 ]
+
 # Defaults: EtM preferred, as in OpenSSH.
 ossh -o Ciphers=aes128-ctr "$ME@127.0.0.1" true
 grep "client->server cipher: aes128-ctr MAC:" "$T/sshd.log" | tail -1 | \
