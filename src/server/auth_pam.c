@@ -58,6 +58,15 @@ free_replies(struct pam_response *rep, int n)
 	free(rep);
 }
 
+/* The pending text as a string (an empty buffer may have no storage). */
+static char *
+text_str(const struct auth_pam *p)
+{
+	if (sbuf_len(p->text) == 0)
+		return x_strdup("");
+	return x_strndup((const char *)sbuf_ptr(p->text), sbuf_len(p->text));
+}
+
 /* Hand the prompts gathered from msg to the ask callback. */
 static int
 ask_prompts(struct auth_pam *p, int n, const struct pam_message **msg,
@@ -79,7 +88,7 @@ ask_prompts(struct auth_pam *p, int n, const struct pam_message **msg,
 	}
 	if (np == 0)
 		return 0;
-	instr = x_strndup((const char *)sbuf_ptr(p->text), sbuf_len(p->text));
+	instr = text_str(p);
 	sbuf_reset(p->text);
 	r = p->ask(p->arg, instr, np, prompts, echo, &answers);
 	x_free(instr);
@@ -235,8 +244,7 @@ auth_pam_kbdint(struct auth_pam *p, int permit_empty, auth_pam_ask_fn ask,
 	p->last = PAM_SUCCESS;
 	/* Text PAM gave after the last prompt, shown on its own. */
 	if (sbuf_len(p->text) > 0) {
-		char **none = NULL, *instr = x_strndup(
-		    (const char *)sbuf_ptr(p->text), sbuf_len(p->text));
+		char **none = NULL, *instr = text_str(p);
 
 		r = ask(arg, instr, 0, NULL, NULL, &none);
 		x_free(instr);

@@ -85,7 +85,8 @@ expand_word(const char *w, const struct passwd *pw, const struct key *key,
 		}
 	}
 	if (r == 0)
-		*outp = x_strndup((const char *)sbuf_ptr(b), sbuf_len(b));
+		*outp = sbuf_len(b) == 0 ? x_strdup("") :
+		    x_strndup((const char *)sbuf_ptr(b), sbuf_len(b));
  out:
 	sbuf_free(blob);
 	sbuf_free(b);

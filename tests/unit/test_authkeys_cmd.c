@@ -112,6 +112,10 @@ test_argv(const struct key *k)
 		CHECK_STR(av[1], strchr(want, ' ') + 1);
 	subproc_argv_free(av);
 	x_free(want);
+	CHECK_OK(authkeys_command_argv("/usr/bin/look '' x", &p, k, &av));
+	if (av != NULL)
+		CHECK_STR(av[1], "");
+	subproc_argv_free(av);
 	CHECK_ERR(authkeys_command_argv("/usr/bin/look %q", &p, k, &av),
 	    ERR_INVALID_FORMAT);
 	x_free(fp);
