@@ -402,7 +402,7 @@ send_banner(struct authctxt *ac)
 }
 
 static int
-send_failure(struct authctxt *ac)
+send_failure(struct authctxt *ac, int partial)
 {
 	struct sbuf *m, *list = sbuf_new();
 	size_t i;
@@ -419,7 +419,7 @@ send_failure(struct authctxt *ac)
 	    (m = tr_msg_start(ac->t, SSH2_MSG_USERAUTH_FAILURE)) == NULL)
 		r = ERR_INTERNAL;
 	if (r == 0 && (r = sbuf_put_stringb(m, list)) == 0 &&
-	    (r = sbuf_put_u8(m, ac->partial ? 1 : 0)) == 0)
+	    (r = sbuf_put_u8(m, partial ? 1 : 0)) == 0)
 		r = tr_msg_send(ac->t);
 	sbuf_free(list);
 	return r;
@@ -608,10 +608,8 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 		char *step = ac->submethod == NULL ? x_strdup(method) :
 		    x_asprintf("%s:%s", method, ac->submethod);
 
-		if (!auth_chains_complete(ac->chains, step)) {
+		if (!auth_chains_complete(ac->chains, step))
 			out = AUTH_PARTIAL;
-			ac->partial = 1;
-		}
 		x_free(step);
 	}
 	if (out == AUTH_FAIL && (ac->attempts > 1 ||
@@ -622,7 +620,7 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 	case AUTH_POSTPONED:
 		break;
 	case AUTH_PARTIAL:
-		if ((r = send_failure(ac)) != 0)
+		if ((r = send_failure(ac, 1)) != 0)
 			goto out;
 		break;
 	case AUTH_SUCCESS:
@@ -646,7 +644,7 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 			r = ERR_PERMISSION_DENIED;
 			goto out;
 		}
-		if ((r = send_failure(ac)) != 0)
+		if ((r = send_failure(ac, 0)) != 0)
 			goto out;
 		break;
 	}

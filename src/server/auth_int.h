@@ -23,7 +23,6 @@ struct authctxt {
 	int valid;
 	int attempts;			/* requests seen */
 	int failures;			/* counted against MaxAuthTries */
-	int partial;			/* a step of AuthenticationMethods done */
 	struct auth_chains *chains;	/* AuthenticationMethods; NULL: any */
 	struct key **used_keys;		/* keys accepted in earlier steps */
 	size_t nused_keys;

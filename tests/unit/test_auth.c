@@ -298,10 +298,15 @@ script_chain(struct transport *t)
 	c_expect_failure(t, "publickey");
 	c_pubkey(t, user, ukey, 1);
 	c_expect_failure2(t, "password", 1);
+	/*
+	 * RFC 4252 5.1: partial success is TRUE only in the reply to the
+	 * request that succeeded; later failures say FALSE (a client that
+	 * counts partial replies as progress looped on the old behaviour).
+	 */
 	c_pubkey(t, user, ukey, 1);		/* publickey is done */
-	c_expect_failure2(t, "password", 1);
+	c_expect_failure2(t, "password", 0);
 	c_password(t, user, "wrong");
-	c_expect_failure2(t, "password", 1);
+	c_expect_failure2(t, "password", 0);
 }
 
 /* Script 8: keyboard-interactive without PAM: offered, no devices. */
