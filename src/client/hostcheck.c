@@ -253,6 +253,8 @@ hostcheck_verify(void *arg, const struct key *k)
 		break;
 	}
  out:
+	if (r != 0)
+		c->refused = 1;
 	hostfile_result_clear(&res);
 	x_free(name);
 	x_free(fp);

@@ -18,6 +18,7 @@ struct hostcheck_ctx {
 	const char *hostname;	/* name we connected to */
 	int port;
 	const char *tty_path;	/* for prompts; NULL: /dev/tty */
+	int refused;		/* out: set when the key was refused */
 };
 
 /* "ED25519", "ECDSA", "RSA": the short type name in messages. */
