@@ -120,7 +120,13 @@ void client_opts_free(struct client_opts *o);
  */
 int readconf_parse_line(struct client_opts *o, const char *line,
     const char *source, int lineno);
-/* A config file (Host/Match applied against o->host_arg, Include). */
+/*
+ * A config file (Host/Match applied against o->host_arg, Include).
+ * user_file: 0 for a system file (relative Include under /etc/ssh), 1
+ * for a user file (-F; relative Include under ~/.ssh), 2 for a user file
+ * whose owner and mode are checked as well (~/.ssh/config).
+ * ERR_NOT_FOUND if the file does not exist.
+ */
 int readconf_load(struct client_opts *o, const char *path, int user_file);
 /*
  * One keyword with one value taken as is (no word splitting), from the

@@ -339,7 +339,7 @@ include_files(struct client_opts *o, const char *arg, int user_file,
 	for (i = 0; i < g.gl_pathc && r == 0; i++) {
 		log_debug("%s line %d: Including file %s", src, line,
 		    g.gl_pathv[i]);
-		r = load_file(o, g.gl_pathv[i], user_file);
+		r = load_file(o, g.gl_pathv[i], user_file != 0);
 		if (r == ERR_NOT_FOUND)
 			r = 0;
 	}
@@ -459,7 +459,7 @@ load_file(struct client_opts *o, const char *path, int user_file)
 
 	if ((f = fopen(path, "r")) == NULL)
 		return errno == ENOENT ? ERR_NOT_FOUND : ERR_SYSTEM;
-	if (user_file && fstat(fileno(f), &st) == 0 &&
+	if (user_file == 2 && fstat(fileno(f), &st) == 0 &&
 	    ((st.st_uid != 0 && st.st_uid != getuid()) ||
 	    (st.st_mode & 022) != 0)) {
 		log_error("Bad owner or permissions on %s", path);

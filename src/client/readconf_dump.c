@@ -78,7 +78,8 @@ readconf_dump(const struct client_opts *o, FILE *f)
 		fprintf(f, "%s %s\n", flags[i].kw, yesno(flags[i].v));
 	fprintf(f, "controlmaster %s\n", o->control_master == 0 ? "false" :
 	    rc_enum_name(rc_enum_ctlm, o->control_master));
-	fprintf(f, "requesttty %s\n",
+	fprintf(f, "requesttty %s\n", o->request_tty == RTTY_NO ? "false" :
+	    o->request_tty == RTTY_YES ? "true" :
 	    rc_enum_name(rc_enum_tty, o->request_tty));
 	fprintf(f, "stricthostkeychecking %s\n",
 	    o->strict_host_key_checking == SHK_NO ? "false" :
