@@ -84,7 +84,9 @@ printf '%-44s %10s %10s %7s\n' "bulk ($MIB MiB into cat)" "moat MB/s" "OpenSSH" 
 for cm in "aes128-gcm@openssh.com hmac-sha2-256-etm@openssh.com" \
     "chacha20-poly1305@openssh.com hmac-sha2-256-etm@openssh.com" \
     "aes128-ctr hmac-sha2-256-etm@openssh.com" \
-    "aes256-ctr hmac-sha2-512-etm@openssh.com"; do
+    "aes256-ctr hmac-sha2-512-etm@openssh.com" \
+    "aes128-ctr umac-64-etm@openssh.com" \
+    "aes128-ctr umac-128-etm@openssh.com"; do
 	set -- $cm
 	ours=$(rate "$MOAT_PORT" "$1" "$2") || { echo "moat failed for $1" >&2; exit 1; }
 	theirs=-

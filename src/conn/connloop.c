@@ -189,6 +189,9 @@ conn_loop(struct transport *t, struct chan_set *cs)
 		timeout = keepalive(cs, &r);
 		if (r != 0)
 			break;
+		if (tr_poll_timeout(t) >= 0 &&
+		    (timeout < 0 || tr_poll_timeout(t) < timeout))
+			timeout = tr_poll_timeout(t);
 		build_pollset(cs, &ps);
 		if (poll(ps.pfd, ps.n, timeout) < 0) {
 			if (errno == EINTR || errno == EAGAIN)
@@ -197,6 +200,8 @@ conn_loop(struct transport *t, struct chan_set *cs)
 			r = ERR_SYSTEM;
 			break;
 		}
+		if ((r = tr_check_rekey(t)) != 0)
+			break;
 		for (i = 0; i < ps.n; i++) {
 			if (ps.who[i].slot != SLOT_TR || ps.pfd[i].revents == 0)
 				continue;

@@ -1,12 +1,20 @@
 /*
  * mac.c: the SSH transport MACs, one table row per algorithm.
  *
- * Every MAC here is HMAC over uint32(seqnr) || data, with libcrypto's
+ * The hmac-* rows are HMAC over uint32(seqnr) || data, with libcrypto's
  * EVP_MAC "HMAC". The context is made and keyed once in mac_init; each
  * packet re-initialises it with a NULL key, which keeps the key, so the
  * key schedule is not redone per packet. (OpenSSL 3.0's HMAC still
  * copies its inner and outer digest states on re-init, which allocates
  * inside libcrypto; later releases copy in place.)
+ *
+ * The umac-*@openssh.com rows are UMAC (RFC 4418, umac.c) as OpenSSH
+ * uses it: the MAC is over the data alone, and the sequence number is the
+ * nonce, as 8 bytes uint64(seqnr) big-endian. The UMAC context (derived
+ * keys and the pad AES) is built once in mac_init.
+ *
+ * A row's impl gives its init and compute functions, so HMAC and UMAC are
+ * told apart by the table, not by tests in the code.
  *
  * The *-etm@openssh.com rows differ only in the etm flag, which tells the
  * packet layer what data to feed in (see mac.h).
@@ -20,26 +28,50 @@
 #include "err.h"
 #include "mac.h"
 #include "mem.h"
+#include "umac.h"
 
 #define MAC_MAX_LEN	64	/* SHA-512 */
 
+struct mac_ctx;
+
 struct mac_impl {
-	const char *digest;	/* libcrypto digest name */
+	int (*init)(struct mac_ctx *, const unsigned char *, unsigned int);
+	int (*compute)(struct mac_ctx *, uint32_t, const unsigned char *,
+	    size_t, unsigned char *);
+	const char *digest;	/* HMAC: libcrypto digest name */
 };
 
 struct mac_ctx {
 	const struct mac_alg *alg;
-	EVP_MAC_CTX *evp;
+	EVP_MAC_CTX *evp;	/* HMAC */
+	struct umac_ctx *umac;	/* UMAC */
 };
 
-static const struct mac_impl impl_sha1 = { "SHA1" };
-static const struct mac_impl impl_sha256 = { "SHA2-256" };
-static const struct mac_impl impl_sha512 = { "SHA2-512" };
+static int hmac_init(struct mac_ctx *, const unsigned char *, unsigned int);
+static int hmac_compute(struct mac_ctx *, uint32_t, const unsigned char *,
+    size_t, unsigned char *);
+static int umac_mac_init(struct mac_ctx *, const unsigned char *,
+    unsigned int);
+static int umac_mac_compute(struct mac_ctx *, uint32_t,
+    const unsigned char *, size_t, unsigned char *);
+
+static const struct mac_impl impl_sha1 =
+	{ hmac_init, hmac_compute, "SHA1" };
+static const struct mac_impl impl_sha256 =
+	{ hmac_init, hmac_compute, "SHA2-256" };
+static const struct mac_impl impl_sha512 =
+	{ hmac_init, hmac_compute, "SHA2-512" };
+static const struct mac_impl impl_umac =
+	{ umac_mac_init, umac_mac_compute, NULL };
 
 static const struct mac_alg macs[] = {
+	{ "umac-64-etm@openssh.com", 16, 8, 1, &impl_umac },
+	{ "umac-128-etm@openssh.com", 16, 16, 1, &impl_umac },
 	{ "hmac-sha2-256-etm@openssh.com", 32, 32, 1, &impl_sha256 },
 	{ "hmac-sha2-512-etm@openssh.com", 64, 64, 1, &impl_sha512 },
 	{ "hmac-sha1-etm@openssh.com", 20, 20, 1, &impl_sha1 },
+	{ "umac-64@openssh.com", 16, 8, 0, &impl_umac },
+	{ "umac-128@openssh.com", 16, 16, 0, &impl_umac },
 	{ "hmac-sha2-256", 32, 32, 0, &impl_sha256 },
 	{ "hmac-sha2-512", 64, 64, 0, &impl_sha512 },
 	{ "hmac-sha1", 20, 20, 0, &impl_sha1 },
@@ -63,36 +95,31 @@ mac_by_name(const char *name)
 const char *
 mac_all_names(void)
 {
-	return "hmac-sha2-256-etm@openssh.com,hmac-sha2-512-etm@openssh.com,"
+	return "umac-64-etm@openssh.com,umac-128-etm@openssh.com,"
+	    "hmac-sha2-256-etm@openssh.com,hmac-sha2-512-etm@openssh.com,"
 	    "hmac-sha1-etm@openssh.com,"
+	    "umac-64@openssh.com,umac-128@openssh.com,"
 	    "hmac-sha2-256,hmac-sha2-512,hmac-sha1";
 }
 
 const char *
 mac_default_names(void)
 {
-	return "hmac-sha2-256-etm@openssh.com,hmac-sha2-512-etm@openssh.com,"
+	return "umac-64-etm@openssh.com,umac-128-etm@openssh.com,"
+	    "hmac-sha2-256-etm@openssh.com,hmac-sha2-512-etm@openssh.com,"
 	    "hmac-sha1-etm@openssh.com,"
+	    "umac-64@openssh.com,umac-128@openssh.com,"
 	    "hmac-sha2-256,hmac-sha2-512,hmac-sha1";
 }
 
-int
-mac_init(struct mac_ctx **ctxp, const struct mac_alg *alg,
-    const unsigned char *key, unsigned int keylen)
+static int
+hmac_init(struct mac_ctx *ctx, const unsigned char *key, unsigned int keylen)
 {
-	const struct mac_impl *impl;
-	struct mac_ctx *ctx = NULL;
+	const struct mac_impl *impl = ctx->alg->impl;
 	EVP_MAC *mac = NULL;
 	OSSL_PARAM params[2];
 	int r;
 
-	if (ctxp != NULL)
-		*ctxp = NULL;
-	if (ctxp == NULL || alg == NULL || (impl = alg->impl) == NULL ||
-	    key == NULL || keylen != alg->key_len)
-		return ERR_INVALID_ARGUMENT;
-	ctx = x_calloc(1, sizeof(*ctx));
-	ctx->alg = alg;
 	if ((mac = EVP_MAC_fetch(NULL, OSSL_MAC_NAME_HMAC, NULL)) == NULL) {
 		r = ERR_LIBCRYPTO;
 		goto out;
@@ -105,28 +132,23 @@ mac_init(struct mac_ctx **ctxp, const struct mac_alg *alg,
 	    (char *)impl->digest, 0);
 	params[1] = OSSL_PARAM_construct_end();
 	if (EVP_MAC_init(ctx->evp, key, keylen, params) != 1 ||
-	    EVP_MAC_CTX_get_mac_size(ctx->evp) != alg->mac_len) {
+	    EVP_MAC_CTX_get_mac_size(ctx->evp) != ctx->alg->mac_len) {
 		r = ERR_LIBCRYPTO;
 		goto out;
 	}
-	*ctxp = ctx;
-	ctx = NULL;
 	r = 0;
  out:
 	EVP_MAC_free(mac);
-	mac_free(ctx);
 	return r;
 }
 
-int
-mac_compute(struct mac_ctx *ctx, uint32_t seqnr,
+static int
+hmac_compute(struct mac_ctx *ctx, uint32_t seqnr,
     const unsigned char *data, size_t len, unsigned char *out)
 {
 	unsigned char seq[4];
 	size_t outl;
 
-	if (ctx == NULL || out == NULL || (data == NULL && len != 0))
-		return ERR_INVALID_ARGUMENT;
 	seq[0] = (unsigned char)(seqnr >> 24);
 	seq[1] = (unsigned char)(seqnr >> 16);
 	seq[2] = (unsigned char)(seqnr >> 8);
@@ -138,6 +160,66 @@ mac_compute(struct mac_ctx *ctx, uint32_t seqnr,
 	    outl != ctx->alg->mac_len)
 		return ERR_LIBCRYPTO;
 	return 0;
+}
+
+static int
+umac_mac_init(struct mac_ctx *ctx, const unsigned char *key,
+    unsigned int keylen)
+{
+	if (keylen != UMAC_KEY_LEN)
+		return ERR_INVALID_ARGUMENT;
+	return umac_new(&ctx->umac, key, ctx->alg->mac_len);
+}
+
+/* The nonce is the sequence number as uint64 big-endian. */
+static int
+umac_mac_compute(struct mac_ctx *ctx, uint32_t seqnr,
+    const unsigned char *data, size_t len, unsigned char *out)
+{
+	unsigned char nonce[8];
+
+	nonce[0] = nonce[1] = nonce[2] = nonce[3] = 0;
+	nonce[4] = (unsigned char)(seqnr >> 24);
+	nonce[5] = (unsigned char)(seqnr >> 16);
+	nonce[6] = (unsigned char)(seqnr >> 8);
+	nonce[7] = (unsigned char)seqnr;
+	return umac_tag(ctx->umac, data, len, nonce, sizeof(nonce), out);
+}
+
+int
+mac_init(struct mac_ctx **ctxp, const struct mac_alg *alg,
+    const unsigned char *key, unsigned int keylen)
+{
+	const struct mac_impl *impl;
+	struct mac_ctx *ctx = NULL;
+	int r;
+
+	if (ctxp != NULL)
+		*ctxp = NULL;
+	if (ctxp == NULL || alg == NULL || (impl = alg->impl) == NULL ||
+	    key == NULL || keylen != alg->key_len)
+		return ERR_INVALID_ARGUMENT;
+	ctx = x_calloc(1, sizeof(*ctx));
+	ctx->alg = alg;
+	if ((r = impl->init(ctx, key, keylen)) != 0)
+		goto out;
+	*ctxp = ctx;
+	ctx = NULL;
+ out:
+	mac_free(ctx);
+	return r;
+}
+
+int
+mac_compute(struct mac_ctx *ctx, uint32_t seqnr,
+    const unsigned char *data, size_t len, unsigned char *out)
+{
+	const struct mac_impl *impl;
+
+	if (ctx == NULL || out == NULL || (data == NULL && len != 0))
+		return ERR_INVALID_ARGUMENT;
+	impl = ctx->alg->impl;
+	return impl->compute(ctx, seqnr, data, len, out);
 }
 
 int
@@ -169,5 +251,6 @@ mac_free(struct mac_ctx *ctx)
 	if (ctx == NULL)
 		return;
 	EVP_MAC_CTX_free(ctx->evp);	/* wipes the HMAC key state */
+	umac_free(ctx->umac);		/* wipes the UMAC keys */
 	x_freezero(ctx, sizeof(*ctx));
 }

@@ -1,9 +1,9 @@
 /*
  * mac.h: SSH transport MACs, one table row per algorithm.
  *
- * The MAC is computed over uint32(seqnr) || data. For the classic
- * encrypt-and-MAC forms data is the plaintext packet (length, padding
- * length, payload, padding); for the *-etm@openssh.com forms (alg->etm)
+ * HMAC is computed over uint32(seqnr) || data; UMAC over data alone, with
+ * uint64(seqnr) as its nonce. For the classic encrypt-and-MAC forms data
+ * is the plaintext packet (length, padding length, payload, padding); for the *-etm@openssh.com forms (alg->etm)
  * it is the 4-byte plain packet length followed by the ciphertext.
  * mac_check() compares in constant time.
  */

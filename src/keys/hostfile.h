@@ -56,4 +56,29 @@ char *hostfile_hash_name(const char *name, const unsigned char *salt,
 /* 1 if a host-pattern field (one column, possibly hashed) matches name. */
 int hostfile_match_hosts(const char *field, const char *name);
 
+enum hostfile_marker {
+	HOSTFILE_MARK_NONE = 0,
+	HOSTFILE_MARK_CA,	/* @cert-authority */
+	HOSTFILE_MARK_REVOKED,	/* @revoked */
+};
+
+/*
+ * Split one known_hosts line in place: marker, host field (NUL-ended
+ * inside line), key (caller frees) and comment (points into line, may be
+ * ""). ERR_NOT_FOUND for a blank or comment line, ERR_INVALID_FORMAT or
+ * a key error for a malformed one.
+ */
+int hostfile_parse_line(char *line, enum hostfile_marker *markp,
+    char **hostsp, struct key **keyp, char **commentp);
+
+/*
+ * The @cert-authority keys that apply to host (port) in the files, in
+ * file order. *casp is an array of *ncasp keys, freed with
+ * hostfile_keys_free(). A key also marked @revoked for the host is left
+ * out.
+ */
+int hostfile_lookup_ca(const char *const *paths, size_t npaths,
+    const char *host, int port, struct key ***casp, size_t *ncasp);
+void hostfile_keys_free(struct key **keys, size_t n);
+
 #endif

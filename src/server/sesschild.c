@@ -30,6 +30,7 @@
 #include "err.h"
 #include "log.h"
 #include "mem.h"
+#include "sbuf.h"
 #include "servconf.h"
 #include "session.h"
 #include "session_priv.h"
@@ -117,8 +118,12 @@ close_from(int lowfd)
 		(void)close((int)fd);
 }
 
+/*
+ * Drop to the user; with a ChrootDirectory (checked by the parent), enter
+ * it after the groups are set and before giving up root.
+ */
 static void
-drop_privileges(const struct passwd *pw)
+drop_privileges(const struct passwd *pw, const char *chroot_path)
 {
 	if (geteuid() != 0)
 		return;		/* we are the user already (session_serve) */
@@ -126,6 +131,9 @@ drop_privileges(const struct passwd *pw)
 		child_fail("initgroups");
 	if (setresgid(pw->pw_gid, pw->pw_gid, pw->pw_gid) != 0)
 		child_fail("setgid");
+	if (chroot_path != NULL &&
+	    (chdir(chroot_path) != 0 || chroot(".") != 0))
+		child_fail("chroot");
 	if (setresuid(pw->pw_uid, pw->pw_uid, pw->pw_uid) != 0)
 		child_fail("setuid");
 	if (pw->pw_uid != 0 && (setuid(0) != -1 || seteuid(0) != -1)) {
@@ -175,7 +183,7 @@ child_run(struct session *s, const char *command, char **argv, char **envp,
 			child_fail("dup2");
 	}
 	close_from(3);
-	drop_privileges(pw);
+	drop_privileges(pw, s->chroot_path);
 	if (chdir(pw->pw_dir) != 0) {
 		fprintf(stderr, "Could not chdir to home directory %s: %s\n",
 		    pw->pw_dir, strerror(errno));
@@ -289,4 +297,86 @@ sess_spawn(struct session *s, const char *command,
 	sess_env_free(&env);
 	x_free(argv0);
 	return r;
+}
+
+/* Expand %h, %u and %% in a ChrootDirectory value (caller frees). */
+static char *
+expand_chroot(const char *spec, const struct passwd *pw)
+{
+	struct sbuf *b = sbuf_new();
+	const char *p;
+	char *out;
+
+	for (p = spec; *p != '\0'; p++) {
+		if (*p != '%') {
+			sbuf_put_u8(b, (uint8_t)*p);
+			continue;
+		}
+		p++;
+		if (*p == 'h')
+			sbuf_putf(b, "%s", pw->pw_dir);
+		else if (*p == 'u')
+			sbuf_putf(b, "%s", pw->pw_name);
+		else if (*p == '%')
+			sbuf_put_u8(b, '%');
+		else {
+			sbuf_free(b);
+			return NULL;
+		}
+	}
+	out = x_strndup((const char *)sbuf_ptr(b), sbuf_len(b));
+	sbuf_free(b);
+	return out;
+}
+
+int
+sess_chroot_path(const char *spec, const struct passwd *pw, char **pathp)
+{
+	char *path, *comp, *slash;
+	struct stat st;
+
+	*pathp = NULL;
+	if ((path = expand_chroot(spec, pw)) == NULL || path[0] != '/') {
+		log_error("chroot path does not begin at root");
+		x_free(path);
+		return ERR_CONFIG;
+	}
+	/* Every component from / down to the path itself. */
+	comp = x_strdup(path);
+	for (slash = comp;; ) {
+		char save;
+
+		slash = strchr(slash + 1, '/');
+		if (slash != NULL) {
+			save = *slash;
+			*slash = '\0';
+		}
+		if (stat(comp[0] ? comp : "/", &st) != 0) {
+			log_error("Unable to chdir to chroot path \"%s\": %s",
+			    path, strerror(errno));
+			goto fail;
+		}
+		if (st.st_uid != 0 || (st.st_mode & 022) != 0) {
+			log_error("bad ownership or modes for chroot directory "
+			    "%scomponent \"%s\"", slash == NULL ? "" : "path ",
+			    comp[0] ? comp : "/");
+			goto fail;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			log_error("chroot path %s\"%s\" is not a directory",
+			    slash == NULL ? "" : "component ", comp);
+			goto fail;
+		}
+		if (slash == NULL)
+			break;
+		*slash = save;
+	}
+	x_free(comp);
+	log_verbose("Changed root directory to \"%s\"", path);
+	*pathp = path;
+	return 0;
+ fail:
+	x_free(comp);
+	x_free(path);
+	return ERR_PERMISSION_DENIED;
 }

@@ -135,9 +135,18 @@ start(struct session *s, const char *command)
 	/* Refuse rather than run the user outside the configured jail. */
 	if (sc->chroot_directory != NULL &&
 	    strcasecmp(sc->chroot_directory, "none") != 0) {
-		log_error("ChrootDirectory is not supported; refusing session "
-		    "for %s", s->conn->pw->pw_name);
-		return ERR_FEATURE_UNSUPPORTED;
+		int r;
+
+		if (geteuid() != 0) {
+			log_error("server lacks privileges to chroot to "
+			    "ChrootDirectory");
+			return ERR_PERMISSION_DENIED;
+		}
+		x_free(s->chroot_path);
+		s->chroot_path = NULL;
+		if ((r = sess_chroot_path(sc->chroot_directory, s->conn->pw,
+		    &s->chroot_path)) != 0)
+			return r;
 	}
 	if (sc->force_command != NULL)
 		forced = sc->force_command;

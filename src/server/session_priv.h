@@ -41,7 +41,17 @@ struct session {
 	struct winsize ws;
 	char *term;
 	struct sess_env env;		/* accepted "env" requests */
+	char *chroot_path;		/* checked ChrootDirectory, or NULL */
 };
+
+/*
+ * ChrootDirectory for pw: expand %h %u %%, then check that every
+ * component is a directory owned by root and not writable by group or
+ * others (OpenSSH's rule). *pathp is the expanded path (caller frees) or
+ * NULL for none. Errors are logged in OpenSSH's wording.
+ */
+int sess_chroot_path(const char *spec, const struct passwd *pw,
+    char **pathp);
 
 /*
  * Start the child for s: command (NULL: login shell), with

@@ -181,7 +181,8 @@ serve_connection(struct server *s, int in, int out, int authpipe)
 	tc.nhostkeys = s->nhostkeys;
 	tc.hostkey_sign = hostkey_sign;
 	tc.hostkey_arg = s;
-	tc.moduli_path = s->sc->moduli_file;
+	tc.moduli_path = s->sc->moduli_file ? s->sc->moduli_file :
+	    "/etc/ssh/moduli";
 	if ((t = tr_new(in, out, &tc)) == NULL) {
 		log_error("could not set up the transport");
 		return 1;
@@ -379,13 +380,12 @@ listen_loop(struct server *s, struct listener *l)
 					break;
 				}
 			if (slot == -1 || drop_connection(s->sc, startups)) {
-				char host[NI_MAXHOST];
-				int port;
+				struct conn_info dci;
 
-				addr_of(&ss, host, sizeof(host), &port);
+				describe_peer(fd, &dci);
 				log_info("drop connection #%d from [%s]:%d "
 				    "on [%s]:%d past MaxStartups", startups,
-				    host, port, "", 0);
+				    dci.raddr, dci.rport, dci.laddr, dci.lport);
 				close(fd);
 				continue;
 			}

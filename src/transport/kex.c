@@ -695,6 +695,9 @@ server_gex_request(struct transport *t)
 	    t->gex_want, t->gex_max, &t->gex_p, &t->gex_g)) != 0)
 		return tr_protocol_error(t, SSH2_DISCONNECT_KEY_EXCHANGE_FAILED,
 		    "no DH group fits %u..%u bits", t->gex_min, t->gex_max);
+	log_debug("SSH2_MSG_KEX_DH_GEX_REQUEST received: %u < %u < %u; "
+	    "sending a %d-bit group", t->gex_min, t->gex_want, t->gex_max,
+	    BN_num_bits(t->gex_p));
 	b = sbuf_new();
 	if ((r = sbuf_put_bignum(b, t->gex_p)) == 0 &&
 	    (r = sbuf_put_bignum(b, t->gex_g)) == 0)

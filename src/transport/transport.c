@@ -573,3 +573,23 @@ tr_rekey(struct transport *t)
 		return 0;
 	return kex_send_kexinit(t);
 }
+
+int
+tr_poll_timeout(const struct transport *t)
+{
+	uint64_t now = tr_now(), due;
+
+	if (t->cfg.rekey_seconds == 0 || !t->first_kex_done ||
+	    t->kex_state != KEX_IDLE)
+		return -1;
+	due = t->kex_time + t->cfg.rekey_seconds;
+	return due <= now ? 0 : (int)((due - now) * 1000);
+}
+
+int
+tr_check_rekey(struct transport *t)
+{
+	if (kex_need_rekey(t))
+		return kex_send_kexinit(t);
+	return 0;
+}

@@ -158,6 +158,13 @@ int tr_disconnect(struct transport *t, uint32_t reason, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Reply UNIMPLEMENTED to the message tr_next_message() last returned. */
 int tr_unimplemented(struct transport *t);
+/*
+ * Time-based rekeying for event loops: milliseconds until RekeyLimit's
+ * time limit is due (-1: none), and a call that starts the rekey when it
+ * (or the volume limit) is due.
+ */
+int tr_poll_timeout(const struct transport *t);
+int tr_check_rekey(struct transport *t);
 /* Start a rekey now (e.g. the client's ~R). */
 int tr_rekey(struct transport *t);
 

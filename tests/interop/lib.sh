@@ -67,7 +67,8 @@ make_keys() {
 	chmod 600 "$T/authorized_keys"
 }
 
-# write_config [extra lines on stdin]
+# write_config [extra lines on stdin]; AKF and STRICT_MODES override the
+# test defaults (a file in $T, StrictModes no since $T is under /tmp).
 write_config() {
 	PORT=$(free_port)
 	{
@@ -76,10 +77,10 @@ write_config() {
 		echo "HostKey $T/host_ed25519"
 		echo "HostKey $T/host_ecdsa"
 		echo "HostKey $T/host_rsa"
-		echo "AuthorizedKeysFile $T/authorized_keys"
+		echo "AuthorizedKeysFile ${AKF:-$T/authorized_keys}"
 		echo "PidFile none"
 		echo "LogLevel DEBUG1"
-		echo "StrictModes no"
+		echo "StrictModes ${STRICT_MODES:-no}"
 		cat
 	} > "$T/sshd_config"
 }

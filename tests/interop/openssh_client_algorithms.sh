@@ -40,24 +40,54 @@ done
 
 for c in chacha20-poly1305@openssh.com aes128-ctr aes192-ctr aes256-ctr \
     aes128-gcm@openssh.com aes256-gcm@openssh.com; do
-	for m in hmac-sha2-256-etm@openssh.com hmac-sha2-512-etm@openssh.com \
-	    hmac-sha1-etm@openssh.com hmac-sha2-256 hmac-sha2-512 hmac-sha1; do
+	for m in umac-64-etm@openssh.com umac-128-etm@openssh.com \
+	    hmac-sha2-256-etm@openssh.com hmac-sha2-512-etm@openssh.com \
+	    hmac-sha1-etm@openssh.com umac-64@openssh.com umac-128@openssh.com \
+	    hmac-sha2-256 hmac-sha2-512 hmac-sha1; do
 		try "cipher $c mac $m" -c $c -m $m
 	done
 	grep -q "client->server cipher: $c" "$T/sshd.log"
 	check "server negotiated $c" [ $? -eq 0 ]
 done
-for m in hmac-sha2-256-etm@openssh.com hmac-sha2-512-etm@openssh.com \
-    hmac-sha1-etm@openssh.com hmac-sha2-256 hmac-sha2-512 hmac-sha1; do
+for m in umac-64-etm@openssh.com umac-128-etm@openssh.com \
+    hmac-sha2-256-etm@openssh.com hmac-sha2-512-etm@openssh.com \
+    hmac-sha1-etm@openssh.com umac-64@openssh.com umac-128@openssh.com \
+    hmac-sha2-256 hmac-sha2-512 hmac-sha1; do
 	grep -q "client->server cipher: aes128-ctr MAC: $m " "$T/sshd.log"
 	check "server negotiated MAC $m" [ $? -eq 0 ]
 done
 
-# Defaults: EtM preferred, as in OpenSSH.
+# Group exchange picks its group from Debian's /etc/ssh/moduli.
+if [ -f /etc/ssh/moduli ]; then
+	grep -q "WARNING: could not open /etc/ssh/moduli" "$T/sshd.log"
+	check "group exchange read /etc/ssh/moduli" [ $? -ne 0 ]
+	grep -q "GEX_REQUEST received: .*sending a [0-9]*-bit group" "$T/sshd.log"
+	check "group exchange sent a group" [ $? -eq 0 ]
+fi
+
+# Server-side rekeying: RekeyLimit in our sshd_config (64K and 1s).
+kill "$SSHD_PID"; wait "$SSHD_PID" 2>/dev/null
+write_config <<EOF2
+RekeyLimit 64K 1s
+EOF2
+start_sshd
+head -c 2000000 /dev/urandom > "$T/data2"
+want2=$(sha256sum < "$T/data2" | cut -d' ' -f1)
+got2=$(ossh "$ME@127.0.0.1" 'sleep 1.5; cat' < "$T/data2" | sha256sum | cut -d' ' -f1)
+check "data intact across server-initiated rekeys" [ "$got2" = "$want2" ]
+n=$(grep -c "SSH2_MSG_KEXINIT sent" "$T/sshd.log")
+check "server rekeyed by RekeyLimit volume ($n KEXINITs sent)" [ "$n" -ge 3 ]
+# An idle session: the time limit alone starts rekeys.
+before=$(grep -c "SSH2_MSG_KEXINIT sent" "$T/sshd.log")
+ossh "$ME@127.0.0.1" 'sleep 3.5'
+after=$(grep -c "SSH2_MSG_KEXINIT sent" "$T/sshd.log")
+check "server rekeyed an idle session by time ($((after - before)) KEXINITs)" [ $((after - before)) -ge 2 ]
+
+# Defaults: OpenSSH's order, umac-64-etm@openssh.com first.
 ossh -o Ciphers=aes128-ctr "$ME@127.0.0.1" true
 grep "client->server cipher: aes128-ctr MAC:" "$T/sshd.log" | tail -1 | \
-    grep -q "hmac-sha2-256-etm@openssh.com"
-check "EtM preferred by default" [ $? -eq 0 ]
+    grep -q "umac-64-etm@openssh.com"
+check "umac-64-etm preferred by default" [ $? -eq 0 ]
 
 # Strict KEX is agreed with a client that offers it (OpenSSH 9.2 from
 # Debian carries the Terrapin fix).

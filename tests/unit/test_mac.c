@@ -12,6 +12,7 @@
 #include "mac.h"
 #include "mem.h"
 #include "testlib.h"
+#include "umac.h"
 
 struct vec {
 	const char *mac;
@@ -57,20 +58,28 @@ test_table(void)
 		const char *name;
 		unsigned int len;
 		int etm;
+		unsigned int keylen;
 	} rows[] = {
-		{ "hmac-sha2-256-etm@openssh.com", 32, 1 },
-		{ "hmac-sha2-512-etm@openssh.com", 64, 1 },
-		{ "hmac-sha1-etm@openssh.com", 20, 1 },
-		{ "hmac-sha2-256", 32, 0 },
-		{ "hmac-sha2-512", 64, 0 },
-		{ "hmac-sha1", 20, 0 },
+		{ "umac-64-etm@openssh.com", 8, 1, 16 },
+		{ "umac-128-etm@openssh.com", 16, 1, 16 },
+		{ "hmac-sha2-256-etm@openssh.com", 32, 1, 32 },
+		{ "hmac-sha2-512-etm@openssh.com", 64, 1, 64 },
+		{ "hmac-sha1-etm@openssh.com", 20, 1, 20 },
+		{ "umac-64@openssh.com", 8, 0, 16 },
+		{ "umac-128@openssh.com", 16, 0, 16 },
+		{ "hmac-sha2-256", 32, 0, 32 },
+		{ "hmac-sha2-512", 64, 0, 64 },
+		{ "hmac-sha1", 20, 0, 20 },
 	};
 	char *names = x_strdup(mac_all_names()), *cp, *name;
 	const struct mac_alg *alg;
 	size_t i = 0;
 
-	CHECK_STR(mac_default_names(), "hmac-sha2-256-etm@openssh.com,"
+	/* OpenSSH 9.2's default MACs, in its order */
+	CHECK_STR(mac_default_names(), "umac-64-etm@openssh.com,"
+	    "umac-128-etm@openssh.com,hmac-sha2-256-etm@openssh.com,"
 	    "hmac-sha2-512-etm@openssh.com,hmac-sha1-etm@openssh.com,"
+	    "umac-64@openssh.com,umac-128@openssh.com,"
 	    "hmac-sha2-256,hmac-sha2-512,hmac-sha1");
 	for (cp = names; (name = strsep(&cp, ",")) != NULL; i++) {
 		CHECK(i < sizeof(rows) / sizeof(rows[0]));
@@ -81,13 +90,13 @@ test_table(void)
 		CHECK(alg != NULL);
 		if (alg == NULL)
 			continue;
-		CHECK(alg->key_len == rows[i].len &&
+		CHECK(alg->key_len == rows[i].keylen &&
 		    alg->mac_len == rows[i].len && alg->etm == rows[i].etm);
 	}
 	CHECK(i == sizeof(rows) / sizeof(rows[0]));
 	x_free(names);
 	CHECK(mac_by_name("hmac-md5") == NULL);
-	CHECK(mac_by_name("umac-64@openssh.com") == NULL);
+	CHECK(mac_by_name("umac-32@openssh.com") == NULL);
 	CHECK(mac_by_name(NULL) == NULL);
 }
 
@@ -166,11 +175,112 @@ test_misc(void)
 	mac_free(NULL);
 }
 
+/*
+ * The UMAC rows: the tag is UMAC of the data alone with uint64(seqnr)
+ * big-endian as the nonce (checked against umac_tag directly; the RFC
+ * vectors themselves are in test_umac.c), round-trips through mac_check,
+ * and is refused with a wrong tag, seqnr or data. The -etm rows compute
+ * the same function: only what the packet layer feeds in differs.
+ */
+#define NSEQ	(sizeof(seqs) / sizeof(seqs[0]))
+#define NLEN	(sizeof(lens) / sizeof(lens[0]))
+
+static void
+test_umac_rows(void)
+{
+	static const char *names[] = {
+		"umac-64@openssh.com", "umac-128@openssh.com",
+		"umac-64-etm@openssh.com", "umac-128-etm@openssh.com",
+	};
+	static const uint32_t seqs[] = { 0, 1, 2, 3, 0x7fffffff, 0xfffffffe,
+	    0xffffffff };
+	const unsigned char key[16] = "abcdefghijklmnop";
+	unsigned char data[1500], nonce[8], want[16], got[16], etm[16];
+	struct umac_ctx *u;
+	struct mac_ctx *ctx, *ctx2;
+	const struct mac_alg *alg, *alg2;
+	static const size_t lens[] = { 0, 5, 32, 1024, 1025, 1500 };
+	size_t i, k;
+	unsigned int s, n, t;
+
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = (unsigned char)(i * 7 + 3);
+	for (i = 0; i < 2; i++) {
+		alg = mac_by_name(names[i]);
+		alg2 = mac_by_name(names[i + 2]);
+		CHECK(alg != NULL && alg2 != NULL);
+		if (alg == NULL || alg2 == NULL)
+			continue;
+		n = alg->mac_len;
+		ctx = ctx2 = NULL;
+		u = NULL;
+		CHECK_ERR(mac_init(&ctx, alg, key, 15), ERR_INVALID_ARGUMENT);
+		CHECK_OK(mac_init(&ctx, alg, key, 16));
+		CHECK_OK(mac_init(&ctx2, alg2, key, 16));
+		CHECK_OK(umac_new(&u, key, n));
+		if (ctx == NULL || ctx2 == NULL || u == NULL)
+			goto next;
+		for (t = 0; t < NSEQ * NLEN; t++) {
+			s = t / NLEN;
+			k = t % NLEN;
+			memset(nonce, 0, 4);
+			nonce[4] = (unsigned char)(seqs[s] >> 24);
+			nonce[5] = (unsigned char)(seqs[s] >> 16);
+			nonce[6] = (unsigned char)(seqs[s] >> 8);
+			nonce[7] = (unsigned char)seqs[s];
+			CHECK_OK(umac_tag(u, data, lens[k], nonce, 8, want));
+			CHECK_OK(mac_compute(ctx, seqs[s], data, lens[k], got));
+			CHECK_MEM(got, want, n);
+			CHECK_OK(mac_compute(ctx2, seqs[s], data, lens[k],
+			    etm));
+			CHECK_MEM(etm, want, n);
+			CHECK_OK(mac_check(ctx, seqs[s], data, lens[k], got));
+			CHECK_OK(mac_check(ctx2, seqs[s], data, lens[k], got));
+			/* neighbouring seqnrs share a pad block for UMAC-64 */
+			CHECK_ERR(mac_check(ctx, seqs[s] ^ 1, data, lens[k],
+			    got), ERR_MAC_INVALID);
+			CHECK_ERR(mac_check(ctx, seqs[s] + 2, data, lens[k],
+			    got), ERR_MAC_INVALID);
+			got[n - 1] ^= 0x01;
+			CHECK_ERR(mac_check(ctx, seqs[s], data, lens[k], got),
+			    ERR_MAC_INVALID);
+			got[n - 1] ^= 0x01;
+			got[0] ^= 0x80;
+			CHECK_ERR(mac_check(ctx2, seqs[s], data, lens[k], got),
+			    ERR_MAC_INVALID);
+			got[0] ^= 0x80;
+			if (lens[k] > 0) {
+				data[lens[k] - 1] ^= 0x40;
+				CHECK_ERR(mac_check(ctx, seqs[s], data,
+				    lens[k], got), ERR_MAC_INVALID);
+				data[lens[k] - 1] ^= 0x40;
+			}
+			CHECK_OK(mac_check(ctx, seqs[s], data, lens[k], got));
+		}
+		/* UMAC-128's first 8 bytes are not UMAC-64's */
+		if (n == 16) {
+			struct mac_ctx *c64 = NULL;
+
+			CHECK_OK(mac_init(&c64, mac_by_name(names[0]), key,
+			    16));
+			CHECK_OK(mac_compute(c64, 9, data, 100, etm));
+			CHECK_OK(mac_compute(ctx, 9, data, 100, got));
+			CHECK(memcmp(etm, got, 8) != 0);
+			mac_free(c64);
+		}
+ next:
+		umac_free(u);
+		mac_free(ctx);
+		mac_free(ctx2);
+	}
+}
+
 int
 main(void)
 {
 	test_table();
 	test_vectors();
 	test_misc();
+	test_umac_rows();
 	return TEST_DONE();
 }

@@ -97,6 +97,20 @@ tr_fd_write(struct transport *t)
 }
 
 int
+tr_poll_timeout(const struct transport *t)
+{
+	(void)t;
+	return -1;
+}
+
+int
+tr_check_rekey(struct transport *t)
+{
+	(void)t;
+	return 0;
+}
+
+int
 tr_flush(struct transport *t)
 {
 	struct pollfd p = { t->fd, POLLOUT, 0 };

@@ -1,0 +1,70 @@
+/*
+ * keygen.h: what the files of the ssh-keygen program share: the parsed
+ * command line and one entry point per mode. Each mode returns the exit
+ * status for main().
+ */
+#ifndef MOAT_KEYGEN_H
+#define MOAT_KEYGEN_H
+
+#include <stddef.h>
+
+#include "key.h"
+
+#define KG_MAX_OPTS	64
+
+struct kg_opts {
+	const char *prog;
+	const char *file;		/* -f */
+	const char *type;		/* -t */
+	unsigned int bits;		/* -b */
+	const char *new_pass;		/* -N */
+	const char *old_pass;		/* -P */
+	const char *comment;		/* -C */
+	unsigned int rounds;		/* -a */
+	enum key_fp_hash fp_hash;	/* -E */
+	int verbose;			/* -v */
+	int quiet;			/* -q */
+	const char *format;		/* -m */
+	const char *host;		/* -F / -R */
+	int hash;			/* -H */
+	const char *ca_key;		/* -s */
+	const char *key_id;		/* -I */
+	int host_cert;			/* -h */
+	const char *principals;		/* -n */
+	const char *validity;		/* -V */
+	const char *serial;		/* -z */
+	int have_serial;
+	const char *certopts[KG_MAX_OPTS];	/* -O */
+	size_t ncertopts;
+	int update_krl;			/* -u */
+	int list;			/* -l (with -Q) */
+	char **args;			/* operands */
+	int nargs;
+};
+
+int kg_generate(struct kg_opts *o);
+int kg_print_public(struct kg_opts *o);
+int kg_fingerprint(struct kg_opts *o);
+int kg_change_pass(struct kg_opts *o);
+int kg_change_comment(struct kg_opts *o);
+int kg_find_host(struct kg_opts *o);
+int kg_hash_hosts(struct kg_opts *o);
+int kg_remove_host(struct kg_opts *o);
+int kg_sign_certs(struct kg_opts *o);
+int kg_show_cert(struct kg_opts *o);
+int kg_gen_krl(struct kg_opts *o);
+int kg_query_krl(struct kg_opts *o);
+int kg_export(struct kg_opts *o);
+int kg_import(struct kg_opts *o);
+
+/* Helpers (keygen_util.c). */
+/* Load a private key, asking for nothing: -P's passphrase or "". */
+int kg_load_private(const char *path, const char *pass, struct key **kp,
+    char **commentp, int report);
+/* Read a whole file (any size up to cap) into a NUL-terminated string. */
+int kg_read_file(const char *path, char **textp, size_t *lenp);
+int kg_write_file(const char *path, const void *p, size_t len, int mode);
+void kg_err(const struct kg_opts *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif

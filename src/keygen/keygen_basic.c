@@ -1,0 +1,430 @@
+/*
+ * keygen_basic.c: the key modes of ssh-keygen: generate (-t -b -N -C
+ * -a), print the public key (-y), fingerprint (-l -E -v), change the
+ * passphrase (-p) and the comment (-c). Messages are OpenSSH's, on the
+ * same streams.
+ *
+ * -l reads private keys (via their .pub when present) or any text file
+ * of public keys: .pub, authorized_keys (options skipped) and
+ * known_hosts (host field skipped, marker lines ignored). The text
+ * after the key is the comment; failing that, the skipped first field;
+ * failing that, "no comment". (OpenSSH 9.2 instead prints stale bytes
+ * of its line buffer there; we do not imitate that.)
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cert.h"
+#include "err.h"
+#include "keygen.h"
+#include "mem.h"
+#include "sbuf.h"
+
+static const struct {
+	const char *name;
+	enum key_type type;
+	const char *lower;
+} gentypes[] = {
+	{ "ed25519", KEY_ED25519, "ed25519" },
+	{ "ecdsa", KEY_ECDSA, "ecdsa" },
+	{ "rsa", KEY_RSA, "rsa" },
+};
+
+static char *
+default_comment(void)
+{
+	struct passwd *pw = getpwuid(getuid());
+	char host[256];
+
+	if (gethostname(host, sizeof(host)) != 0)
+		strcpy(host, "localhost");
+	host[sizeof(host) - 1] = '\0';
+	return x_asprintf("%s@%s", pw != NULL ? pw->pw_name : "user", host);
+}
+
+static char *
+ask_new_pass(void)
+{
+	char *a, *b;
+
+	if (!isatty(STDIN_FILENO))
+		return x_strdup("");
+	for (;;) {
+		a = x_strdup(getpass("Enter passphrase (empty for no "
+		    "passphrase): "));
+		b = getpass("Enter same passphrase again: ");
+		if (b != NULL && strcmp(a, b) == 0) {
+			x_wipe(b, strlen(b));
+			return a;
+		}
+		x_freezero(a, strlen(a));
+		printf("Passphrases do not match.  Try again.\n");
+	}
+}
+
+int
+kg_generate(struct kg_opts *o)
+{
+	enum key_type type = KEY_RSA;
+	const char *lower = "rsa";
+	char *path = NULL, *pub = NULL, *comment = NULL, *pass = NULL;
+	char *fp = NULL, *art = NULL, ans[16];
+	struct key *k = NULL;
+	struct stat st;
+	int nid, r, ret = 1;
+	size_t i;
+
+	if (o->type != NULL) {
+		for (i = 0; i < sizeof(gentypes) / sizeof(gentypes[0]); i++)
+			if (strcasecmp(o->type, gentypes[i].name) == 0)
+				break;
+		if (i < sizeof(gentypes) / sizeof(gentypes[0])) {
+			type = gentypes[i].type;
+			lower = gentypes[i].lower;
+		} else if (key_type_from_name(o->type, &type, &nid) != 0) {
+			fprintf(stderr, "unknown key type %s\n", o->type);
+			return 255;
+		} else {
+			for (i = 0; i < 3 && gentypes[i].type != type; i++)
+				;
+			lower = gentypes[i < 3 ? i : 0].lower;
+		}
+	}
+	if (type == KEY_RSA && o->bits != 0 && o->bits < 1024) {
+		fprintf(stderr, "Invalid RSA key length: minimum is 1024 "
+		    "bits\n");
+		return 255;
+	}
+	if (type == KEY_RSA && o->bits > 16384) {
+		fprintf(stderr, "Invalid RSA key length: maximum is 16384 "
+		    "bits\n");
+		return 255;
+	}
+	if (type == KEY_ECDSA && o->bits != 0 && o->bits != 256 &&
+	    o->bits != 384 && o->bits != 521) {
+		fprintf(stderr, "Invalid ECDSA key length: valid lengths are "
+		    "256, 384 or 521 bits\n");
+		return 255;
+	}
+	if (!o->quiet)
+		printf("Generating public/private %s key pair.\n", lower);
+	fflush(stdout);
+	if ((r = key_generate(type, type == KEY_ED25519 ? 0 : o->bits,
+	    &k)) != 0) {
+		fprintf(stderr, "sshkey_generate failed: %s\n", err_str(r));
+		return 255;
+	}
+	if (o->file != NULL)
+		path = x_strdup(o->file);
+	else {
+		const char *home = getenv("HOME");
+
+		path = x_asprintf("%s/.ssh/id_%s", home ? home : ".", lower);
+	}
+	if (stat(path, &st) == 0) {
+		printf("%s already exists.\nOverwrite (y/n)? ", path);
+		fflush(stdout);
+		if (fgets(ans, sizeof(ans), stdin) == NULL ||
+		    (ans[0] != 'y' && ans[0] != 'Y'))
+			goto out;
+	}
+	pass = o->new_pass != NULL ? x_strdup(o->new_pass) : ask_new_pass();
+	comment = o->comment != NULL ? x_strdup(o->comment) :
+	    default_comment();
+	if ((r = key_save_private(k, path, pass, comment, o->rounds)) != 0) {
+		fprintf(stderr, "Saving key \"%s\" failed: %s\n", path,
+		    r == ERR_SYSTEM ? strerror(errno) : err_str(r));
+		ret = 255;
+		goto out;
+	}
+	pub = x_asprintf("%s.pub", path);
+	if ((r = key_save_public(k, pub, comment)) != 0) {
+		fprintf(stderr, "Unable to save public key to %s: %s\n", pub,
+		    r == ERR_SYSTEM ? strerror(errno) : err_str(r));
+		ret = 255;
+		goto out;
+	}
+	if (!o->quiet) {
+		fp = key_fingerprint(k, o->fp_hash);
+		art = key_randomart(k, o->fp_hash);
+		printf("Your identification has been saved in %s\n", path);
+		printf("Your public key has been saved in %s\n", pub);
+		printf("The key fingerprint is:\n%s %s\n", fp, comment);
+		printf("The key's randomart image is:\n%s\n", art);
+	}
+	ret = 0;
+ out:
+	if (pass != NULL)
+		x_freezero(pass, strlen(pass));
+	x_free(path);
+	x_free(pub);
+	x_free(comment);
+	x_free(fp);
+	x_free(art);
+	key_free(k);
+	return ret;
+}
+
+static const char *
+need_file(struct kg_opts *o)
+{
+	return o->file != NULL ? o->file : "id_rsa";
+}
+
+int
+kg_print_public(struct kg_opts *o)
+{
+	struct key *k = NULL;
+	char *comment = NULL, *text;
+	const char *path = need_file(o);
+
+	if (kg_load_private(path, o->old_pass, &k, &comment, 1) != 0)
+		return 255;
+	text = key_public_text(k);
+	if (comment != NULL && *comment != '\0')
+		printf("%s %s\n", text, comment);
+	else
+		printf("%s\n", text);
+	x_free(text);
+	x_free(comment);
+	key_free(k);
+	return 0;
+}
+
+/* Skip one whitespace-delimited field honouring double quotes. */
+static char *
+skip_field(char *cp)
+{
+	int quoted = 0;
+
+	for (; *cp != '\0'; cp++) {
+		if (*cp == '\\' && cp[1] == '"')
+			cp++;
+		else if (*cp == '"')
+			quoted = !quoted;
+		else if (!quoted && (*cp == ' ' || *cp == '\t'))
+			break;
+	}
+	return cp;
+}
+
+/* A plain key or a certificate (whose plain key is returned). */
+static int
+read_key_or_cert(const char **cpp, struct key **kp, int *is_cert)
+{
+	struct key_cert *c = NULL;
+	int r;
+
+	*is_cert = 0;
+	if ((r = key_read_public_text(cpp, kp)) == 0)
+		return 0;
+	if (cert_read_public_text(cpp, &c) != 0)
+		return r;
+	*kp = c->key;
+	c->key = NULL;
+	cert_free(c);
+	*is_cert = 1;
+	return 0;
+}
+
+static void
+print_fingerprint(const struct kg_opts *o, const struct key *k,
+    const char *comment, int is_cert)
+{
+	const char *tn = key_type_name(k);
+	char *fp = key_fingerprint(k, o->fp_hash), *art;
+	const char *shortn = strstr(tn, "ed25519") ? "ED25519" :
+	    strstr(tn, "ecdsa") ? "ECDSA" : "RSA";
+
+	printf("%u %s %s (%s%s)\n", key_bits(k), fp,
+	    comment != NULL ? comment : "no comment", shortn,
+	    is_cert ? "-CERT" : "");
+	x_free(fp);
+	if (o->verbose && (art = key_randomart(k, o->fp_hash)) != NULL) {
+		printf("%s\n", art);
+		x_free(art);
+	}
+}
+
+static int
+fingerprint_private(struct kg_opts *o, const char *path)
+{
+	struct key *k = NULL;
+	char *comment = NULL, *pub = x_asprintf("%s.pub", path);
+	int r;
+
+	if (key_load_public(pub, &k, &comment) == 0) {
+		print_fingerprint(o, k, comment != NULL && *comment != '\0' ?
+		    comment : pub, 0);
+	} else if ((r = kg_load_private(path, o->old_pass, &k, &comment,
+	    0)) == 0) {
+		print_fingerprint(o, k, comment != NULL ? comment : "", 0);
+	} else {
+		fprintf(stderr, "%s is not a key file.\n", path);
+		x_free(pub);
+		return 1;
+	}
+	x_free(pub);
+	x_free(comment);
+	key_free(k);
+	return 0;
+}
+
+static void
+not_key(const struct kg_opts *o, const char *path, unsigned long n)
+{
+	if (o->verbose)
+		fprintf(stderr, "debug1: %s:%lu: not a public key\r\n", path, n);
+}
+
+int
+kg_fingerprint(struct kg_opts *o)
+{
+	const char *path = need_file(o);
+	char *text = NULL, *line, *next, *cp, *ep, *comment;
+	const char *rp;
+	unsigned long lineno = 0;
+	int found = 0, r, is_cert;
+	struct key *k;
+
+	if ((r = kg_read_file(path, &text, NULL)) != 0) {
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		return 255;
+	}
+	next = strchr(text, '\n');
+	if (strstr(text, "PRIVATE KEY") != NULL &&
+	    (next == NULL || strstr(text, "PRIVATE KEY") < next)) {
+		x_free(text);
+		return fingerprint_private(o, path);
+	}
+	for (line = text; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		lineno++;
+		ep = line + strlen(line);
+		while (ep > line && isspace((unsigned char)ep[-1]))
+			*--ep = '\0';
+		cp = line + strspn(line, " \t");
+		if (*cp == '#' || *cp == '\0')
+			continue;
+		if (*cp == '@') {
+			not_key(o, path, lineno);
+			continue;
+		}
+		comment = NULL;
+		rp = cp;
+		if (read_key_or_cert(&rp, &k, &is_cert) != 0) {
+			/* authorized_keys options or known_hosts hosts */
+			ep = skip_field(cp);
+			if (*ep == '\0') {
+				not_key(o, path, lineno);
+				continue;
+			}
+			*ep++ = '\0';
+			comment = cp;
+			rp = ep + strspn(ep, " \t");
+			if (read_key_or_cert(&rp, &k, &is_cert) != 0) {
+				not_key(o, path, lineno);
+				continue;
+			}
+		}
+		if (*rp != '\0')
+			comment = (char *)rp;
+		print_fingerprint(o, k, comment, is_cert);
+		key_free(k);
+		found = 1;
+	}
+	x_free(text);
+	if (!found) {
+		fprintf(stderr, "%s is not a public key file.\n", path);
+		return 255;
+	}
+	return 0;
+}
+
+int
+kg_change_pass(struct kg_opts *o)
+{
+	const char *path = need_file(o);
+	struct key *k = NULL;
+	char *comment = NULL, *pass = NULL;
+	int r;
+
+	if ((r = key_load_private(path, "", 1, &k, &comment)) != 0 &&
+	    r == ERR_KEY_WRONG_PASSPHRASE)
+		r = kg_load_private(path, o->old_pass, &k, &comment, 0);
+	if (r != 0) {
+		if (r == ERR_SYSTEM)
+			fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		else
+			fprintf(stderr, "Failed to load key %s: %s\n", path,
+			    err_str(r));
+		return 255;
+	}
+	printf("Key has comment '%s'\n", comment != NULL ? comment : "");
+	if (o->new_pass != NULL)
+		pass = x_strdup(o->new_pass);
+	else
+		pass = ask_new_pass();
+	r = key_save_private(k, path, pass, comment, o->rounds);
+	x_freezero(pass, strlen(pass));
+	if (r != 0) {
+		fprintf(stderr, "Saving key \"%s\" failed: %s.\n", path,
+		    err_str(r));
+		x_free(comment);
+		key_free(k);
+		return 255;
+	}
+	printf("Your identification has been saved with the new "
+	    "passphrase.\n");
+	x_free(comment);
+	key_free(k);
+	return 0;
+}
+
+int
+kg_change_comment(struct kg_opts *o)
+{
+	const char *path = need_file(o);
+	struct key *k = NULL;
+	char *comment = NULL, *pub, buf[1024];
+	const char *pass = o->old_pass != NULL ? o->old_pass : "";
+	const char *newc = o->comment;
+	int r;
+
+	if ((r = kg_load_private(path, o->old_pass, &k, &comment, 1)) != 0)
+		return 255;
+	printf("Old comment: %s\n", comment != NULL ? comment : "");
+	if (newc == NULL) {
+		printf("New comment: ");
+		fflush(stdout);
+		if (fgets(buf, sizeof(buf), stdin) == NULL)
+			buf[0] = '\0';
+		buf[strcspn(buf, "\r\n")] = '\0';
+		newc = buf;
+	}
+	if ((r = key_save_private(k, path, pass, newc, o->rounds)) != 0) {
+		fprintf(stderr, "Saving key \"%s\" failed: %s\n", path,
+		    err_str(r));
+		goto fail;
+	}
+	pub = x_asprintf("%s.pub", path);
+	r = key_save_public(k, pub, newc);
+	x_free(pub);
+	if (r != 0)
+		goto fail;
+	printf("Comment '%s' applied\n", newc);
+	x_free(comment);
+	key_free(k);
+	return 0;
+ fail:
+	x_free(comment);
+	key_free(k);
+	return 255;
+}

@@ -1,0 +1,452 @@
+/*
+ * keygen_cert.c: ssh-keygen -s (sign public keys into certificates with
+ * -I -h -n -V -z -O) and -L (print a certificate, in OpenSSH's layout).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cert.h"
+#include "err.h"
+#include "keygen.h"
+#include "mem.h"
+#include "sbuf.h"
+
+static const char *const default_exts[] = {
+	"permit-X11-forwarding", "permit-agent-forwarding",
+	"permit-port-forwarding", "permit-pty", "permit-user-rc",
+};
+#define NDEFAULT_EXTS (sizeof(default_exts) / sizeof(default_exts[0]))
+
+/* -O flags that toggle one extension: name, extension, set. */
+static const struct {
+	const char *opt;
+	const char *ext;
+	int set;
+} ext_flags[] = {
+	{ "no-x11-forwarding", "permit-X11-forwarding", 0 },
+	{ "permit-x11-forwarding", "permit-X11-forwarding", 1 },
+	{ "no-agent-forwarding", "permit-agent-forwarding", 0 },
+	{ "permit-agent-forwarding", "permit-agent-forwarding", 1 },
+	{ "no-port-forwarding", "permit-port-forwarding", 0 },
+	{ "permit-port-forwarding", "permit-port-forwarding", 1 },
+	{ "no-pty", "permit-pty", 0 },
+	{ "permit-pty", "permit-pty", 1 },
+	{ "no-user-rc", "permit-user-rc", 0 },
+	{ "permit-user-rc", "permit-user-rc", 1 },
+	{ "no-touch-required", "no-touch-required", 1 },
+};
+
+static const char *
+short_type(const struct key *k)
+{
+	const char *n = key_type_name(k);
+
+	return strstr(n, "ed25519") ? "ED25519" : strstr(n, "ecdsa") ?
+	    "ECDSA" : "RSA";
+}
+
+static void
+fmt_time(uint64_t t, char *buf, size_t len)
+{
+	time_t tt = t > (uint64_t)INT32_MAX * 1000 ? (time_t)INT32_MAX * 1000 :
+	    (time_t)t;
+	struct tm tm;
+
+	if (localtime_r(&tt, &tm) == NULL ||
+	    strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm) == 0)
+		snprintf(buf, len, "%llu", (unsigned long long)t);
+}
+
+static char *
+validity_text(const struct key_cert *c)
+{
+	char a[64], b[64];
+
+	fmt_time(c->valid_after, a, sizeof(a));
+	fmt_time(c->valid_before, b, sizeof(b));
+	if (c->valid_after == 0 && c->valid_before == CERT_FOREVER)
+		return x_strdup("forever");
+	if (c->valid_after == 0)
+		return x_asprintf("before %s", b);
+	if (c->valid_before == CERT_FOREVER)
+		return x_asprintf("after %s", a);
+	return x_asprintf("from %s to %s", a, b);
+}
+
+/* A string option's value, if the data is exactly one string. */
+static char *
+option_string(const struct cert_option *o)
+{
+	struct sbuf *b = sbuf_from(o->data, o->len);
+	char *s = NULL;
+
+	if (b == NULL || sbuf_get_cstring(b, &s, NULL) != 0 ||
+	    sbuf_len(b) != 0) {
+		x_free(s);
+		s = NULL;
+	}
+	sbuf_free(b);
+	return s;
+}
+
+static void
+print_options(const struct cert_option *o, size_t n, int critical)
+{
+	size_t i, j;
+	char *s;
+
+	if (n == 0) {
+		printf("(none)\n");
+		return;
+	}
+	printf("\n");
+	for (i = 0; i < n; i++) {
+		printf("                %s", o[i].name);
+		if (critical && (strcmp(o[i].name, "force-command") == 0 ||
+		    strcmp(o[i].name, "source-address") == 0) &&
+		    (s = option_string(&o[i])) != NULL) {
+			printf(" %s\n", s);
+			x_free(s);
+		} else if (o[i].len == 0 && (critical ?
+		    strcmp(o[i].name, "verify-required") == 0 :
+		    (strncmp(o[i].name, "permit-", 7) == 0 ||
+		    strcmp(o[i].name, "no-touch-required") == 0))) {
+			printf("\n");
+		} else if (o[i].len == 0) {
+			printf(" UNKNOWN FLAG OPTION\n");
+		} else {
+			printf(" UNKNOWN OPTION: ");
+			for (j = 0; j < o[i].len; j++)
+				printf("%02x", o[i].data[j]);
+			printf(" (len %zu)\n", o[i].len);
+		}
+	}
+}
+
+int
+kg_show_cert(struct kg_opts *o)
+{
+	const char *path = o->file != NULL ? o->file : "id_rsa-cert.pub";
+	struct key_cert *c = NULL;
+	char *fp, *cafp, *v;
+	size_t i;
+	int r;
+
+	if ((r = cert_load_public(path, &c, NULL)) != 0) {
+		if (r == ERR_SYSTEM) {
+			fprintf(stderr, "%s: %s\n", path, strerror(errno));
+			return 255;
+		}
+		if (r == ERR_KEY_TYPE_UNKNOWN)
+			fprintf(stderr, "%s:1 is not a certificate\n", path);
+		else
+			fprintf(stderr, "%s:1: invalid key: %s\n", path,
+			    err_str(r));
+		return 1;
+	}
+	fp = key_fingerprint(c->key, o->fp_hash);
+	cafp = key_fingerprint(c->ca_key, o->fp_hash);
+	v = validity_text(c);
+	printf("%s:\n", path);
+	printf("        Type: %s %s certificate\n", cert_type_name(c->key),
+	    c->type == CERT_TYPE_USER ? "user" : "host");
+	printf("        Public key: %s-CERT %s\n", short_type(c->key), fp);
+	printf("        Signing CA: %s %s (using %s)\n", short_type(c->ca_key),
+	    cafp, c->sig_alg);
+	printf("        Key ID: \"%s\"\n", c->key_id);
+	printf("        Serial: %llu\n", (unsigned long long)c->serial);
+	printf("        Valid: %s\n", v);
+	printf("        Principals: ");
+	if (c->nprincipals == 0)
+		printf("(none)\n");
+	else {
+		printf("\n");
+		for (i = 0; i < c->nprincipals; i++)
+			printf("                %s\n", c->principals[i]);
+	}
+	printf("        Critical Options: ");
+	print_options(c->critical, c->ncritical, 1);
+	printf("        Extensions: ");
+	print_options(c->extensions, c->nextensions, 0);
+	x_free(fp);
+	x_free(cafp);
+	x_free(v);
+	cert_free(c);
+	return 0;
+}
+
+/* "+5m", "-1d", "20240101", "20240101123000", "always", "forever". */
+static int
+parse_time(const char *s, uint64_t now, int is_end, uint64_t *tp)
+{
+	static const struct { char c; uint64_t mult; } units[] = {
+		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 },
+		{ 'w', 604800 },
+	};
+	struct tm tm;
+	uint64_t total = 0, v;
+	char *ep;
+	size_t i, len;
+	int sign;
+
+	if (strcmp(s, "always") == 0 && !is_end) {
+		*tp = 0;
+		return 0;
+	}
+	if (strcmp(s, "forever") == 0 && is_end) {
+		*tp = CERT_FOREVER;
+		return 0;
+	}
+	if (*s == '+' || *s == '-') {
+		sign = *s++ == '-' ? -1 : 1;
+		while (*s != '\0') {
+			v = strtoull(s, &ep, 10);
+			if (ep == s)
+				return -1;
+			s = ep;
+			if (*s == '\0') {
+				total += v;
+				break;
+			}
+			for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+				if (tolower((unsigned char)*s) == units[i].c)
+					break;
+			if (i == sizeof(units) / sizeof(units[0]))
+				return -1;
+			total += v * units[i].mult;
+			s++;
+		}
+		*tp = sign < 0 ? now - total : now + total;
+		return 0;
+	}
+	len = strlen(s);
+	if (len == 16 && strncmp(s, "0x", 2) == 0) {
+		*tp = strtoull(s, &ep, 16);
+		return *ep == '\0' ? 0 : -1;
+	}
+	memset(&tm, 0, sizeof(tm));
+	if ((len != 8 && len != 12 && len != 14) ||
+	    strspn(s, "0123456789") != len)
+		return -1;
+	if (sscanf(s, "%4d%2d%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday) != 3)
+		return -1;
+	if (len >= 12 && sscanf(s + 8, "%2d%2d", &tm.tm_hour, &tm.tm_min) != 2)
+		return -1;
+	if (len == 14 && sscanf(s + 12, "%2d", &tm.tm_sec) != 1)
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	tm.tm_isdst = -1;
+	*tp = (uint64_t)mktime(&tm);
+	return 0;
+}
+
+static int
+parse_validity(const char *spec, struct key_cert *c)
+{
+	uint64_t now = (uint64_t)time(NULL);
+	char *copy = x_strdup(spec), *colon;
+	int r = 0;
+
+	if ((colon = strchr(copy, ':')) == NULL) {
+		c->valid_after = now - now % 60 - 60;
+		r = parse_time(copy, now, 1, &c->valid_before);
+	} else {
+		*colon = '\0';
+		if (parse_time(copy, now, 0, &c->valid_after) != 0 ||
+		    parse_time(colon + 1, now, 1, &c->valid_before) != 0)
+			r = -1;
+	}
+	x_free(copy);
+	if (r == 0 && c->valid_before <= c->valid_after)
+		r = -1;
+	return r;
+}
+
+static int
+apply_option(struct key_cert *c, const char *opt)
+{
+	struct sbuf *b;
+	const char *eq;
+	char *name;
+	size_t i;
+	int crit;
+
+	if (strcasecmp(opt, "clear") == 0) {
+		cert_clear_options(c, 0);
+		cert_clear_options(c, 1);
+		return 0;
+	}
+	for (i = 0; i < sizeof(ext_flags) / sizeof(ext_flags[0]); i++) {
+		if (strcasecmp(opt, ext_flags[i].opt) != 0)
+			continue;
+		if (ext_flags[i].set)
+			return cert_set_option(c, 0, ext_flags[i].ext, NULL, 0);
+		/* Remove: rebuild the list without it. */
+		{
+			struct cert_option *o = c->extensions;
+			size_t j, n = c->nextensions, k = 0;
+
+			for (j = 0; j < n; j++) {
+				if (strcmp(o[j].name, ext_flags[i].ext) == 0) {
+					x_free(o[j].name);
+					x_free(o[j].data);
+				} else
+					o[k++] = o[j];
+			}
+			c->nextensions = k;
+		}
+		return 0;
+	}
+	if (strcasecmp(opt, "verify-required") == 0)
+		return cert_set_option(c, 1, "verify-required", NULL, 0);
+	if (strncasecmp(opt, "force-command=", 14) == 0 ||
+	    strncasecmp(opt, "source-address=", 15) == 0) {
+		eq = strchr(opt, '=');
+		name = x_strndup(opt, (size_t)(eq - opt));
+		for (i = 0; name[i] != '\0'; i++)
+			name[i] = (char)tolower((unsigned char)name[i]);
+		b = sbuf_new();
+		sbuf_put_cstring(b, eq + 1);
+		cert_set_option(c, 1, name, sbuf_ptr(b), sbuf_len(b));
+		sbuf_free(b);
+		x_free(name);
+		return 0;
+	}
+	if (strncasecmp(opt, "extension:", 10) == 0 ||
+	    strncasecmp(opt, "critical:", 9) == 0) {
+		crit = tolower((unsigned char)opt[0]) == 'c';
+		opt = strchr(opt, ':') + 1;
+		if ((eq = strchr(opt, '=')) == NULL)
+			return cert_set_option(c, crit, opt, NULL, 0);
+		name = x_strndup(opt, (size_t)(eq - opt));
+		b = sbuf_new();
+		sbuf_put_cstring(b, eq + 1);
+		cert_set_option(c, crit, name, sbuf_ptr(b), sbuf_len(b));
+		sbuf_free(b);
+		x_free(name);
+		return 0;
+	}
+	return -1;
+}
+
+static char *
+cert_path(const char *pub)
+{
+	size_t len = strlen(pub);
+
+	if (len > 4 && strcmp(pub + len - 4, ".pub") == 0)
+		return x_asprintf("%.*s-cert.pub", (int)(len - 4), pub);
+	return x_asprintf("%s-cert.pub", pub);
+}
+
+int
+kg_sign_certs(struct kg_opts *o)
+{
+	struct key *ca = NULL, *k = NULL;
+	struct key_cert *c = NULL;
+	char *comment = NULL, *out = NULL, *text = NULL, *v = NULL, *list;
+	char *p, *save;
+	const char *sigalg = NULL;
+	unsigned long long serial = 0;
+	int i, ret = 255;
+	size_t j;
+	FILE *f;
+
+	if (kg_load_private(o->ca_key, o->old_pass, &ca, NULL, 1) != 0)
+		return 255;
+	if (o->type != NULL && key_sigalg_matches(ca, o->type))
+		sigalg = o->type;
+	if (o->have_serial) {
+		char *ep;
+
+		errno = 0;
+		serial = strtoull(o->serial, &ep, 10);
+		if (*o->serial == '\0' || *ep != '\0' || errno != 0) {
+			fprintf(stderr, "Invalid serial number \"%s\"\n",
+			    o->serial);
+			goto out;
+		}
+	}
+	for (i = 0; i < o->nargs; i++) {
+		if (key_load_public(o->args[i], &k, &comment) != 0) {
+			fprintf(stderr, "load pubkey \"%s\": invalid format\n",
+			    o->args[i]);
+			goto out;
+		}
+		if (cert_new(k, o->host_cert ? CERT_TYPE_HOST :
+		    CERT_TYPE_USER, &c) != 0)
+			goto out;
+		x_free(c->key_id);
+		c->key_id = x_strdup(o->key_id);
+		c->serial = serial;
+		if (o->principals != NULL) {
+			list = x_strdup(o->principals);
+			for (p = strtok_r(list, ",", &save); p != NULL;
+			    p = strtok_r(NULL, ",", &save))
+				cert_add_principal(c, p);
+			x_free(list);
+		}
+		if (!o->host_cert)
+			for (j = 0; j < NDEFAULT_EXTS; j++)
+				cert_set_option(c, 0, default_exts[j], NULL, 0);
+		for (j = 0; j < o->ncertopts; j++) {
+			if (apply_option(c, o->certopts[j]) != 0) {
+				fprintf(stderr, "Unsupported certificate "
+				    "option \"%s\"\n", o->certopts[j]);
+				goto out;
+			}
+		}
+		if (o->validity != NULL && parse_validity(o->validity, c) != 0) {
+			fprintf(stderr, "Invalid certificate life "
+			    "specification %s\n", o->validity);
+			goto out;
+		}
+		if (cert_sign(c, ca, sigalg) != 0) {
+			fprintf(stderr, "Couldn't certify key %s\n",
+			    o->args[i]);
+			goto out;
+		}
+		out = cert_path(o->args[i]);
+		text = cert_public_text(c);
+		if ((f = fopen(out, "w")) == NULL) {
+			fprintf(stderr, "Could not open \"%s\" for writing: "
+			    "%s.\n", out, strerror(errno));
+			goto out;
+		}
+		fprintf(f, "%s%s%s\n", text, comment && *comment ? " " : "",
+		    comment ? comment : "");
+		fclose(f);
+		if (!o->quiet) {
+			v = validity_text(c);
+			fprintf(stderr, "Signed %s key %s: id \"%s\" serial "
+			    "%llu%s%s valid %s\n",
+			    o->host_cert ? "host" : "user", out, c->key_id,
+			    serial, o->principals ? " for " : "",
+			    o->principals ? o->principals : "", v);
+			x_free(v);
+			v = NULL;
+		}
+		x_free(out);
+		x_free(text);
+		x_free(comment);
+		out = text = comment = NULL;
+		cert_free(c);
+		key_free(k);
+		c = NULL;
+		k = NULL;
+	}
+	ret = 0;
+ out:
+	x_free(out);
+	x_free(text);
+	x_free(comment);
+	cert_free(c);
+	key_free(k);
+	key_free(ca);
+	return ret;
+}

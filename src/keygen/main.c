@@ -1,0 +1,170 @@
+/*
+ * main.c: ssh-keygen's command line. The flags are OpenSSH's; each mode
+ * flag (-y -l -p -c -F -H -R -s -L -k -Q -e -i) selects one function of
+ * the other files, and no mode flag means "generate a key".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#include "keygen.h"
+
+enum kg_mode {
+	MODE_GENERATE, MODE_PUBLIC, MODE_FINGERPRINT, MODE_PASSPHRASE,
+	MODE_COMMENT, MODE_FIND, MODE_HASH, MODE_REMOVE, MODE_SIGN,
+	MODE_SHOWCERT, MODE_KRL, MODE_QUERY, MODE_EXPORT, MODE_IMPORT,
+};
+
+static const struct {
+	enum kg_mode mode;
+	int (*fn)(struct kg_opts *);
+} modes[] = {
+	{ MODE_GENERATE, kg_generate },
+	{ MODE_PUBLIC, kg_print_public },
+	{ MODE_FINGERPRINT, kg_fingerprint },
+	{ MODE_PASSPHRASE, kg_change_pass },
+	{ MODE_COMMENT, kg_change_comment },
+	{ MODE_FIND, kg_find_host },
+	{ MODE_HASH, kg_hash_hosts },
+	{ MODE_REMOVE, kg_remove_host },
+	{ MODE_SIGN, kg_sign_certs },
+	{ MODE_SHOWCERT, kg_show_cert },
+	{ MODE_KRL, kg_gen_krl },
+	{ MODE_QUERY, kg_query_krl },
+	{ MODE_EXPORT, kg_export },
+	{ MODE_IMPORT, kg_import },
+};
+
+static void
+usage(void)
+{
+	fprintf(stderr,
+	    "usage: ssh-keygen [-q] [-a rounds] [-b bits] [-C comment] "
+	    "[-f output_keyfile]\n"
+	    "                  [-N new_passphrase] [-t ecdsa | ed25519 | rsa]\n"
+	    "       ssh-keygen -p [-a rounds] [-f keyfile] [-N new_passphrase]"
+	    " [-P old_passphrase]\n"
+	    "       ssh-keygen -i [-f input_keyfile] [-m key_format]\n"
+	    "       ssh-keygen -e [-f input_keyfile] [-m key_format]\n"
+	    "       ssh-keygen -y [-f input_keyfile]\n"
+	    "       ssh-keygen -c [-a rounds] [-C comment] [-f keyfile] "
+	    "[-P passphrase]\n"
+	    "       ssh-keygen -l [-v] [-E fingerprint_hash] "
+	    "[-f input_keyfile]\n"
+	    "       ssh-keygen -F hostname [-lv] [-f known_hosts_file]\n"
+	    "       ssh-keygen -H [-f known_hosts_file]\n"
+	    "       ssh-keygen -R hostname [-f known_hosts_file]\n"
+	    "       ssh-keygen -s ca_key -I certificate_identity [-h] "
+	    "[-n principals]\n"
+	    "                  [-O option] [-V validity_interval] "
+	    "[-z serial_number] file ...\n"
+	    "       ssh-keygen -L [-f input_keyfile]\n"
+	    "       ssh-keygen -k [-u] -f krl_file [-s ca_public] "
+	    "[-z version_number]\n"
+	    "                  file ...\n"
+	    "       ssh-keygen -Q [-l] -f krl_file [file ...]\n");
+	exit(1);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct kg_opts o;
+	enum kg_mode mode = MODE_GENERATE;
+	size_t i;
+	int ch;
+
+	memset(&o, 0, sizeof(o));
+	o.prog = "ssh-keygen";
+	o.fp_hash = KEY_FP_SHA256;
+	while ((ch = getopt(argc, argv,
+	    "ABHKLQUXceghiklopquvyC:D:E:F:I:M:N:O:P:R:V:Y:Z:a:b:f:g:m:n:r:"
+	    "s:t:w:z:")) != -1) {
+		switch (ch) {
+		case 'a':
+			o.rounds = (unsigned int)strtoul(optarg, NULL, 10);
+			break;
+		case 'b':
+			o.bits = (unsigned int)strtoul(optarg, NULL, 10);
+			break;
+		case 'C': o.comment = optarg; break;
+		case 'E':
+			if (strcmp(optarg, "md5") == 0)
+				o.fp_hash = KEY_FP_MD5;
+			else if (strcmp(optarg, "sha256") == 0)
+				o.fp_hash = KEY_FP_SHA256;
+			else {
+				fprintf(stderr, "Invalid hash algorithm "
+				    "\"%s\"\n", optarg);
+				exit(1);
+			}
+			break;
+		case 'e': mode = MODE_EXPORT; break;
+		case 'F': mode = MODE_FIND; o.host = optarg; break;
+		case 'f': o.file = optarg; break;
+		case 'H':
+			o.hash = 1;
+			if (mode == MODE_GENERATE)
+				mode = MODE_HASH;
+			break;
+		case 'h': o.host_cert = 1; break;
+		case 'I': o.key_id = optarg; break;
+		case 'i': mode = MODE_IMPORT; break;
+		case 'k': mode = MODE_KRL; break;
+		case 'L': mode = MODE_SHOWCERT; break;
+		case 'l':
+			o.list = 1;
+			if (mode == MODE_GENERATE)
+				mode = MODE_FINGERPRINT;
+			break;
+		case 'm': o.format = optarg; break;
+		case 'N': o.new_pass = optarg; break;
+		case 'n': o.principals = optarg; break;
+		case 'O':
+			if (o.ncertopts >= KG_MAX_OPTS) {
+				fprintf(stderr, "Too many options\n");
+				exit(1);
+			}
+			o.certopts[o.ncertopts++] = optarg;
+			break;
+		case 'P': o.old_pass = optarg; break;
+		case 'p': mode = MODE_PASSPHRASE; break;
+		case 'c': mode = MODE_COMMENT; break;
+		case 'Q': mode = MODE_QUERY; break;
+		case 'q': o.quiet = 1; break;
+		case 'R': mode = MODE_REMOVE; o.host = optarg; break;
+		case 's':
+			o.ca_key = optarg;
+			if (mode == MODE_GENERATE)
+				mode = MODE_SIGN;
+			break;
+		case 't': o.type = optarg; break;
+		case 'u': o.update_krl = 1; break;
+		case 'V': o.validity = optarg; break;
+		case 'v': o.verbose++; break;
+		case 'y': mode = MODE_PUBLIC; break;
+		case 'z': o.serial = optarg; o.have_serial = 1; break;
+		default:
+			usage();
+		}
+	}
+	o.args = argv + optind;
+	o.nargs = argc - optind;
+	if (mode == MODE_SIGN && o.key_id == NULL) {
+		fprintf(stderr, "Must specify key id (-I) when certifying\n");
+		exit(1);
+	}
+	if (o.nargs > 0 && mode != MODE_SIGN && mode != MODE_KRL &&
+	    mode != MODE_QUERY) {
+		fprintf(stderr, "Too many arguments.\n");
+		usage();
+	}
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (modes[i].mode == mode)
+			return modes[i].fn(&o);
+	usage();
+	return 1;
+}
