@@ -163,6 +163,55 @@ void readconf_dump(const struct client_opts *o, FILE *f);
 int client_auth(struct transport *t, const struct client_opts *o,
     const char *user, const char *host_for_prompts);
 
+/*
+ * Answer one prompt: *answerp gets a new string the caller wipes and
+ * frees. echo is 0 for secrets. ERR_PERMISSION_DENIED when no answer can
+ * be had (BatchMode, no tty and no usable askpass, the user gave up).
+ */
+typedef int (*client_prompt_fn)(void *arg, const char *prompt, int echo,
+    char **answerp);
+
+/*
+ * client_auth_ex(): client_auth() with hooks and results.
+ *   prompt        NULL: client_read_passphrase() (tests answer here)
+ *   last_methods  out: the server's last "authentications that can
+ *                 continue" list, e.g. "publickey,password", set on
+ *                 ERR_PERMISSION_DENIED (and kept otherwise); the caller
+ *                 frees it. main prints "Permission denied (%s)."
+ *   method        out: the method that completed authentication
+ *                 (caller frees); NULL on failure.
+ * a may be NULL (then it is client_auth()).
+ */
+struct client_auth_args {
+	client_prompt_fn prompt;
+	void *prompt_arg;
+	char *last_methods;
+	char *method;
+};
+int client_auth_ex(struct transport *t, const struct client_opts *o,
+    const char *user, const char *host_for_prompts,
+    struct client_auth_args *a);
+
+/* ---- clientprompt.c ---- */
+enum client_prompt_via { CP_NONE = 0, CP_TTY, CP_ASKPASS };
+/*
+ * How a prompt is answered, OpenSSH's rules (pure): BatchMode: none;
+ * SSH_ASKPASS_REQUIRE (require, may be NULL) "force": askpass, "prefer":
+ * askpass when a display is set, "never": never askpass; otherwise the
+ * tty, or askpass when there is no tty and a display (DISPLAY or
+ * WAYLAND_DISPLAY) is set.
+ */
+enum client_prompt_via client_prompt_via(int batch_mode, int have_tty,
+    const char *require, int have_display);
+/*
+ * Prompt on /dev/tty (echo off unless echo) or through SSH_ASKPASS
+ * (default /usr/bin/ssh-askpass), per client_prompt_via() and the
+ * environment. Has the client_prompt_fn shape with arg a
+ * const struct client_opts * (may be NULL).
+ */
+int client_read_passphrase(void *opts, const char *prompt, int echo,
+    char **answerp);
+
 /* ---- clientsess.c ---- */
 /*
  * Open a session channel, request pty/env/exec|shell|subsystem per the
@@ -177,6 +226,13 @@ struct client_session_args {
 	int stdin_null;			/* -n */
 	int no_command;			/* -N */
 	int fork_after_auth;		/* -f (done by the caller) */
+	/*
+	 * Additions. use_fds 0: stdin/stdout/stderr (0/1/2); 1: these
+	 * (tests). The fds stay the caller's (duplicated inside).
+	 */
+	int use_fds;
+	int in_fd, out_fd, err_fd;
+	const char *host;		/* for messages; NULL: o->hostname */
 };
 int client_session(struct transport *t, const struct client_opts *o,
     const struct client_session_args *a);

@@ -1,0 +1,76 @@
+/*
+ * clientauth_int.h: the inside of the client's ssh-userauth, shared by
+ * clientauth.c (the loop, password, keyboard-interactive) and
+ * clientpubkey.c (identities, publickey). Not for other modules.
+ *
+ * Each method is a table row with a "next" step (send the next request:
+ * 1 when one was sent, 0 when the method has nothing more to try) and a
+ * handler for message 60, whose meaning depends on the method (PK_OK,
+ * INFO_REQUEST, PASSWD_CHANGEREQ).
+ */
+#ifndef MOAT_CLIENTAUTH_INT_H
+#define MOAT_CLIENTAUTH_INT_H
+
+#include "client.h"
+#include "key.h"
+#include "sbuf.h"
+
+struct transport;
+
+struct ca_identity {
+	char *path;
+	struct key *pub;		/* from path.pub, or from the private */
+	struct key *priv;		/* once loaded */
+	int explicit;
+	int used;			/* succeeded (partially) already */
+};
+
+struct ca_ctx {
+	struct transport *t;
+	const struct client_opts *o;
+	const char *user, *host;
+	client_prompt_fn prompt;
+	void *prompt_arg;
+
+	struct ca_identity *ids;
+	size_t nids;
+	size_t id_next;			/* publickey: next identity to try */
+	struct ca_identity *id_cur;	/* awaiting PK_OK or the answer */
+	const char *id_alg;		/* signature algorithm offered */
+
+	int pw_tries;
+	int kbd_tries;
+	int kbd_in_info;		/* kbd-int: INFO_REQUEST answered */
+};
+
+/* clientpubkey.c */
+/* Load the public halves; warn about explicit files we cannot read. */
+void ca_identities_load(struct ca_ctx *c);
+void ca_identities_free(struct ca_ctx *c);
+int ca_pubkey_next(struct ca_ctx *c);
+int ca_pubkey_msg60(struct ca_ctx *c, struct sbuf *p);
+void ca_pubkey_reset(struct ca_ctx *c);
+/*
+ * The signature algorithm to offer for k: RSA takes rsa-sha2-512 or
+ * rsa-sha2-256 when the server's server-sig-algs lists them, else
+ * ssh-rsa; the result must be in accepted (NULL: anything). NULL when
+ * the key is not to be offered.
+ */
+const char *ca_pick_sigalg(const struct key *k, const char *server_sig_algs,
+    const char *accepted);
+
+/* clientauth.c */
+/* USERAUTH_REQUEST header: user, "ssh-connection", method. */
+struct sbuf *ca_request_start(struct ca_ctx *c, const char *method);
+/* Ask the user; 0 with *answerp, or ERR_PERMISSION_DENIED. */
+int ca_ask(struct ca_ctx *c, const char *prompt, int echo, char **answerp);
+/*
+ * The next method to try (pure): the first of preferred (NULL: the
+ * default order) that the server lists, that we have in ours (a
+ * comma-separated list), and that is not in done. NULL when none.
+ * The result points into a static table.
+ */
+const char *ca_next_method(const char *preferred, const char *server,
+    const char *ours, const char *done);
+
+#endif

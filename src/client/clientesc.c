@@ -1,0 +1,221 @@
+/*
+ * clientesc.c: typed input of an interactive session. Bytes read from
+ * the local tty run through the escape machine (escape.c); what is for
+ * the server is queued and written to the pipe the channel reads, and
+ * the escape commands are carried out here. While the pipe is full we
+ * stop reading the tty; at the tty's end of file we close the pipe, so
+ * the channel sends EOF.
+ */
+#include <sys/epoll.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "channel.h"
+#include "clientsess_int.h"
+#include "err.h"
+#include "log.h"
+#include "mem.h"
+#include "transport.h"
+
+static void
+say(struct csess *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+say(struct csess *s, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n > 0 && write(s->err, buf, strlen(buf)) < 0)
+		log_debug("escape: write: %s", strerror(errno));
+}
+
+static void
+ep_mod(struct csess *s, int fd, int op, uint32_t events)
+{
+	struct epoll_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.events = events;
+	ev.data.fd = fd;
+	(void)epoll_ctl(s->ep, op, fd, &ev);
+}
+
+void
+csess_pipe_flush(struct csess *s)
+{
+	ssize_t n;
+	int had = sbuf_len(s->pipebuf) > 0;
+
+	while (sbuf_len(s->pipebuf) > 0 && s->pipe_w != -1) {
+		n = write(s->pipe_w, sbuf_ptr(s->pipebuf),
+		    sbuf_len(s->pipebuf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n <= 0) {
+			sbuf_reset(s->pipebuf);
+			break;
+		}
+		sbuf_consume(s->pipebuf, (size_t)n);
+	}
+	if (sbuf_len(s->pipebuf) > 0) {
+		if (!had || !s->in_eof)
+			ep_mod(s, s->pipe_w, EPOLL_CTL_ADD, EPOLLOUT);
+		if (!s->in_eof)
+			ep_mod(s, s->in, EPOLL_CTL_DEL, 0);
+		return;
+	}
+	if (s->pipe_w != -1)
+		ep_mod(s, s->pipe_w, EPOLL_CTL_DEL, 0);
+	if (s->in_eof) {
+		if (s->pipe_w != -1)
+			close(s->pipe_w);
+		s->pipe_w = -1;
+	} else if (had)
+		ep_mod(s, s->in, EPOLL_CTL_ADD, EPOLLIN);
+}
+
+static void
+set_in_eof(struct csess *s)
+{
+	if (s->in_eof)
+		return;
+	s->in_eof = 1;
+	ep_mod(s, s->in, EPOLL_CTL_DEL, 0);
+}
+
+static void
+suspend(struct csess *s, const char *ename)
+{
+	say(s, "%s^Z [suspend ssh]\r\n", ename);
+	ttyraw_leave(&s->raw);
+	(void)kill(getpid(), SIGTSTP);
+	/* Here again after SIGCONT. */
+	(void)ttyraw_enter(&s->raw, s->in);
+	csess_window_change(s);
+}
+
+static void
+background(struct csess *s, const char *ename)
+{
+	pid_t pid;
+
+	ttyraw_leave(&s->raw);
+	say(s, "%s& [backgrounded]\n", ename);
+	if ((pid = fork()) == -1) {
+		log_error("fork: %s", strerror(errno));
+		return;
+	}
+	if (pid != 0)
+		_exit(0);	/* the parent's part ends here, as in ssh(1) */
+	/* The child serves on, with no more typed input. */
+	set_in_eof(s);
+	csess_pipe_flush(s);
+}
+
+static void
+verbosity(struct csess *s, const char *ename, int up)
+{
+	int lv = log_level() + (up ? 1 : -1);
+
+	if (lv < LOG_LEVEL_INFO)
+		lv = LOG_LEVEL_INFO;
+	if (lv > LOG_LEVEL_DEBUG3)
+		lv = LOG_LEVEL_DEBUG3;
+	log_set_level(lv);
+	say(s, "%s%c [LogLevel %s]\r\n", ename, up ? 'v' : 'V',
+	    log_level_name(lv));
+}
+
+static void
+do_action(struct csess *s, enum esc_action act)
+{
+	char ebuf[8], *help;
+	const char *e = esc_char_name(s->esc.escape_char, ebuf);
+	struct sbuf *b;
+
+	switch (act) {
+	case ESC_DISCONNECT:
+		say(s, "%s.\r\n", e);
+		csess_quit(s, 255);
+		break;
+	case ESC_SUSPEND:
+		suspend(s, e);
+		break;
+	case ESC_LIST:
+		say(s, "%s#\r\nThe following connections are open:\r\n",
+		    e);
+		if (s->chan != NULL)
+			say(s, "  #%u client-session (r%u i%s o%s)\r\n",
+			    s->chan->local_id, s->chan->remote_id,
+			    s->chan->eof_sent ? "eof" : "open",
+			    s->chan->eof_rcvd ? "eof" : "open");
+		break;
+	case ESC_BACKGROUND:
+		background(s, e);
+		break;
+	case ESC_HELP:
+		say(s, "%s?\r\n", e);
+		help = esc_help(s->esc.escape_char);
+		say(s, "%s", help);
+		x_free(help);
+		break;
+	case ESC_VERBOSE_UP:
+	case ESC_VERBOSE_DOWN:
+		verbosity(s, e, act == ESC_VERBOSE_UP);
+		break;
+	case ESC_REKEY:
+		say(s, "%sR\r\n", e);
+		(void)tr_rekey(s->t);
+		break;
+	case ESC_BREAK:
+		say(s, "%sB\r\n", e);
+		if (s->chan != NULL && (b = chan_request_start(s->cs,
+		    s->chan, "break", 0)) != NULL &&
+		    sbuf_put_u32(b, 1000) == 0)
+			(void)chan_msg_send(s->cs);
+		break;
+	case ESC_COMMAND:
+		say(s, "%sC\r\ncommandline disabled\r\n", e);
+		break;
+	case ESC_NONE:
+		break;
+	}
+}
+
+void
+csess_input(struct csess *s)
+{
+	unsigned char buf[4096];
+	enum esc_action act;
+	ssize_t n;
+	size_t off = 0, used;
+
+	n = read(s->in, buf, sizeof(buf));
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n <= 0) {
+		set_in_eof(s);
+		csess_pipe_flush(s);
+		return;
+	}
+	while (off < (size_t)n && !s->quit) {
+		used = esc_feed(&s->esc, buf + off, (size_t)n - off,
+		    s->pipebuf, &act);
+		off += used;
+		do_action(s, act);
+	}
+	x_wipe(buf, sizeof(buf));
+	csess_pipe_flush(s);
+}

@@ -1,0 +1,294 @@
+/*
+ * clientpubkey.c: the client's "publickey" method (RFC 4252 section 7).
+ *
+ * The identities are the IdentityFile list. Their public halves come
+ * from "FILE.pub" when it exists, so a key the server will not take is
+ * never decrypted (no passphrase asked for it). For each identity we
+ * first send a query without a signature; on PK_OK we load the private
+ * key (asking for the passphrase when it is encrypted), sign
+ *   string session id, byte 50, string user, string "ssh-connection",
+ *   string "publickey", bool TRUE, string algorithm, string key blob
+ * and send the request again with the signature. An identity without a
+ * .pub file is loaded (and decrypted) before its query.
+ *
+ * RSA signs with rsa-sha2-512 or rsa-sha2-256 when the server's
+ * server-sig-algs lists them, else ssh-rsa; every algorithm offered must
+ * be in PubkeyAcceptedAlgorithms.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clientauth_int.h"
+#include "err.h"
+#include "log.h"
+#include "match.h"
+#include "mem.h"
+#include "transport.h"
+
+static const char *const rsa_sigalgs[] = { "rsa-sha2-512", "rsa-sha2-256" };
+
+const char *
+ca_pick_sigalg(const struct key *k, const char *server_sig_algs,
+    const char *accepted)
+{
+	const char *name = key_type_name(k);
+	size_t i;
+
+	if (name == NULL)
+		return NULL;
+	if (k->type == KEY_RSA && server_sig_algs != NULL) {
+		for (i = 0; i < sizeof(rsa_sigalgs) / sizeof(rsa_sigalgs[0]);
+		    i++)
+			if (match_list_contains(server_sig_algs,
+			    rsa_sigalgs[i]) && (accepted == NULL ||
+			    match_list_contains(accepted, rsa_sigalgs[i])))
+				return rsa_sigalgs[i];
+	}
+	if (accepted != NULL && !match_list_contains(accepted, name))
+		return NULL;
+	return name;
+}
+
+void
+ca_identities_load(struct ca_ctx *c)
+{
+	const struct client_opts *o = c->o;
+	struct ca_identity *id;
+	struct stat st;
+	char *pubpath;
+	size_t i;
+
+	c->ids = x_calloc(o->nidentity_files + 1, sizeof(*c->ids));
+	for (i = 0; i < o->nidentity_files; i++) {
+		const char *path = o->identity_files[i];
+		int expl = o->identity_files_explicit[i];
+
+		if (stat(path, &st) == -1) {
+			if (expl)
+				fprintf(stderr, "Warning: Identity file %s "
+				    "not accessible: %s.\n", path,
+				    strerror(errno));
+			else
+				log_debug("no such identity: %s: %s", path,
+				    strerror(errno));
+			continue;
+		}
+		id = &c->ids[c->nids++];
+		id->path = x_strdup(path);
+		id->explicit = expl;
+		pubpath = x_asprintf("%s.pub", path);
+		if (key_load_public(pubpath, &id->pub, NULL) != 0)
+			id->pub = NULL;
+		x_free(pubpath);
+		log_debug("Will attempt key: %s", path);
+	}
+}
+
+void
+ca_identities_free(struct ca_ctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nids; i++) {
+		x_free(c->ids[i].path);
+		key_free(c->ids[i].pub);
+		key_free(c->ids[i].priv);
+	}
+	x_free(c->ids);
+	c->ids = NULL;
+	c->nids = 0;
+}
+
+void
+ca_pubkey_reset(struct ca_ctx *c)
+{
+	c->id_next = 0;
+	c->id_cur = NULL;
+}
+
+static void
+warn_perms(const char *path)
+{
+	struct stat st;
+	unsigned int mode = 0;
+
+	if (stat(path, &st) == 0)
+		mode = (unsigned int)st.st_mode & 0777;
+	fprintf(stderr,
+	    "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n"
+	    "@         WARNING: UNPROTECTED PRIVATE KEY FILE!          @\n"
+	    "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n"
+	    "Permissions 0%3.3o for '%s' are too open.\n"
+	    "It is required that your private key files are NOT accessible "
+	    "by others.\n"
+	    "This private key will be ignored.\n", mode, path);
+}
+
+/*
+ * Load id's private key: without a passphrase first, then asking up to
+ * NumberOfPasswordPrompts times. An empty answer gives up on the key.
+ */
+static int
+load_private(struct ca_ctx *c, struct ca_identity *id)
+{
+	char *prompt = NULL, *pass = NULL;
+	int r, i, tries;
+
+	if (id->priv != NULL)
+		return 0;
+	r = key_load_private(id->path, "", 1, &id->priv, NULL);
+	if (r == ERR_KEY_BAD_PERMISSIONS) {
+		warn_perms(id->path);
+		return r;
+	}
+	tries = c->o->number_of_password_prompts >= 0 ?
+	    c->o->number_of_password_prompts : 3;
+	prompt = x_asprintf("Enter passphrase for key '%.100s': ", id->path);
+	for (i = 0; r == ERR_KEY_WRONG_PASSPHRASE && i < tries; i++) {
+		if (ca_ask(c, prompt, 0, &pass) != 0 || *pass == '\0') {
+			log_debug2("no passphrase given, try next key");
+			break;
+		}
+		r = key_load_private(id->path, pass, 1, &id->priv, NULL);
+		x_freezero(pass, strlen(pass));
+		pass = NULL;
+		if (r == ERR_KEY_WRONG_PASSPHRASE)
+			log_debug2("bad passphrase given, try again...");
+	}
+	if (pass != NULL)
+		x_freezero(pass, strlen(pass));
+	x_free(prompt);
+	if (r != 0 && r != ERR_KEY_WRONG_PASSPHRASE)
+		fprintf(stderr, "Load key \"%s\": %s\n", id->path,
+		    err_str(r));
+	if (r != 0) {
+		id->priv = NULL;
+		return r;
+	}
+	if (id->pub == NULL && (r = key_demote(id->priv, &id->pub)) != 0)
+		return r;
+	if (!key_equal_public(id->pub, id->priv)) {
+		fprintf(stderr, "Load key \"%s\": public and private keys "
+		    "differ\n", id->path);
+		key_free(id->priv);
+		id->priv = NULL;
+		return ERR_KEY_INVALID;
+	}
+	return 0;
+}
+
+/* A publickey request for id; with_sig: signed. */
+static int
+send_request(struct ca_ctx *c, struct ca_identity *id, int with_sig)
+{
+	struct sbuf *blob = sbuf_new(), *data = NULL, *sig = NULL, *m;
+	const unsigned char *sid;
+	size_t sidlen;
+	int r;
+
+	if ((r = key_to_blob(id->pub, blob)) != 0)
+		goto out;
+	if (with_sig) {
+		data = sbuf_new();
+		sig = sbuf_new();
+		sid = tr_session_id(c->t, &sidlen);
+		if ((r = sbuf_put_string(data, sid, sidlen)) != 0 ||
+		    (r = sbuf_put_u8(data, SSH2_MSG_USERAUTH_REQUEST)) != 0 ||
+		    (r = sbuf_put_cstring(data, c->user)) != 0 ||
+		    (r = sbuf_put_cstring(data, "ssh-connection")) != 0 ||
+		    (r = sbuf_put_cstring(data, "publickey")) != 0 ||
+		    (r = sbuf_put_u8(data, 1)) != 0 ||
+		    (r = sbuf_put_cstring(data, c->id_alg)) != 0 ||
+		    (r = sbuf_put_stringb(data, blob)) != 0 ||
+		    (r = key_sign(id->priv, c->id_alg, sbuf_ptr(data),
+		    sbuf_len(data), sig)) != 0)
+			goto out;
+	}
+	if ((m = ca_request_start(c, "publickey")) == NULL) {
+		r = ERR_INTERNAL;
+		goto out;
+	}
+	if ((r = sbuf_put_u8(m, with_sig ? 1 : 0)) != 0 ||
+	    (r = sbuf_put_cstring(m, c->id_alg)) != 0 ||
+	    (r = sbuf_put_stringb(m, blob)) != 0 ||
+	    (with_sig && (r = sbuf_put_stringb(m, sig)) != 0))
+		goto out;
+	r = tr_msg_send(c->t);
+ out:
+	sbuf_free(blob);
+	sbuf_free(data);
+	sbuf_free(sig);
+	return r;
+}
+
+int
+ca_pubkey_next(struct ca_ctx *c)
+{
+	struct ca_identity *id;
+	char *fp;
+	int r;
+
+	c->id_cur = NULL;
+	while (c->id_next < c->nids) {
+		id = &c->ids[c->id_next++];
+		if (id->used)
+			continue;
+		if (id->pub == NULL && load_private(c, id) != 0)
+			continue;
+		c->id_alg = ca_pick_sigalg(id->pub, tr_peer_sig_algs(c->t),
+		    c->o->pubkey_accepted_algorithms);
+		if (c->id_alg == NULL) {
+			log_debug("Skipping %s key %s: algorithm not "
+			    "accepted", key_type_name(id->pub), id->path);
+			continue;
+		}
+		fp = key_fingerprint(id->pub, KEY_FP_SHA256);
+		log_debug("Offering public key: %s %s %s", id->path,
+		    key_type_name(id->pub), fp != NULL ? fp : "");
+		x_free(fp);
+		if ((r = send_request(c, id, 0)) != 0)
+			return r;
+		c->id_cur = id;
+		return 1;
+	}
+	return 0;
+}
+
+/* PK_OK: the server would take the key; sign and send. */
+int
+ca_pubkey_msg60(struct ca_ctx *c, struct sbuf *p)
+{
+	struct ca_identity *id = c->id_cur;
+	const unsigned char *blob;
+	struct key *k = NULL;
+	char *alg = NULL;
+	size_t bloblen;
+	int r;
+
+	if (id == NULL)
+		return ERR_PROTOCOL;
+	if ((r = sbuf_get_cstring(p, &alg, NULL)) != 0 ||
+	    (r = sbuf_get_string_direct(p, &blob, &bloblen)) != 0 ||
+	    (r = key_from_blob(blob, bloblen, &k)) != 0)
+		goto out;
+	if (strcmp(alg, c->id_alg) != 0 || !key_equal_public(k, id->pub)) {
+		log_debug("PK_OK for a key we did not offer");
+		r = ERR_PROTOCOL;
+		goto out;
+	}
+	log_debug("Server accepts key: %s", id->path);
+	if (load_private(c, id) != 0) {
+		r = 0;			/* go on with the next key */
+		goto out;
+	}
+	if ((r = send_request(c, id, 1)) == 0)
+		r = 1;
+ out:
+	key_free(k);
+	x_free(alg);
+	return r;
+}

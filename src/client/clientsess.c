@@ -1,0 +1,503 @@
+/*
+ * clientsess.c: the client's session channel (RFC 4254 section 6) run
+ * on the shared connection layer (channel.h, conn_loop).
+ *
+ * We open a "session" channel; once it is confirmed we send pty-req
+ * (TERM, the real window size, our termios encoded), env for SendEnv
+ * and SetEnv, then exec, shell or subsystem, and attach our fds: DATA
+ * goes to out, EXTENDED_DATA to err, and in is read and sent, its end
+ * of file becoming CHANNEL_EOF. exit-status is the return value;
+ * exit-signal or a lost connection gives 255.
+ *
+ * Everything else arrives through the set's one hook fd, an epoll set
+ * holding: a signalfd (SIGWINCH sends window-change; SIGHUP, SIGINT,
+ * SIGTERM, SIGQUIT end the session with the tty restored), a timerfd for
+ * ServerAliveInterval, and, when escapes are on (a tty was asked for),
+ * the real input fd: we read it, run the escape machine, and pass the
+ * remaining bytes on through a pipe that is the channel's rfd.
+ *
+ * To end the loop from inside (~., a timeout, a signal) the transport's
+ * input fd is replaced by /dev/null, so conn_loop sees end of file.
+ */
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "channel.h"
+#include "client.h"
+#include "clientsess_int.h"
+#include "err.h"
+#include "log.h"
+#include "match.h"
+#include "mem.h"
+#include "transport.h"
+
+extern char **environ;
+
+/* ---- the channel type ---- */
+
+static void
+push_reply(struct csess *s, enum cs_reply kind)
+{
+	if (s->npending < CS_MAX_PENDING)
+		s->pending[s->npending++] = kind;
+}
+
+static int
+send_pty_req(struct csess *s, struct chan *c)
+{
+	struct winsize ws;
+	struct termios tio;
+	struct sbuf *b, *modes = sbuf_new();
+	const char *term = getenv("TERM");
+	int r = 0;
+
+	memset(&ws, 0, sizeof(ws));
+	(void)ioctl(s->in, TIOCGWINSZ, &ws);
+	if (tcgetattr(s->in, &tio) == 0)
+		r = ttymodes_encode(&tio, modes);
+	else
+		r = sbuf_put_u8(modes, 0);
+	if (r != 0 || (b = chan_request_start(s->cs, c, "pty-req", 1)) ==
+	    NULL || sbuf_put_cstring(b, term != NULL ? term : "") != 0 ||
+	    sbuf_put_u32(b, ws.ws_col) != 0 ||
+	    sbuf_put_u32(b, ws.ws_row) != 0 ||
+	    sbuf_put_u32(b, ws.ws_xpixel) != 0 ||
+	    sbuf_put_u32(b, ws.ws_ypixel) != 0 ||
+	    sbuf_put_stringb(b, modes) != 0 || chan_msg_send(s->cs) != 0)
+		r = ERR_INTERNAL;
+	else
+		push_reply(s, CS_REPLY_PTY);
+	s->ws = ws;
+	sbuf_free(modes);
+	return r;
+}
+
+static int
+send_env(struct csess *s, struct chan *c, const char *name, const char *val)
+{
+	struct sbuf *b;
+
+	log_debug("Sending env %s = %s", name, val);
+	if ((b = chan_request_start(s->cs, c, "env", 0)) == NULL ||
+	    sbuf_put_cstring(b, name) != 0 ||
+	    sbuf_put_cstring(b, val) != 0)
+		return ERR_INTERNAL;
+	return chan_msg_send(s->cs);
+}
+
+/* SendEnv patterns over our environment, then SetEnv NAME=value. */
+static int
+send_envs(struct csess *s, struct chan *c)
+{
+	const struct client_opts *o = s->o;
+	char **e, *name, *eq;
+	size_t i;
+	int r = 0, hit;
+
+	for (e = environ; r == 0 && e != NULL && *e != NULL; e++) {
+		if ((eq = strchr(*e, '=')) == NULL)
+			continue;
+		name = x_strndup(*e, (size_t)(eq - *e));
+		for (i = 0, hit = 0; i < o->nsend_env && !hit; i++)
+			hit = o->send_env[i][0] != '-' &&
+			    match_pattern(name, o->send_env[i]);
+		if (hit)
+			r = send_env(s, c, name, eq + 1);
+		x_free(name);
+	}
+	for (i = 0; r == 0 && i < o->nset_env; i++) {
+		if ((eq = strchr(o->set_env[i], '=')) == NULL)
+			continue;
+		name = x_strndup(o->set_env[i],
+		    (size_t)(eq - o->set_env[i]));
+		r = send_env(s, c, name, eq + 1);
+		x_free(name);
+	}
+	return r;
+}
+
+static void
+cs_opened(struct chan_set *cs, struct chan *c, int ok)
+{
+	struct csess *s = c->ctx;
+	const struct client_session_args *a = s->a;
+	const char *what;
+	struct sbuf *b;
+
+	if (!ok) {
+		fprintf(stderr, "channel %u: open failed\r\n", c->local_id);
+		return;
+	}
+	if (a->want_tty && send_pty_req(s, c) != 0)
+		return;
+	if (send_envs(s, c) != 0)
+		return;
+	if (a->subsystem)
+		what = "subsystem";
+	else if (a->command != NULL && *a->command != '\0')
+		what = "exec";
+	else
+		what = "shell";
+	if ((b = chan_request_start(cs, c, what, 1)) == NULL ||
+	    (strcmp(what, "shell") != 0 &&
+	    sbuf_put_cstring(b, a->command) != 0) || chan_msg_send(cs) != 0)
+		return;
+	push_reply(s, strcmp(what, "subsystem") == 0 ? CS_REPLY_SUBSYS :
+	    CS_REPLY_EXEC);
+	chan_set_fds(c, s->chan_rfd, s->chan_wfd, s->chan_efd,
+	    CHAN_EFD_WRITE, 0);
+	s->chan_rfd = s->chan_wfd = s->chan_efd = -1;
+}
+
+static void
+cs_reply(struct chan_set *cs, struct chan *c, int ok)
+{
+	struct csess *s = c->ctx;
+	enum cs_reply kind;
+
+	if (s->npending == 0)
+		return;
+	kind = s->pending[0];
+	memmove(s->pending, s->pending + 1,
+	    --s->npending * sizeof(s->pending[0]));
+	if (ok)
+		return;
+	switch (kind) {
+	case CS_REPLY_PTY:
+		fprintf(stderr, "PTY allocation request failed on channel "
+		    "%u\r\n", c->local_id);
+		break;
+	case CS_REPLY_SUBSYS:
+		fprintf(stderr, "Request for subsystem '%s' failed on "
+		    "channel %u\r\n", s->a->command, c->local_id);
+		chan_close_write(c);
+		(void)chan_send_close(cs, c);
+		break;
+	case CS_REPLY_EXEC:
+		fprintf(stderr, "%s request failed on channel %u\r\n",
+		    s->a->command != NULL ? "exec" : "shell", c->local_id);
+		chan_close_write(c);
+		(void)chan_send_close(cs, c);
+		break;
+	}
+}
+
+static int
+cs_request(struct chan_set *cs, struct chan *c, const char *name,
+    int want_reply, struct sbuf *body)
+{
+	struct csess *s = c->ctx;
+	char *sig = NULL;
+	uint32_t v;
+	int r;
+
+	if (strcmp(name, "exit-status") == 0) {
+		if ((r = sbuf_get_u32(body, &v)) != 0)
+			return r;
+		s->exit_status = (int)(v & 0xff);
+		log_debug("Exit status %u", v);
+		return 0;
+	}
+	if (strcmp(name, "exit-signal") == 0) {
+		if ((r = sbuf_get_cstring(body, &sig, NULL)) != 0)
+			return r;
+		log_debug("Remote command died of signal %s", sig);
+		s->exit_signal = 1;
+		x_free(sig);
+		return 0;
+	}
+	if (strcmp(name, "eow@openssh.com") == 0)
+		return 0;
+	return ERR_FEATURE_UNSUPPORTED;
+}
+
+static void
+cs_free(struct chan_set *cs, struct chan *c)
+{
+	struct csess *s = c->ctx;
+
+	if (s != NULL && s->chan == c)
+		s->chan = NULL;
+}
+
+static const struct chan_ops session_ops = {
+	.type = "session",
+	.opened = cs_opened,
+	.request = cs_request,
+	.reply = cs_reply,
+	.free = cs_free,
+};
+
+/* ---- ending the loop from inside ---- */
+
+void
+csess_quit(struct csess *s, int status)
+{
+	int fd;
+
+	if (s->quit)
+		return;
+	s->quit = 1;
+	s->quit_status = status;
+	(void)tr_flush(s->t);
+	if ((fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) != -1) {
+		(void)dup2(fd, tr_fd_in(s->t));
+		close(fd);
+	}
+}
+
+void
+csess_window_change(struct csess *s)
+{
+	struct winsize ws;
+	struct sbuf *b;
+
+	if (!s->a->want_tty || s->chan == NULL ||
+	    ioctl(s->in, TIOCGWINSZ, &ws) == -1)
+		return;
+	if (memcmp(&ws, &s->ws, sizeof(ws)) == 0)
+		return;
+	s->ws = ws;
+	if ((b = chan_request_start(s->cs, s->chan, "window-change", 0)) ==
+	    NULL || sbuf_put_u32(b, ws.ws_col) != 0 ||
+	    sbuf_put_u32(b, ws.ws_row) != 0 ||
+	    sbuf_put_u32(b, ws.ws_xpixel) != 0 ||
+	    sbuf_put_u32(b, ws.ws_ypixel) != 0)
+		return;
+	(void)chan_msg_send(s->cs);
+}
+
+/* ---- the hook: signals, keepalive, typed input ---- */
+
+static void
+on_signal(struct csess *s)
+{
+	struct signalfd_siginfo si;
+
+	while (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGWINCH) {
+			csess_window_change(s);
+			continue;
+		}
+		ttyraw_leave(&s->raw);
+		fprintf(stderr, "Killed by signal %u.\n", si.ssi_signo);
+		csess_quit(s, 255);
+	}
+}
+
+static void
+on_timer(struct csess *s)
+{
+	uint64_t ticks;
+	struct sbuf *b;
+	time_t now = time(NULL);
+
+	if (read(s->timerfd, &ticks, sizeof(ticks)) < 0)
+		return;
+	if ((uint64_t)now - tr_last_input_time(s->t) <
+	    (uint64_t)s->o->server_alive_interval) {
+		s->alive_missed = 0;
+		return;
+	}
+	if (++s->alive_missed > (s->o->server_alive_count_max >= 0 ?
+	    s->o->server_alive_count_max : 3)) {
+		ttyraw_leave(&s->raw);
+		fprintf(stderr, "Timeout, server %s not responding.\n",
+		    s->host);
+		csess_quit(s, 255);
+		return;
+	}
+	if ((b = tr_msg_start(s->t, SSH2_MSG_GLOBAL_REQUEST)) != NULL &&
+	    sbuf_put_cstring(b, "keepalive@openssh.com") == 0 &&
+	    sbuf_put_u8(b, 1) == 0)
+		(void)tr_msg_send(s->t);
+}
+
+static void
+hook(struct chan_set *cs, void *arg)
+{
+	struct csess *s = arg;
+	struct epoll_event ev[4];
+	int i, n;
+
+	n = epoll_wait(s->ep, ev, 4, 0);
+	for (i = 0; i < n && !s->quit; i++) {
+		if (ev[i].data.fd == s->sigfd)
+			on_signal(s);
+		else if (ev[i].data.fd == s->timerfd)
+			on_timer(s);
+		else if (ev[i].data.fd == s->in)
+			csess_input(s);
+		else if (ev[i].data.fd == s->pipe_w)
+			csess_pipe_flush(s);
+	}
+}
+
+/* ---- setup and teardown ---- */
+
+static int
+setup_fds(struct csess *s)
+{
+	const struct client_session_args *a = s->a;
+	int p[2];
+
+	s->chan_wfd = dup(s->out);
+	s->chan_efd = dup(s->err);
+	if (a->stdin_null)
+		s->chan_rfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	else if (s->escapes) {
+		if (pipe2(p, O_CLOEXEC) == -1)
+			return ERR_SYSTEM;
+		s->chan_rfd = p[0];
+		s->pipe_w = p[1];
+		(void)fcntl(s->pipe_w, F_SETFL, O_NONBLOCK);
+	} else
+		s->chan_rfd = dup(s->in);
+	if (s->chan_rfd == -1 || s->chan_wfd == -1 || s->chan_efd == -1)
+		return ERR_SYSTEM;
+	return 0;
+}
+
+static void
+ep_add(struct csess *s, int fd, uint32_t events)
+{
+	struct epoll_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.events = events;
+	ev.data.fd = fd;
+	(void)epoll_ctl(s->ep, EPOLL_CTL_ADD, fd, &ev);
+}
+
+static int
+setup_hook(struct csess *s)
+{
+	struct itimerspec its;
+
+	if ((s->ep = epoll_create1(EPOLL_CLOEXEC)) == -1)
+		return ERR_SYSTEM;
+	sigemptyset(&s->sigs);
+	sigaddset(&s->sigs, SIGWINCH);
+	sigaddset(&s->sigs, SIGHUP);
+	sigaddset(&s->sigs, SIGINT);
+	sigaddset(&s->sigs, SIGTERM);
+	sigaddset(&s->sigs, SIGQUIT);
+	if (sigprocmask(SIG_BLOCK, &s->sigs, &s->oldmask) == -1)
+		return ERR_SYSTEM;
+	s->mask_set = 1;
+	if ((s->sigfd = signalfd(-1, &s->sigs, SFD_NONBLOCK |
+	    SFD_CLOEXEC)) == -1)
+		return ERR_SYSTEM;
+	ep_add(s, s->sigfd, EPOLLIN);
+	if (s->o->server_alive_interval > 0) {
+		if ((s->timerfd = timerfd_create(CLOCK_MONOTONIC,
+		    TFD_NONBLOCK | TFD_CLOEXEC)) == -1)
+			return ERR_SYSTEM;
+		memset(&its, 0, sizeof(its));
+		its.it_value.tv_sec = s->o->server_alive_interval;
+		its.it_interval.tv_sec = s->o->server_alive_interval;
+		if (timerfd_settime(s->timerfd, 0, &its, NULL) == -1)
+			return ERR_SYSTEM;
+		ep_add(s, s->timerfd, EPOLLIN);
+	}
+	if (s->escapes)
+		ep_add(s, s->in, EPOLLIN);
+	chan_set_hook(s->cs, s->ep, hook, s);
+	return 0;
+}
+
+static void
+teardown(struct csess *s)
+{
+	int fds[] = { s->chan_rfd, s->chan_wfd, s->chan_efd, s->pipe_w,
+	    s->sigfd, s->timerfd, s->ep };
+	size_t i;
+
+	ttyraw_leave(&s->raw);
+	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		if (fds[i] != -1)
+			close(fds[i]);
+	if (s->mask_set) {
+		struct timespec zero = { 0, 0 };
+		siginfo_t si;
+
+		/* Swallow what arrived meanwhile, then unblock. */
+		while (sigtimedwait(&s->sigs, &si, &zero) > 0)
+			;
+		(void)sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
+	}
+	sbuf_free(s->pipebuf);
+}
+
+int
+client_session(struct transport *t, const struct client_opts *o,
+    const struct client_session_args *a)
+{
+	struct csess s;
+	struct chan *c = NULL;
+	int r, ret = 255;
+
+	memset(&s, 0, sizeof(s));
+	s.t = t;
+	s.o = o;
+	s.a = a;
+	s.host = a->host != NULL ? a->host : o->hostname != NULL ?
+	    o->hostname : o->host_arg != NULL ? o->host_arg : "";
+	s.in = a->use_fds ? a->in_fd : 0;
+	s.out = a->use_fds ? a->out_fd : 1;
+	s.err = a->use_fds ? a->err_fd : 2;
+	s.chan_rfd = s.chan_wfd = s.chan_efd = s.pipe_w = -1;
+	s.sigfd = s.timerfd = s.ep = -1;
+	s.exit_status = -1;
+	s.pipebuf = sbuf_new();
+	s.escapes = a->want_tty && !a->no_command && !a->stdin_null &&
+	    o->escape_char != -2 && isatty(s.in);
+	esc_init(&s.esc, o->escape_char >= 0 ? o->escape_char : '~');
+	if ((s.cs = chan_set_new(t)) == NULL) {
+		r = ERR_ALLOC;
+		goto out;
+	}
+	if ((r = setup_hook(&s)) != 0)
+		goto out;
+	if (!a->no_command) {
+		if ((r = setup_fds(&s)) != 0)
+			goto out;
+		chan_set_exit_when_idle(s.cs, 1);
+		if ((r = chan_open(s.cs, &session_ops, &s, NULL, &c)) != 0)
+			goto out;
+		s.chan = c;
+		if (a->want_tty && isatty(s.in))
+			(void)ttyraw_enter(&s.raw, s.in);
+	}
+	r = conn_loop(t, s.cs);
+	ttyraw_leave(&s.raw);
+	if (s.quit)
+		ret = s.quit_status;
+	else if (r != 0) {
+		log_debug("connection: %s", err_str(r));
+		ret = 255;
+	} else if (s.exit_status >= 0)
+		ret = s.exit_status;
+	if (a->want_tty && o->log_level != 0 && !s.quit_silent &&
+	    (s.quit || r == 0))
+		fprintf(stderr, "Connection to %s closed.\r\n", s.host);
+	r = 0;
+ out:
+	if (r != 0)
+		log_error("session: %s", err_str(r));
+	if (s.cs != NULL)
+		chan_set_free(s.cs);
+	teardown(&s);
+	return ret;
+}

@@ -1,0 +1,68 @@
+/*
+ * clientsess_int.h: the state of one client session, shared by
+ * clientsess.c (channel, loop, signals) and clientesc.c (typed input
+ * and the escape commands). Not for other modules.
+ */
+#ifndef MOAT_CLIENTSESS_INT_H
+#define MOAT_CLIENTSESS_INT_H
+
+#include <signal.h>
+#include <sys/ioctl.h>
+
+#include "client.h"
+#include "escape.h"
+#include "ttyraw.h"
+
+struct chan_set;
+struct chan;
+struct transport;
+
+#define CS_MAX_PENDING 8
+
+enum cs_reply { CS_REPLY_PTY, CS_REPLY_EXEC, CS_REPLY_SUBSYS };
+
+struct csess {
+	struct transport *t;
+	const struct client_opts *o;
+	const struct client_session_args *a;
+	const char *host;
+	struct chan_set *cs;
+	struct chan *chan;
+
+	int in, out, err;		/* ours, not to be closed */
+	int chan_rfd, chan_wfd, chan_efd;	/* until given to the channel */
+
+	enum cs_reply pending[CS_MAX_PENDING];	/* replies due, in order */
+	size_t npending;
+
+	int exit_status;		/* -1 until exit-status */
+	int exit_signal;
+
+	/* Hook. */
+	int ep, sigfd, timerfd;
+	sigset_t sigs, oldmask;
+	int mask_set;
+	int alive_missed;
+
+	/* Escapes: typed input -> escape machine -> pipe -> channel. */
+	int escapes;
+	struct esc_state esc;
+	int pipe_w;
+	struct sbuf *pipebuf;
+	int in_eof;
+
+	struct ttyraw raw;
+	struct winsize ws;
+
+	int quit, quit_status, quit_silent;
+};
+
+/* clientsess.c */
+void csess_quit(struct csess *s, int status);
+void csess_window_change(struct csess *s);
+
+/* clientesc.c */
+void csess_input(struct csess *s);
+void csess_pipe_flush(struct csess *s);
+
+#endif
