@@ -35,15 +35,6 @@ enum request_tty {
 	RTTY_UNSET = -1, RTTY_NO = 0, RTTY_YES, RTTY_FORCE, RTTY_AUTO,
 };
 
-/*
- * Written by client_auth() (through the pointer, although the options are
- * const there) when it returns ERR_PERMISSION_DENIED: the methods the
- * server last said can continue ("publickey,password"), so main() can
- * print "Permission denied (publickey,password)." Empty if unknown.
- */
-struct client_auth_result {
-	char methods[256];
-};
 
 struct client_opts {
 	char *host_arg;			/* host as given on the command line */
@@ -106,7 +97,6 @@ struct client_opts {
 	int update_host_keys;
 	char *host_key_alias;
 
-	struct client_auth_result *auth_result;	/* never NULL; see above */
 
 	void *priv;			/* private to readconf.c */
 };

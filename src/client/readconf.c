@@ -62,7 +62,6 @@ client_opts_new(void)
 	for (i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
 		*ints[i] = -1;
 	o->rekey_bytes = UINT64_MAX;
-	o->auth_result = x_calloc(1, sizeof(*o->auth_result));
 	if ((pw = getpwuid(getuid())) != NULL) {
 		p->local_user = x_strdup(pw->pw_name);
 		p->home = x_strdup(pw->pw_dir);
@@ -111,7 +110,6 @@ client_opts_free(struct client_opts *o)
 	free_arr(o->local_forwards, o->nlocal_forwards);
 	free_arr(o->remote_forwards, o->nremote_forwards);
 	free_arr(o->dynamic_forwards, o->ndynamic_forwards);
-	x_free(o->auth_result);
 	if ((p = o->priv) != NULL) {
 		x_free(p->local_user);
 		x_free(p->home);

@@ -109,6 +109,7 @@ int
 ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 {
 	struct client_session_args sa;
+	struct client_auth_args aa;
 	struct hostcheck_ctx hc;
 	struct tr_config cfg;
 	struct transport *t = NULL;
@@ -117,6 +118,7 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 	int fd_in = -1, fd_out = -1, r, status = 255;
 	pid_t proxy_pid = -1;
 
+	memset(&aa, 0, sizeof(aa));
 	if (check_unsupported(o) != 0)
 		return 255;
 	if (o->proxy_command != NULL && strcmp(o->proxy_command, "none") != 0)
@@ -156,16 +158,15 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 		log_error("ssh: could not start the transport");
 		goto out;
 	}
-	r = client_auth(t, o, o->user, o->hostname);
+	r = client_auth_ex(t, o, o->user, o->hostname, &aa);
 	if (r != 0) {
 		if (hc.refused)
 			log_error("Host key verification failed.");
 		else if (r == ERR_PERMISSION_DENIED)
 			log_error("%s@%s: Permission denied%s%s%s.", o->user,
-			    o->hostname,
-			    o->auth_result->methods[0] ? " (" : "",
-			    o->auth_result->methods,
-			    o->auth_result->methods[0] ? ")" : "");
+			    o->hostname, aa.last_methods ? " (" : "",
+			    aa.last_methods ? aa.last_methods : "",
+			    aa.last_methods ? ")" : "");
 		else if (r == ERR_CONN_CLOSED)
 			log_error("Connection closed by %s", desc);
 		else if (r != ERR_DISCONNECTED)
@@ -187,6 +188,8 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 	}
 	status = client_session(t, o, &sa);
  out:
+	x_free(aa.last_methods);
+	x_free(aa.method);
 	tr_free(t);
 	if (fd_in != -1)
 		close(fd_in);
