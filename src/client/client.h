@@ -35,6 +35,7 @@ enum request_tty {
 	RTTY_UNSET = -1, RTTY_NO = 0, RTTY_YES, RTTY_FORCE, RTTY_AUTO,
 };
 
+
 struct client_opts {
 	char *host_arg;			/* host as given on the command line */
 	char *hostname;			/* HostName, %h expanded */
@@ -96,6 +97,7 @@ struct client_opts {
 	int update_host_keys;
 	char *host_key_alias;
 
+
 	void *priv;			/* private to readconf.c */
 };
 
@@ -108,8 +110,32 @@ void client_opts_free(struct client_opts *o);
  */
 int readconf_parse_line(struct client_opts *o, const char *line,
     const char *source, int lineno);
-/* A config file (Host/Match applied against o->host_arg, Include). */
+/*
+ * A config file (Host/Match applied against o->host_arg, Include).
+ * user_file: 0 for a system file (relative Include under /etc/ssh), 1
+ * for a user file (-F; relative Include under ~/.ssh), 2 for a user file
+ * whose owner and mode are checked as well (~/.ssh/config).
+ * ERR_NOT_FOUND if the file does not exist.
+ */
 int readconf_load(struct client_opts *o, const char *path, int user_file);
+/*
+ * One keyword with one value taken as is (no word splitting), from the
+ * command line (-l, -p, -i, -c, -m, -J...); first value wins as usual.
+ */
+int readconf_set(struct client_opts *o, const char *keyword,
+    const char *value);
+/*
+ * Expand %-tokens in s (caller frees *outp): %% %h (hostname) %p (port)
+ * %r (remote user) %n (host as given) %u and %l (local user and local
+ * host name) %d (home) %i (uid) %L (short local host name).
+ * ERR_CONFIG on an unknown token.
+ */
+int readconf_expand(const struct client_opts *o, const char *s,
+    char **outp);
+/* "~/x" and "~user/x" to a path (caller frees *outp). */
+int readconf_tilde(const struct client_opts *o, const char *s, char **outp);
+/* The local user name (owned by o). */
+const char *readconf_local_user(const struct client_opts *o);
 /* Defaults, token expansion, algorithm lists; call once after loading. */
 int readconf_finish(struct client_opts *o, const char *local_user);
 /* ssh -G: every setting, lower-case keywords, OpenSSH's format. */

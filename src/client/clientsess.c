@@ -222,6 +222,21 @@ cs_request(struct chan_set *cs, struct chan *c, const char *name,
 	return ERR_FEATURE_UNSUPPORTED;
 }
 
+/*
+ * The server ends a session: after both EOFs we wait for its exit-status
+ * (or exit-signal, or its CLOSE) before sending CLOSE, since a server may
+ * send the status after its EOF (Dropbear does) and nothing is accepted
+ * on a channel once we have closed it.
+ */
+static int
+cs_close_ok(struct chan_set *cs, struct chan *c)
+{
+	struct csess *s = c->ctx;
+
+	(void)cs;
+	return s->exit_status >= 0 || s->exit_signal;
+}
+
 static void
 cs_free(struct chan_set *cs, struct chan *c)
 {
@@ -236,6 +251,7 @@ static const struct chan_ops session_ops = {
 	.opened = cs_opened,
 	.request = cs_request,
 	.reply = cs_reply,
+	.close_ok = cs_close_ok,
 	.free = cs_free,
 };
 

@@ -8,14 +8,8 @@
 
 #include <termios.h>
 
-#include "sbuf.h"
+#include "ttymodes.h"
 
-/*
- * Append the encoded terminal modes of tio (opcode byte, uint32
- * argument ..., TTY_OP_END) to out, as a bare byte string (the caller
- * wraps it in a string). Disabled control characters are sent as 255.
- */
-int ttymodes_encode(const struct termios *tio, struct sbuf *out);
 
 struct ttyraw {
 	int fd;

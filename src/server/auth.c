@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "auth.h"
+#include "auth_int.h"
 #include "authkeys.h"
 #include "err.h"
 #include "log.h"
@@ -37,31 +37,6 @@
 #define AUTH_MAX_BANNER	(64 * 1024)
 #define RSA_MIN_BITS	1024
 
-enum auth_outcome { AUTH_FAIL, AUTH_SUCCESS, AUTH_POSTPONED, AUTH_PARTIAL };
-
-struct authctxt {
-	struct transport *t;
-	const struct servconf *gsc;	/* global settings */
-	struct servconf *sc;		/* with Match applied for the user */
-	const struct auth_conn *conn;
-	char *user;
-	char *service;
-	struct passwd *pw;		/* real, or fake when !valid */
-	int valid;
-	int attempts;			/* requests seen */
-	int failures;			/* counted against MaxAuthTries */
-	int partial;			/* a step of AuthenticationMethods done */
-	struct auth_chains *chains;	/* AuthenticationMethods; NULL: any */
-	struct key **used_keys;		/* keys accepted in earlier steps */
-	size_t nused_keys;
-	struct authopts *opts;		/* from the accepted key */
-	char *method;			/* the one that succeeded */
-	uint64_t deadline;		/* LoginGraceTime; 0: none */
-};
-
-typedef int (*method_fn)(struct authctxt *, struct sbuf *,
-    enum auth_outcome *, char **);
-
 void
 auth_result_clear(struct auth_result *res)
 {
@@ -70,6 +45,7 @@ auth_result_clear(struct auth_result *res)
 	if (res->sc != NULL)
 		servconf_free(res->sc);
 	x_free(res->method);
+	auth_pam_end(res->pam);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -277,7 +253,12 @@ m_password(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
 		log_info("password change not supported");
 		goto out;
 	}
-	if (auth_passwd_check(ac->pw, ac->valid, password,
+	if (ac->sc->use_pam) {
+		if (ac->pam != NULL && auth_pam_password(ac->pam,
+		    ac->sc->permit_empty_passwords, password) == 0 &&
+		    ac->valid)
+			*outp = AUTH_SUCCESS;
+	} else if (auth_passwd_check(ac->pw, ac->valid, password,
 	    ac->sc->permit_empty_passwords) == 0 && ac->valid)
 		*outp = AUTH_SUCCESS;
 	r = 0;
@@ -300,6 +281,8 @@ static const struct method {
 	{ "none",	ALWAYS,				m_none },
 	{ "publickey",	SC_FIELD(pubkey_authentication),	m_publickey },
 	{ "password",	SC_FIELD(password_authentication),	m_password },
+	{ "keyboard-interactive", SC_FIELD(kbd_interactive_authentication),
+	    auth_m_kbdint },
 };
 #define NMETHODS (sizeof(methods) / sizeof(methods[0]))
 
@@ -375,7 +358,9 @@ auth_log(struct authctxt *ac, const char *method, enum auth_outcome out,
 		level = LOG_LEVEL_INFO;
 	if (out == AUTH_POSTPONED)
 		level = LOG_LEVEL_VERBOSE;
-	log_msg(level, "%s %s for %s%s from %s port %d ssh2%s", what, method,
+	log_msg(level, "%s %s%s%s for %s%s from %s port %d ssh2%s", what,
+	    method, ac->submethod ? "/" : "",
+	    ac->submethod ? ac->submethod : "",
 	    ac->valid ? "" : "invalid user ", ac->user,
 	    ac->conn->remote_addr, ac->conn->remote_port, info ? info : "");
 }
@@ -417,7 +402,7 @@ send_banner(struct authctxt *ac)
 }
 
 static int
-send_failure(struct authctxt *ac)
+send_failure(struct authctxt *ac, int partial)
 {
 	struct sbuf *m, *list = sbuf_new();
 	size_t i;
@@ -434,7 +419,7 @@ send_failure(struct authctxt *ac)
 	    (m = tr_msg_start(ac->t, SSH2_MSG_USERAUTH_FAILURE)) == NULL)
 		r = ERR_INTERNAL;
 	if (r == 0 && (r = sbuf_put_stringb(m, list)) == 0 &&
-	    (r = sbuf_put_u8(m, ac->partial ? 1 : 0)) == 0)
+	    (r = sbuf_put_u8(m, partial ? 1 : 0)) == 0)
 		r = tr_msg_send(ac->t);
 	sbuf_free(list);
 	return r;
@@ -469,6 +454,10 @@ first_request(struct authctxt *ac, const char *user, const char *service)
 		    ac->sc->authentication_methods);
 		return r;
 	}
+	if (ac->sc->use_pam && auth_pam_start(ac->sc->pam_service_name, user,
+	    c->remote_host ? c->remote_host : c->remote_addr, &ac->pam) != 0)
+		log_error("PAM: cannot start for user %s; PAM methods will "
+		    "fail", user);
 	if (pw == NULL) {
 		log_info("Invalid user %s from %s port %d", user,
 		    c->remote_addr, c->remote_port);
@@ -482,9 +471,8 @@ first_request(struct authctxt *ac, const char *user, const char *service)
 	return 0;
 }
 
-/* Milliseconds left of LoginGraceTime; -1: no limit. */
-static int
-time_left(const struct authctxt *ac)
+int
+auth_time_left(const struct authctxt *ac)
 {
 	uint64_t now = (uint64_t)time(NULL);
 
@@ -493,9 +481,8 @@ time_left(const struct authctxt *ac)
 	return now >= ac->deadline ? 0 : (int)((ac->deadline - now) * 1000);
 }
 
-/* Log why the connection ended while waiting for the client. */
-static int
-wait_failed(struct authctxt *ac, int r)
+int
+auth_wait_failed(struct authctxt *ac, int r)
 {
 	const struct auth_conn *c = ac->conn;
 	const char *how = r == ERR_DISCONNECTED ? "Disconnected from" :
@@ -529,9 +516,9 @@ accept_service(struct authctxt *ac)
 	int r;
 
 	for (;;) {
-		r = tr_wait_message(ac->t, &type, &p, time_left(ac));
+		r = tr_wait_message(ac->t, &type, &p, auth_time_left(ac));
 		if (r != 0)
-			return wait_failed(ac, r);
+			return auth_wait_failed(ac, r);
 		if (type == SSH2_MSG_SERVICE_REQUEST)
 			break;
 		log_debug("unexpected message type %u before service "
@@ -596,6 +583,7 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 		goto out;
 	}
 	ac->attempts++;
+	ac->submethod = NULL;
 	log_debug("userauth-request for user %s service %s method %s",
 	    user, service, method);
 	if ((m = method_find(ac, method)) != NULL) {
@@ -613,9 +601,16 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 		out = AUTH_FAIL;
 	if (out == AUTH_SUCCESS && !ac->valid)
 		out = AUTH_FAIL;		/* cannot happen; be sure */
-	if (out == AUTH_SUCCESS && !auth_chains_complete(ac->chains, method)) {
-		out = AUTH_PARTIAL;
-		ac->partial = 1;
+	if (out == AUTH_SUCCESS && ac->sc->use_pam &&
+	    (ac->pam == NULL || auth_pam_account(ac->pam) != 0))
+		out = AUTH_FAIL;
+	if (out == AUTH_SUCCESS) {
+		char *step = ac->submethod == NULL ? x_strdup(method) :
+		    x_asprintf("%s:%s", method, ac->submethod);
+
+		if (!auth_chains_complete(ac->chains, step))
+			out = AUTH_PARTIAL;
+		x_free(step);
 	}
 	if (out == AUTH_FAIL && (ac->attempts > 1 ||
 	    strcmp(method, "none") != 0))
@@ -625,7 +620,7 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 	case AUTH_POSTPONED:
 		break;
 	case AUTH_PARTIAL:
-		if ((r = send_failure(ac)) != 0)
+		if ((r = send_failure(ac, 1)) != 0)
 			goto out;
 		break;
 	case AUTH_SUCCESS:
@@ -649,7 +644,7 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 			r = ERR_PERMISSION_DENIED;
 			goto out;
 		}
-		if ((r = send_failure(ac)) != 0)
+		if ((r = send_failure(ac, 0)) != 0)
 			goto out;
 		break;
 	}
@@ -687,8 +682,19 @@ auth_serve(struct transport *t, const struct servconf *sc,
 	if ((r = accept_service(&ac)) != 0)
 		goto out;
 	while (!done) {
-		if ((r = tr_wait_message(t, &type, &p, time_left(&ac))) != 0) {
-			r = wait_failed(&ac, r);
+		if (ac.pending != NULL) {
+			/* Sent while a keyboard-interactive round was open. */
+			p = ac.pending;
+			ac.pending = NULL;
+			r = handle_request(&ac, p, &done);
+			sbuf_free(p);
+			if (r != 0)
+				goto out;
+			continue;
+		}
+		if ((r = tr_wait_message(t, &type, &p,
+		    auth_time_left(&ac))) != 0) {
+			r = auth_wait_failed(&ac, r);
 			goto out;
 		}
 		if (type != SSH2_MSG_USERAUTH_REQUEST) {
@@ -711,6 +717,8 @@ auth_serve(struct transport *t, const struct servconf *sc,
 	ac.sc = NULL;
 	res->method = ac.method;
 	ac.method = NULL;
+	res->pam = ac.pam;
+	ac.pam = NULL;
  out:
 	auth_pw_free(ac.pw);
 	authopts_free(ac.opts);
@@ -720,6 +728,8 @@ auth_serve(struct transport *t, const struct servconf *sc,
 	x_free(ac.service);
 	x_free(ac.method);
 	auth_chains_free(ac.chains);
+	auth_pam_end(ac.pam);
+	sbuf_free(ac.pending);
 	for (i = 0; i < ac.nused_keys; i++)
 		key_free(ac.used_keys[i]);
 	x_free(ac.used_keys);

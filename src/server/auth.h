@@ -31,6 +31,10 @@ struct auth_result {
 	struct authopts *opts;		/* restrictions; never NULL on success */
 	struct servconf *sc;		/* settings with Match applied */
 	char *method;			/* "publickey", "password" */
+	struct auth_pam *pam;		/* UsePAM: the transaction, for
+					 * auth_pam_open_session(); NULL
+					 * without PAM. Ended by
+					 * auth_result_clear(). */
 };
 
 /*

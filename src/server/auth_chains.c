@@ -6,7 +6,9 @@
  * every chain as an array of method names and an index of the next one
  * due. A method may be tried when it is due in some chain; when it
  * succeeds, every chain where it was due moves on by one; the user is in
- * when some chain reaches its end.
+ * when some chain reaches its end. An element may name a device
+ * ("keyboard-interactive:pam"); the method's handler then reports the
+ * device it used ("keyboard-interactive:pam") when it succeeds.
  */
 #include <string.h>
 #include <strings.h>
@@ -16,6 +18,26 @@
 #include "mem.h"
 
 #define CHAIN_MAX	64	/* chains, and methods in a chain */
+
+/*
+ * Whether chain element e ("method" or "method:sub") is satisfied by q
+ * ("method", or "method:sub" for a method used through a device): equal
+ * names, an element without a device taking any device, and a query
+ * without a device (may the method be tried at all?) taking any device.
+ */
+static int
+step_matches(const char *e, const char *q)
+{
+	const char *ec = strchr(e, ':'), *qc = strchr(q, ':');
+	size_t el = ec ? (size_t)(ec - e) : strlen(e);
+	size_t ql = qc ? (size_t)(qc - q) : strlen(q);
+
+	if (el != ql || strncmp(e, q, el) != 0)
+		return 0;
+	if (ec == NULL || qc == NULL)
+		return 1;
+	return strcmp(ec, qc) == 0;
+}
 
 struct auth_chain {
 	char *names[CHAIN_MAX];
@@ -90,7 +112,7 @@ auth_chains_allowed(const struct auth_chains *ac, const char *method)
 		return 1;
 	for (i = 0; i < ac->n; i++)
 		if (ac->c[i].next < ac->c[i].n &&
-		    strcmp(ac->c[i].names[ac->c[i].next], method) == 0)
+		    step_matches(ac->c[i].names[ac->c[i].next], method))
 			return 1;
 	return 0;
 }
@@ -105,7 +127,7 @@ auth_chains_complete(struct auth_chains *ac, const char *method)
 		return 1;
 	for (i = 0; i < ac->n; i++) {
 		if (ac->c[i].next < ac->c[i].n &&
-		    strcmp(ac->c[i].names[ac->c[i].next], method) == 0)
+		    step_matches(ac->c[i].names[ac->c[i].next], method))
 			ac->c[i].next++;
 		if (ac->c[i].next == ac->c[i].n)
 			done = 1;

@@ -376,5 +376,5 @@ authkeys_find(const struct servconf *sc, const struct passwd *pw,
 		if (r == ERR_SYSTEM)
 			return r;
 	}
-	return ERR_NOT_FOUND;
+	return authkeys_command(sc, pw, key, remote_host, remote_ip, optsp);
 }

@@ -72,12 +72,32 @@ int authkeys_check_file(const char *path, const struct passwd *pw,
 
 /*
  * All of sc's AuthorizedKeysFile entries in turn (none when the list is
- * empty; a "none" entry is skipped):
+ * empty; a "none" entry is skipped), then AuthorizedKeysCommand:
  * 0 and *optsp (caller frees) when one lets key in, ERR_NOT_FOUND
  * otherwise. now is taken from the clock.
  */
 int authkeys_find(const struct servconf *sc, const struct passwd *pw,
     const struct key *key, const char *remote_host, const char *remote_ip,
     struct authopts **optsp);
+
+/*
+ * AuthorizedKeysCommand (authkeys_cmd.c): run sc's command for pw and
+ * key (as AuthorizedKeysCommandUser, within
+ * AuthorizedKeysCommandTimeout, output capped at 1 MiB) and scan its
+ * output like a file. 0 and *optsp (caller frees) when a line lets key
+ * in; ERR_NOT_FOUND otherwise, including every failure of the command
+ * (logged).
+ */
+int authkeys_command(const struct servconf *sc, const struct passwd *pw,
+    const struct key *key, const char *remote_host, const char *remote_ip,
+    struct authopts **optsp);
+/*
+ * The argv for cmd: split into words, %-tokens expanded in the
+ * arguments (%u %U %h %t %f %k %%), the user name as the one argument
+ * when there is none. Caller frees with subproc_argv_free().
+ * ERR_INVALID_FORMAT on a bad line or an unknown token.
+ */
+int authkeys_command_argv(const char *cmd, const struct passwd *pw,
+    const struct key *key, char ***argvp);
 
 #endif

@@ -64,6 +64,8 @@ free_blocks(struct sc_priv *p)
 	x_free(p->blocks);
 	p->blocks = NULL;
 	p->nblocks = 0;
+	x_free(p->am_source);
+	p->am_source = NULL;
 }
 
 void
@@ -440,13 +442,106 @@ static const struct int_default int_defaults[] = {
 	D(client_alive_count_max, 3), D(tcp_keep_alive, 1),
 	D(allow_tcp_forwarding, 3), D(allow_agent_forwarding, 1),
 	D(allow_streamlocal_forwarding, 3),
-	D(compression, 1),
+	D(compression, 1), D(authorized_keys_command_timeout, 30),
 };
 #undef D
+
+static struct servconf *servconf_copy(const struct servconf *src);
+
+/* The switch that enables each AuthenticationMethods method. */
+static const struct {
+	const char *name;
+	size_t off;		/* (size_t)-1: not available */
+} am_switches[] = {
+	{ "publickey", offsetof(struct servconf, pubkey_authentication) },
+	{ "password", offsetof(struct servconf, password_authentication) },
+	{ "keyboard-interactive",
+	    offsetof(struct servconf, kbd_interactive_authentication) },
+	{ "hostbased", (size_t)-1 },
+	{ "gssapi-with-mic", (size_t)-1 },
+};
+
+/*
+ * Every method named in sc's AuthenticationMethods must be enabled
+ * under sc; a disabled one is an error at src:line. 0 or -1 (logged).
+ */
+static int
+check_auth_methods(const struct servconf *sc, const char *src, int line)
+{
+	char *dup, *cp, *m, *colon;
+	size_t i;
+	int bad = 0, on;
+
+	if (sc->authentication_methods == NULL)
+		return 0;
+	dup = x_strdup(sc->authentication_methods);
+	for (cp = dup; (m = strsep(&cp, " \t,")) != NULL;) {
+		if (*m == '\0')
+			continue;
+		if ((colon = strchr(m, ':')) != NULL)
+			*colon = '\0';
+		for (i = 0, on = 0; i < sizeof(am_switches) /
+		    sizeof(am_switches[0]); i++)
+			if (strcmp(am_switches[i].name, m) == 0)
+				on = am_switches[i].off != (size_t)-1 &&
+				    *(const int *)(const void *)
+				    ((const char *)sc + am_switches[i].off);
+		if (!on) {
+			log_error("%s line %d: Disabled method \"%s\" in "
+			    "AuthenticationMethods \"%s\"", src ? src : "?",
+			    line, m, sc->authentication_methods);
+			bad = 1;
+		}
+	}
+	x_free(dup);
+	return bad ? -1 : 0;
+}
+
+/* The same for each Match block that sets AuthenticationMethods, with
+ * the global settings and that block's. */
+static int
+check_match_auth_methods(const struct servconf *sc)
+{
+	const struct sc_priv *p = sc->priv;
+	const struct sc_block *b;
+	struct servconf *m, *out;
+	struct sc_priv *mp;
+	size_t i, j, k;
+	int bad = 0;
+
+	for (i = 0; i < p->nblocks; i++) {
+		b = &p->blocks[i];
+		m = servconf_new();
+		mp = m->priv;
+		mp->match_mode = 1;
+		for (j = 0; j < b->nlines; j++)
+			process_line(m, b->lines[j].text, b->lines[j].source,
+			    b->lines[j].lineno);
+		if (mp->am_source == NULL) {
+			servconf_free(m);
+			continue;
+		}
+		out = servconf_copy(sc);
+		for (k = 0; k < sc_nkeywords; k++) {
+			if (sc_keywords[k].type == T_IGNORE ||
+			    sc_keywords[k].type == T_INCLUDE ||
+			    sc_keywords[k].type == T_MATCH ||
+			    !sc_is_set(m, sc_keywords[k].off))
+				continue;
+			sc_kw_copy_value(out, m, &sc_keywords[k]);
+		}
+		if (check_auth_methods(out, mp->am_source, mp->am_line) != 0)
+			bad = 1;
+		servconf_free(out);
+		servconf_free(m);
+	}
+	return bad ? -1 : 0;
+}
 
 int
 servconf_finish(struct servconf *sc)
 {
+	struct sc_priv *p = sc->priv;
 	size_t i;
 	char *s;
 	int r;
@@ -462,6 +557,8 @@ servconf_finish(struct servconf *sc)
 	}
 	if (!sc_is_set(sc, offsetof(struct servconf, pid_file)))
 		sc->pid_file = x_strdup("/run/sshd.pid");
+	if (sc->pam_service_name == NULL)
+		sc->pam_service_name = x_strdup("sshd");
 	if (sc->nports == 0)
 		sc->ports[sc->nports++] = 22;
 	if (sc->nhostkeys == 0) {
@@ -489,6 +586,9 @@ servconf_finish(struct servconf *sc)
 			return r;
 		*fp = s;
 	}
+	if (check_auth_methods(sc, p->am_source, p->am_line) != 0 ||
+	    check_match_auth_methods(sc) != 0)
+		return ERR_CONFIG;
 	return 0;
 }
 

@@ -101,6 +101,7 @@ struct servconf {
 	size_t naccept_env;
 	char *chroot_directory;		/* NULL: none */
 	int use_pam;
+	char *pam_service_name;		/* PAMServiceName; default "sshd" */
 	char *moduli_file;		/* NULL: /etc/ssh/moduli */
 	char *version_addendum;		/* NULL: none */
 	int use_dns;
@@ -112,6 +113,7 @@ struct servconf {
 	int compression;
 	char *authorized_keys_command;
 	char *authorized_keys_command_user;
+	int authorized_keys_command_timeout;	/* seconds; 0: none */
 	char *trusted_user_ca_keys;
 	char *revoked_keys;
 	char *host_certificates[SC_MAX_LIST];

@@ -97,6 +97,7 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	put_str(f, "addressfamily", sc_enum_name(dump_af, sc->address_family));
 	dump_listen(sc, f);
 	put_yn(f, "usepam", sc->use_pam);
+	put_str(f, "pamservicename", sc->pam_service_name);
 	fprintf(f, "logingracetime %d\n", sc->login_grace_time);
 	fprintf(f, "maxauthtries %d\n", sc->max_auth_tries);
 	fprintf(f, "maxsessions %d\n", sc->max_sessions);
@@ -137,6 +138,8 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	put_str(f, "versionaddendum", sc->version_addendum);
 	put_str(f, "authorizedkeyscommand", sc->authorized_keys_command);
 	put_str(f, "authorizedkeyscommanduser", sc->authorized_keys_command_user);
+	fprintf(f, "authorizedkeyscommandtimeout %d\n",
+	    sc->authorized_keys_command_timeout);
 	put_str(f, "kexalgorithms", sc->kex_algorithms);
 	put_str(f, "hostkeyalgorithms", sc->hostkey_algorithms);
 	put_str(f, "pubkeyacceptedalgorithms", sc->pubkey_accepted_algorithms);

@@ -57,6 +57,8 @@ struct sc_priv {
 	int match_mode;		/* parsing a Match block's lines */
 	int errors;
 	int depth;		/* Include nesting */
+	char *am_source;	/* where AuthenticationMethods was set */
+	int am_line;
 };
 
 extern const struct sc_kw sc_keywords[];

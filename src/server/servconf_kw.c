@@ -143,6 +143,7 @@ const struct sc_kw sc_keywords[] = {
 	{ "chrootdirectory", T_STR, M | KWF_NONE, F(chroot_directory), 0,
 	    NULL },
 	{ "usepam", T_FLAG, 0, F(use_pam), 0, NULL },
+	{ "pamservicename", T_STR, M, F(pam_service_name), 0, NULL },
 	{ "modulifile", T_STR, 0, F(moduli_file), 0, NULL },
 	{ "versionaddendum", T_REST, KWF_NONE, F(version_addendum), 0, NULL },
 	{ "usedns", T_FLAG, 0, F(use_dns), 0, NULL },
@@ -158,6 +159,8 @@ const struct sc_kw sc_keywords[] = {
 	    F(authorized_keys_command), 0, NULL },
 	{ "authorizedkeyscommanduser", T_STR, M | KWF_NONE,
 	    F(authorized_keys_command_user), 0, NULL },
+	{ "authorizedkeyscommandtimeout", T_TIME, M,
+	    F(authorized_keys_command_timeout), 0, NULL },
 	{ "trustedusercakeys", T_STR, M | KWF_NONE, F(trusted_user_ca_keys), 0,
 	    NULL },
 	{ "revokedkeys", T_STR, M | KWF_NONE, F(revoked_keys), 0, NULL },
@@ -519,6 +522,13 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 			if (!valid_auth_list(argv[i]))
 				goto bad;
 		*FIELD(sc, kw->off, char *) = x_strdup(rest);
+		{
+			struct sc_priv *pp = sc->priv;
+
+			x_free(pp->am_source);
+			pp->am_source = x_strdup(src);
+			pp->am_line = line;
+		}
 		break;
 	case T_ALGS:
 		if (parse_algs(kw, argv[1], &s) != 0) {

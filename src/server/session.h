@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <termios.h>
 
+#include "ttymodes.h"
+
 struct transport;
 struct servconf;
 struct authopts;
@@ -47,15 +49,6 @@ int session_serve(struct transport *t, const struct servconf *sc,
 
 /* ---- helpers, exposed for tests ---- */
 
-/*
- * Apply RFC 4254 encoded terminal modes to tio. Unknown opcodes are
- * skipped; returns ERR_MESSAGE_INCOMPLETE if an argument is cut short
- * (what came before is applied).
- */
-int ttymodes_apply(struct termios *tio, const unsigned char *modes,
-    size_t len);
-/* Baud rate to a B* speed code; ERR_NOT_FOUND if not a standard rate. */
-int ttymodes_speed(uint32_t bps, speed_t *codep);
 
 /* Signal name ("TERM") to number, -1 if unknown; and back. */
 int sess_signal_number(const char *name);

@@ -33,6 +33,7 @@
 #include <openssl/rand.h>
 
 #include "auth.h"
+#include "auth_pam.h"
 #include "authopts.h"
 #include "err.h"
 #include "key.h"
@@ -202,8 +203,11 @@ serve_connection(struct server *s, int in, int out, int authpipe)
 		close(authpipe);	/* tells the listener: authenticated */
 		authpipe = -1;
 	}
+	if (res.pam != NULL && auth_pam_open_session(res.pam, NULL) != 0)
+		goto out;
 	r = session_serve(t, res.sc, res.pw, res.opts, ci.raddr, ci.rport);
 	status = r == 0 ? 0 : 1;
+	auth_pam_close_session(res.pam);
  out:
 	if (authpipe != -1)
 		close(authpipe);

@@ -86,7 +86,10 @@ write_config() {
 }
 
 start_sshd() {
-	"$BIN/sshd" -D -e -f "$T/sshd_config" "$@" 2>"$T/sshd.log" &
+	# Empty the log here, not in the background child's redirection, so
+	# a restarted server's old "Server listening" line cannot be seen.
+	: > "$T/sshd.log"
+	"$BIN/sshd" -D -e -f "$T/sshd_config" "$@" 2>>"$T/sshd.log" &
 	SSHD_PID=$!
 	i=0
 	while ! grep -q "Server listening" "$T/sshd.log" 2>/dev/null; do

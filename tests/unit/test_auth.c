@@ -298,10 +298,32 @@ script_chain(struct transport *t)
 	c_expect_failure(t, "publickey");
 	c_pubkey(t, user, ukey, 1);
 	c_expect_failure2(t, "password", 1);
+	/*
+	 * RFC 4252 5.1: partial success is TRUE only in the reply to the
+	 * request that succeeded; later failures say FALSE (a client that
+	 * counts partial replies as progress looped on the old behaviour).
+	 */
 	c_pubkey(t, user, ukey, 1);		/* publickey is done */
-	c_expect_failure2(t, "password", 1);
+	c_expect_failure2(t, "password", 0);
 	c_password(t, user, "wrong");
-	c_expect_failure2(t, "password", 1);
+	c_expect_failure2(t, "password", 0);
+}
+
+/* Script 8: keyboard-interactive without PAM: offered, no devices. */
+static void
+script_kbdint_nopam(struct transport *t)
+{
+	struct sbuf *m, *p;
+
+	c_service(t);
+	c_none(t, user);
+	CHECK_OK(c_expect(t, SSH2_MSG_USERAUTH_BANNER, &p));
+	c_expect_failure(t, "publickey,password,keyboard-interactive");
+	m = c_start(t, user, "keyboard-interactive");
+	sbuf_put_cstring(m, "");
+	sbuf_put_cstring(m, "");
+	CHECK_OK(tr_msg_send(t));
+	c_expect_failure(t, "publickey,password,keyboard-interactive");
 }
 
 /* Script 7: a good key, accepted. */
@@ -331,6 +353,9 @@ make_sc(const char *extra1, const char *extra2)
 		CHECK_OK(servconf_parse_line(sc, extra1, "test", 4));
 	if (extra2 != NULL)
 		CHECK_OK(servconf_parse_line(sc, extra2, "test", 5));
+	/* Unless set above, keyboard-interactive stays out of the lists. */
+	CHECK_OK(servconf_parse_line(sc, "KbdInteractiveAuthentication no",
+	    "test", 6));
 	CHECK_OK(servconf_finish(sc));
 	return sc;
 }
@@ -358,6 +383,21 @@ test_chains(void)
 	CHECK(auth_chains_complete(c, "publickey") == 0);
 	CHECK(auth_chains_allowed(c, "keyboard-interactive"));
 	CHECK(auth_chains_complete(c, "password") == 1);
+	auth_chains_free(c);
+	/* Devices: an element with one takes only that device. */
+	CHECK_OK(auth_chains_new("publickey,keyboard-interactive:pam "
+	    "password,keyboard-interactive", &c));
+	CHECK(!auth_chains_allowed(c, "keyboard-interactive"));
+	CHECK(auth_chains_complete(c, "publickey") == 0);
+	CHECK(auth_chains_allowed(c, "keyboard-interactive"));
+	CHECK(auth_chains_allowed(c, "keyboard-interactive:pam"));
+	CHECK(!auth_chains_allowed(c, "keyboard-interactive:bsdauth"));
+	CHECK(auth_chains_complete(c, "keyboard-interactive:bsdauth") == 0);
+	CHECK(auth_chains_complete(c, "keyboard-interactive:pam") == 1);
+	auth_chains_free(c);
+	CHECK_OK(auth_chains_new("password,keyboard-interactive", &c));
+	CHECK(auth_chains_complete(c, "password") == 0);
+	CHECK(auth_chains_complete(c, "keyboard-interactive:pam") == 1);
 	auth_chains_free(c);
 }
 
@@ -475,6 +515,8 @@ main(void)
 	CHECK_OK(servconf_parse_line(sc, "StrictModes no", "test", 3));
 	CHECK_OK(servconf_parse_line(sc, "MaxAuthTries 3", "test", 4));
 	CHECK_OK(servconf_parse_line(sc, "PermitRootLogin yes", "test", 5));
+	CHECK_OK(servconf_parse_line(sc, "KbdInteractiveAuthentication no",
+	    "test", 6));
 	CHECK_OK(servconf_finish(sc));
 
 	r = run(script_pubkey, sc, &res);
@@ -527,6 +569,8 @@ main(void)
 	CHECK_OK(servconf_parse_line(sc, "StrictModes no", "test", 3));
 	snprintf(line, sizeof(line), "Banner %s", banner);
 	CHECK_OK(servconf_parse_line(sc, line, "test", 4));
+	CHECK_OK(servconf_parse_line(sc, "KbdInteractiveAuthentication no",
+	    "test", 5));
 	CHECK_OK(servconf_finish(sc));
 	CHECK_ERR(run(script_denied, sc, &res), ERR_CONN_CLOSED);
 	snprintf(line, sizeof(line), "Failed publickey for invalid user %s "
@@ -551,6 +595,12 @@ main(void)
 	snprintf(line, sizeof(line), "Partial publickey for %s from "
 	    "127.0.0.1 port 1234 ssh2: ED25519", user);
 	CHECK(logged(line));
+	servconf_free(sc);
+
+	/* keyboard-interactive without UsePAM has no device. */
+	sc = make_sc("KbdInteractiveAuthentication yes", "UsePAM no");
+	CHECK_ERR(run(script_kbdint_nopam, sc, &res), ERR_CONN_CLOSED);
+	CHECK(logged("kbdint: no devices"));
 	servconf_free(sc);
 
 	/* PermitRootLogin, when the test runs as root. */

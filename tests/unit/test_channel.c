@@ -196,6 +196,16 @@ test_ttymodes(void)
 	/* Empty string: nothing changes. */
 	CHECK_OK(ttymodes_apply(&tio, m, 0));
 
+	/* CS7/CS8 set the CSIZE field; CS7 on with CS8 off must give CS7. */
+	n = 0;
+	n += put_mode(m + n, 90, 1);
+	n += put_mode(m + n, 91, 0);
+	m[n++] = 0;
+	tio.c_cflag = CS8 | CREAD;
+	CHECK_OK(ttymodes_apply(&tio, m, n));
+	CHECK((tio.c_cflag & CSIZE) == CS7);
+	CHECK((tio.c_cflag & CREAD) != 0);
+
 	{
 		speed_t sp;
 

@@ -460,7 +460,7 @@ test_real(void)
 	o.kbd_interactive_authentication = 0;
 	memset(&a, 0, sizeof(a));
 	CHECK_ERR(run_real(sc, &o, &a), ERR_PERMISSION_DENIED);
-	CHECK_STR(a.last_methods, "publickey,password");
+	CHECK_STR(a.last_methods, "publickey,password,keyboard-interactive");
 	x_free(a.last_methods);
 	o.pubkey_accepted_algorithms = NULL;
 	o.password_authentication = 1;
@@ -497,7 +497,7 @@ test_real(void)
 	a.prompt_arg = &ans;
 	CHECK_ERR(run_real(sc, &o, &a), ERR_PERMISSION_DENIED);
 	CHECK_STR(ans.seen, "");
-	CHECK_STR(a.last_methods, "publickey,password");
+	CHECK_STR(a.last_methods, "publickey,password,keyboard-interactive");
 	x_free(a.last_methods);
 	servconf_free(sc);
 

@@ -178,10 +178,10 @@ test_values(void)
 	    "SyslogFacility LOCAL3\n"
 	    "GatewayPorts clientspecified\n"
 	    "AllowTcpForwarding local\n"
-	    "AuthenticationMethods publickey,password "
+	    "AuthenticationMethods publickey,publickey "
 	    "publickey,keyboard-interactive:pam\n"
-	    "KbdInteractiveAuthentication no\n"
-	    "ChallengeResponseAuthentication yes\n"
+	    "KbdInteractiveAuthentication yes\n"
+	    "ChallengeResponseAuthentication no\n"
 	    "PubkeyAcceptedKeyTypes ssh-ed25519\n"
 	    "GSSAPIAuthentication no\n"
 	    "X11DisplayOffset 10 # comment\n", &sc));
@@ -216,7 +216,7 @@ test_values(void)
 	CHECK(sc->log_facility == LOG_LOCAL3);
 	CHECK(sc->gateway_ports == 2);
 	CHECK(sc->allow_tcp_forwarding == 2);
-	CHECK(sc->kbd_interactive_authentication == 0);
+	CHECK(sc->kbd_interactive_authentication == 1);
 	d = dump_text(sc);
 	CHECK(has_line(d, "port 2222"));
 	CHECK(has_line(d, "port 2200"));
@@ -239,7 +239,7 @@ test_values(void)
 	CHECK(has_line(d, "syslogfacility LOCAL3"));
 	CHECK(has_line(d, "gatewayports clientspecified"));
 	CHECK(has_line(d, "allowtcpforwarding local"));
-	CHECK(has_line(d, "authenticationmethods publickey,password "
+	CHECK(has_line(d, "authenticationmethods publickey,publickey "
 	    "publickey,keyboard-interactive:pam"));
 	free(d);
 	servconf_free(sc);
@@ -465,6 +465,62 @@ test_algorithms(void)
 	servconf_free(sc);
 }
 
+/* Load text with the log in a file; whether the log holds want. */
+static int
+load_logs(const char *text, int want_r, const char *want)
+{
+	char *lp = x_asprintf("%s/log", dir), buf[4096];
+	struct servconf *sc;
+	FILE *f;
+	size_t n = 0;
+	int r, hit;
+
+	log_set_level(LOG_LEVEL_INFO);
+	log_to_file(lp);
+	r = load_text(text, &sc);
+	servconf_free(sc);
+	log_set_level(LOG_LEVEL_QUIET);
+	if ((f = fopen(lp, "r")) != NULL) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	unlink(lp);
+	x_free(lp);
+	hit = want == NULL || strstr(buf, want) != NULL;
+	if (!hit || r != want_r)
+		fprintf(stderr, "r=%d, log: %s\n", r, buf);
+	return r == want_r && hit;
+}
+
+/* A method in AuthenticationMethods must be enabled, in Match too. */
+static void
+test_auth_methods_enabled(void)
+{
+	CHECK(load_logs("PasswordAuthentication no\n"
+	    "AuthenticationMethods publickey,password publickey\n",
+	    ERR_CONFIG, "sshd_config line 2: Disabled method \"password\" "
+	    "in AuthenticationMethods"));
+	CHECK(load_logs("KbdInteractiveAuthentication no\n"
+	    "AuthenticationMethods publickey,keyboard-interactive:pam\n",
+	    ERR_CONFIG, "line 2: Disabled method \"keyboard-interactive\""));
+	CHECK(load_logs("AuthenticationMethods hostbased\n", ERR_CONFIG,
+	    "line 1: Disabled method \"hostbased\""));
+	CHECK(load_logs("AuthenticationMethods publickey,password\n"
+	    "Match User al\n"
+	    "  PasswordAuthentication no\n"
+	    "Match User bo\n"
+	    "  AuthenticationMethods publickey,password\n"
+	    "  PasswordAuthentication no\n", ERR_CONFIG,
+	    "sshd_config line 5: Disabled method \"password\""));
+	CHECK(load_logs("PasswordAuthentication no\n"
+	    "Match User bo\n"
+	    "  PasswordAuthentication yes\n"
+	    "  AuthenticationMethods publickey,password\n", 0, NULL));
+	CHECK(load_logs("AuthenticationMethods publickey,password "
+	    "publickey,keyboard-interactive:pam\n", 0, NULL));
+}
+
 int
 main(void)
 {
@@ -483,6 +539,7 @@ main(void)
 	test_match_blocks();
 	test_stock_debian();
 	test_algorithms();
+	test_auth_methods_enabled();
 	unlink(p = x_asprintf("%s/sshd_config", dir));
 	x_free(p);
 	rmdir(dir);

@@ -1,13 +1,14 @@
 /*
- * ttymodes.c: decode the encoded terminal modes of a "pty-req" (RFC 4254
- * section 8, RFC 8160 for IUTF8) onto a struct termios.
+ * ttymodes.c: the encoded terminal modes of a "pty-req" (RFC 4254
+ * section 8, RFC 8160 for IUTF8), both ways: the client encodes its
+ * termios, the server applies the string to the pty.
  *
  * The string is a run of (opcode byte, uint32 argument) pairs ended by
  * TTY_OP_END (0). Opcodes 1..159 carry a uint32; the first opcode from
  * 160 up ends the parse, since its argument size is unknown. Each opcode
  * is one table row: a control character, a flag bit in one of the four
- * flag words, or a speed. Opcodes this system lacks are skipped. OpenSSH
- * sends 255 for a disabled control character.
+ * flag words, or a speed (sent in bits per second). Opcodes this system
+ * lacks are skipped. A disabled control character travels as 255.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -16,7 +17,7 @@
 
 #include "err.h"
 #include "sbuf.h"
-#include "session.h"
+#include "ttymodes.h"
 
 #define TTY_OP_END	0
 #define TTY_OP_ISPEED	128
@@ -97,6 +98,57 @@ static const struct {
 	{ 57600, B57600 }, { 115200, B115200 }, { 230400, B230400 },
 };
 
+static uint32_t
+speed_bps(speed_t code)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(tty_speeds) / sizeof(tty_speeds[0]); i++)
+		if (tty_speeds[i].code == code)
+			return tty_speeds[i].bps;
+	return 9600;
+}
+
+int
+ttymodes_encode(const struct termios *tio, struct sbuf *out)
+{
+	tcflag_t word;
+	uint32_t arg;
+	size_t i;
+	int r;
+
+	if ((r = sbuf_put_u8(out, TTY_OP_ISPEED)) != 0 ||
+	    (r = sbuf_put_u32(out, speed_bps(cfgetispeed(tio)))) != 0 ||
+	    (r = sbuf_put_u8(out, TTY_OP_OSPEED)) != 0 ||
+	    (r = sbuf_put_u32(out, speed_bps(cfgetospeed(tio)))) != 0)
+		return r;
+	for (i = 0; i < sizeof(tty_modes) / sizeof(tty_modes[0]); i++) {
+		switch (tty_modes[i].kind) {
+		case TM_CC:
+			arg = tio->c_cc[tty_modes[i].bit];
+			if (arg == _POSIX_VDISABLE)
+				arg = 255;
+			break;
+		default:
+			word = tty_modes[i].kind == TM_IFLAG ? tio->c_iflag :
+			    tty_modes[i].kind == TM_LFLAG ? tio->c_lflag :
+			    tty_modes[i].kind == TM_OFLAG ? tio->c_oflag :
+			    tio->c_cflag;
+			/* CS7/CS8 are values of the CSIZE field. */
+			if (tty_modes[i].kind == TM_CFLAG &&
+			    (tty_modes[i].bit == CS7 || tty_modes[i].bit == CS8))
+				arg = (word & CSIZE) == tty_modes[i].bit;
+			else
+				arg = (word & tty_modes[i].bit) != 0;
+			break;
+		}
+		if ((r = sbuf_put_u8(out, tty_modes[i].op)) != 0 ||
+		    (r = sbuf_put_u32(out, arg)) != 0)
+			return r;
+	}
+	return sbuf_put_u8(out, TTY_OP_END);
+}
+
 int
 ttymodes_speed(uint32_t bps, speed_t *codep)
 {
@@ -133,6 +185,13 @@ apply_one(struct termios *tio, size_t row, uint32_t arg)
 	case TM_CFLAG:
 		word = &tio->c_cflag;
 		break;
+	}
+	/* CS7 and CS8 are values of the CSIZE field, not bits. */
+	if (tty_modes[row].kind == TM_CFLAG &&
+	    (tty_modes[row].bit == CS7 || tty_modes[row].bit == CS8)) {
+		if (arg)
+			*word = (*word & ~(tcflag_t)CSIZE) | tty_modes[row].bit;
+		return;
 	}
 	if (arg)
 		*word |= tty_modes[row].bit;

@@ -1,0 +1,202 @@
+/*
+ * connect.c: TCP connection and ProxyCommand for ssh(1).
+ *
+ * TCP: getaddrinfo() on the host name, then each address in turn with a
+ * non-blocking connect() and poll() bounded by ConnectTimeout; the first
+ * that answers wins. ProxyCommand: the command, with its %-tokens
+ * expanded, runs as "exec CMD" under /bin/sh -c; two pipes carry the
+ * stream, and the child ignores SIGINT like OpenSSH's proxy so ^C reaches
+ * the session instead.
+ */
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "connect.h"
+#include "err.h"
+#include "log.h"
+#include "mem.h"
+
+static int
+connect_one(const struct addrinfo *ai, const struct client_opts *o,
+    int *errp)
+{
+	struct pollfd pfd;
+	socklen_t sl = sizeof(int);
+	int fd, fl, r, soerr = 0, timeout;
+
+	if ((fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+	    ai->ai_protocol)) == -1) {
+		*errp = errno;
+		return -1;
+	}
+	if (o->bind_address != NULL) {
+		struct addrinfo hints, *b = NULL;
+
+		memset(&hints, 0, sizeof(hints));
+		hints.ai_family = ai->ai_family;
+		hints.ai_socktype = SOCK_STREAM;
+		hints.ai_flags = AI_PASSIVE;
+		if (getaddrinfo(o->bind_address, NULL, &hints, &b) != 0 ||
+		    bind(fd, b->ai_addr, b->ai_addrlen) == -1) {
+			*errp = errno ? errno : EADDRNOTAVAIL;
+			log_error("bind %s: %s", o->bind_address,
+			    strerror(*errp));
+			if (b != NULL)
+				freeaddrinfo(b);
+			close(fd);
+			return -1;
+		}
+		freeaddrinfo(b);
+	}
+	fl = fcntl(fd, F_GETFL);
+	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	r = connect(fd, ai->ai_addr, ai->ai_addrlen);
+	if (r == -1 && errno != EINPROGRESS) {
+		*errp = errno;
+		close(fd);
+		return -1;
+	}
+	if (r == -1) {
+		timeout = o->connect_timeout > 0 ? o->connect_timeout * 1000 :
+		    -1;
+		pfd.fd = fd;
+		pfd.events = POLLOUT;
+		while ((r = poll(&pfd, 1, timeout)) == -1 && errno == EINTR)
+			;
+		if (r == 0) {
+			*errp = ETIMEDOUT;
+			close(fd);
+			return -1;
+		}
+		if (r == -1 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr,
+		    &sl) == -1 || soerr != 0) {
+			*errp = soerr ? soerr : errno;
+			close(fd);
+			return -1;
+		}
+	}
+	fcntl(fd, F_SETFL, fl);
+	r = 1;
+	if (o->tcp_keep_alive > 0)
+		setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &r, sizeof(r));
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &r, sizeof(r));
+	return fd;
+}
+
+int
+client_connect_tcp(const struct client_opts *o, const char *host, int port,
+    int *fdp)
+{
+	struct addrinfo hints, *res = NULL, *ai;
+	char portstr[16], addr[NI_MAXHOST];
+	int fd = -1, gr, err = 0;
+
+	*fdp = -1;
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = o->address_family > 0 ? o->address_family :
+	    AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	snprintf(portstr, sizeof(portstr), "%d", port);
+	if ((gr = getaddrinfo(host, portstr, &hints, &res)) != 0) {
+		log_error("ssh: Could not resolve hostname %s: %s", host,
+		    gai_strerror(gr));
+		return ERR_NOT_FOUND;
+	}
+	for (ai = res; ai != NULL; ai = ai->ai_next) {
+		if (getnameinfo(ai->ai_addr, ai->ai_addrlen, addr,
+		    sizeof(addr), NULL, 0, NI_NUMERICHOST) != 0)
+			strcpy(addr, "?");
+		log_debug("Connecting to %s [%s] port %d.", host, addr, port);
+		if ((fd = connect_one(ai, o, &err)) != -1)
+			break;
+		log_debug("connect to address %s port %d: %s", addr, port,
+		    strerror(err));
+	}
+	freeaddrinfo(res);
+	if (fd == -1) {
+		log_error("ssh: connect to host %s port %d: %s", host, port,
+		    err == ETIMEDOUT ? "Connection timed out" : strerror(err));
+		return err == ETIMEDOUT ? ERR_CONN_TIMEOUT : ERR_SYSTEM;
+	}
+	log_debug("Connection established.");
+	*fdp = fd;
+	return 0;
+}
+
+int
+client_connect_proxy(const struct client_opts *o, const char *cmd,
+    int *fd_inp, int *fd_outp, pid_t *pidp)
+{
+	int to_child[2] = { -1, -1 }, from_child[2] = { -1, -1 }, r;
+	char *ex = NULL, *full;
+	pid_t pid;
+
+	*fd_inp = *fd_outp = -1;
+	*pidp = -1;
+	if ((r = readconf_expand(o, cmd, &ex)) != 0)
+		return r;
+	full = x_asprintf("exec %s", ex);
+	x_free(ex);
+	log_debug("Executing proxy command: %s", full);
+	if (pipe2(to_child, O_CLOEXEC) == -1 ||
+	    pipe2(from_child, O_CLOEXEC) == -1) {
+		r = ERR_SYSTEM;
+		goto fail;
+	}
+	if ((pid = fork()) == -1) {
+		r = ERR_SYSTEM;
+		goto fail;
+	}
+	if (pid == 0) {
+		if (dup2(to_child[0], STDIN_FILENO) == -1 ||
+		    dup2(from_child[1], STDOUT_FILENO) == -1)
+			_exit(255);
+		signal(SIGINT, SIG_IGN);
+		signal(SIGPIPE, SIG_DFL);
+		execl("/bin/sh", "sh", "-c", full, (char *)NULL);
+		fprintf(stderr, "exec /bin/sh: %s\n", strerror(errno));
+		_exit(255);
+	}
+	close(to_child[0]);
+	close(from_child[1]);
+	x_free(full);
+	*fd_inp = from_child[0];
+	*fd_outp = to_child[1];
+	*pidp = pid;
+	return 0;
+ fail:
+	log_error("proxy command: %s", strerror(errno));
+	if (to_child[0] != -1) {
+		close(to_child[0]);
+		close(to_child[1]);
+	}
+	if (from_child[0] != -1) {
+		close(from_child[0]);
+		close(from_child[1]);
+	}
+	x_free(full);
+	return r;
+}
+
+int
+client_proxyjump_command(const struct client_opts *o, const char *self,
+    char **cmdp)
+{
+	(void)o;
+	(void)self;
+	*cmdp = NULL;
+	log_error("ProxyJump (-J) is not supported yet: it needs -W, "
+	    "which is not implemented; use ProxyCommand instead");
+	return ERR_FEATURE_UNSUPPORTED;
+}

@@ -1,0 +1,262 @@
+/*
+ * hostcheck.c: is the server's host key the one we know?
+ *
+ * The name looked up is HostKeyAlias if set, else the host name, written
+ * "[host]:port" for ports other than 22. The user's known_hosts files
+ * come first, then the global ones; hostfile_lookup() says NEW, OK,
+ * CHANGED or REVOKED. Policy (StrictHostKeyChecking):
+ *
+ *   yes         NEW and CHANGED are refused
+ *   accept-new  NEW is added and trusted; CHANGED is refused
+ *   ask         NEW prompts on the terminal (yes/no/fingerprint);
+ *               CHANGED is refused
+ *   no (off)    NEW is added; CHANGED connects after the warning, with
+ *               password and keyboard-interactive authentication off so
+ *               a man in the middle learns no password
+ *
+ * A revoked key is always refused. New keys go to the first user file,
+ * hashed if HashKnownHosts is set.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "err.h"
+#include "hostcheck.h"
+#include "hostfile.h"
+#include "log.h"
+#include "mem.h"
+
+const char *
+hostcheck_key_label(const struct key *k)
+{
+	static const struct { enum key_type t; const char *label; } tab[] = {
+		{ KEY_ED25519, "ED25519" }, { KEY_ECDSA, "ECDSA" },
+		{ KEY_RSA, "RSA" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+		if (tab[i].t == k->type)
+			return tab[i].label;
+	return "unknown";
+}
+
+static void
+log_block(int level, const char *const *lines)
+{
+	for (; *lines != NULL; lines++)
+		log_msg(level, "%s", *lines);
+}
+
+static void
+warn_changed(const struct hostcheck_ctx *c, const struct key *k,
+    const struct hostfile_result *res, const char *fp)
+{
+	static const char *const banner[] = {
+		"@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@",
+		"@    WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED!     @",
+		"@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@",
+		"IT IS POSSIBLE THAT SOMEONE IS DOING SOMETHING NASTY!",
+		"The server presented a host key that differs from the one "
+		    "recorded for it.",
+		"Someone may be intercepting this connection "
+		    "(man-in-the-middle attack),",
+		"or the host's key may simply have been replaced.",
+		NULL,
+	};
+	const char *label = hostcheck_key_label(k);
+
+	log_block(LOG_LEVEL_ERROR, banner);
+	log_error("The fingerprint for the %s key sent by the remote host is",
+	    label);
+	log_error("%s.", fp);
+	log_error("Please contact your system administrator.");
+	log_error("Add correct host key in %s to get rid of this message.",
+	    c->o->nuser_known_hosts_files > 0 ?
+	    c->o->user_known_hosts_files[0] : "known_hosts");
+	log_error("Offending %s key in %s:%lu",
+	    res->match.key != NULL ? hostcheck_key_label(res->match.key) :
+	    label, res->match.path ? res->match.path : "?",
+	    res->match.line);
+}
+
+static void
+warn_revoked(const char *name, const struct key *k,
+    const struct hostfile_result *res)
+{
+	log_error("@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@");
+	log_error("@       WARNING: REVOKED HOST KEY DETECTED!               @");
+	log_error("@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@");
+	log_error("The %s host key for %s is marked as revoked in %s:%lu.",
+	    hostcheck_key_label(k), name,
+	    res->match.path ? res->match.path : "?", res->match.line);
+	log_error("A revoked key may be stolen and used to impersonate "
+	    "this host.");
+}
+
+/*
+ * Ask on the terminal. 1 yes, 0 no. A typed fingerprint equal to fp
+ * counts as yes.
+ */
+static int
+ask_user(const struct hostcheck_ctx *c, const char *name, const char *label,
+    const char *fp)
+{
+	char line[512];
+	FILE *tty;
+	size_t n;
+	int ok = 0;
+
+	if ((tty = fopen(c->tty_path ? c->tty_path : "/dev/tty", "r+")) ==
+	    NULL) {
+		log_error("Cannot ask about the host key: no terminal (%s)",
+		    strerror(errno));
+		return 0;
+	}
+	fprintf(tty, "The authenticity of host '%s (%s)' can't be "
+	    "established.\r\n%s key fingerprint is %s.\r\n"
+	    "This key is not known by any other names.\r\n"
+	    "Are you sure you want to continue connecting "
+	    "(yes/no/[fingerprint])? ", name, c->hostname, label, fp);
+	for (;;) {
+		fflush(tty);
+		if (fgets(line, sizeof(line), tty) == NULL)
+			break;
+		n = strcspn(line, "\r\n");
+		line[n] = '\0';
+		if (strcasecmp(line, "yes") == 0 || strcmp(line, fp) == 0) {
+			ok = 1;
+			break;
+		}
+		if (strcasecmp(line, "no") == 0)
+			break;
+		fprintf(tty, "Please type 'yes', 'no' or the fingerprint: ");
+	}
+	fclose(tty);
+	return ok;
+}
+
+static void
+add_key(const struct hostcheck_ctx *c, const char *host, int port,
+    const char *name, const struct key *k)
+{
+	const struct client_opts *o = c->o;
+	int r;
+
+	if (o->nuser_known_hosts_files == 0 ||
+	    strcmp(o->user_known_hosts_files[0], "none") == 0)
+		return;
+	r = hostfile_add(o->user_known_hosts_files[0], host, port, k,
+	    o->hash_known_hosts > 0);
+	if (r != 0)
+		log_error("Failed to add the host to the list of known hosts "
+		    "(%s).", o->user_known_hosts_files[0]);
+	else
+		log_info("Warning: Permanently added '%s' (%s) to the list "
+		    "of known hosts.", name, hostcheck_key_label(k));
+}
+
+int
+hostcheck_verify(void *arg, const struct key *k)
+{
+	struct hostcheck_ctx *c = arg;
+	struct client_opts *o = c->o;
+	const char *paths[2 * CO_MAX_LIST];
+	struct hostfile_result res;
+	const char *host = c->hostname;
+	char *name = NULL, *fp = NULL, *art;
+	size_t n = 0, i;
+	int port = c->port, r, strict = o->strict_host_key_checking;
+
+	memset(&res, 0, sizeof(res));
+	if (o->host_key_alias != NULL) {
+		host = o->host_key_alias;
+		port = 22;
+	}
+	for (i = 0; i < o->nuser_known_hosts_files; i++)
+		if (strcmp(o->user_known_hosts_files[i], "none") != 0)
+			paths[n++] = o->user_known_hosts_files[i];
+	for (i = 0; i < o->nglobal_known_hosts_files; i++)
+		if (strcmp(o->global_known_hosts_files[i], "none") != 0)
+			paths[n++] = o->global_known_hosts_files[i];
+	if ((name = hostfile_host_name(host, port)) == NULL ||
+	    (fp = key_fingerprint(k, KEY_FP_SHA256)) == NULL) {
+		r = ERR_ALLOC;
+		goto out;
+	}
+	log_debug("Server host key: %s %s", key_type_name(k), fp);
+	if (o->visual_host_key > 0 &&
+	    (art = key_randomart(k, KEY_FP_SHA256)) != NULL) {
+		log_info("Host key fingerprint is %s", fp);
+		fprintf(stderr, "%s\n", art);
+		x_free(art);
+	}
+	if ((r = hostfile_lookup(paths, n, host, port, k, &res)) != 0) {
+		log_error("known_hosts lookup failed: %s", err_str(r));
+		goto out;
+	}
+	switch (res.status) {
+	case HOST_OK:
+		log_debug("Host '%s' is known and matches the %s host key.",
+		    name, hostcheck_key_label(k));
+		if (res.match.path != NULL)
+			log_debug("Found key in %s:%lu", res.match.path,
+			    res.match.line);
+		r = 0;
+		break;
+	case HOST_REVOKED:
+		warn_revoked(name, k, &res);
+		r = ERR_KEY_REVOKED;
+		break;
+	case HOST_NEW:
+		if (strict == SHK_YES) {
+			log_error("No %s host key is known for %s and you "
+			    "have requested strict checking.",
+			    hostcheck_key_label(k), name);
+			r = ERR_HOSTKEY_MISMATCH;
+			break;
+		}
+		if (strict == SHK_ASK &&
+		    (o->batch_mode > 0 || !ask_user(c, name,
+		    hostcheck_key_label(k), fp))) {
+			if (o->batch_mode > 0)
+				log_error("No %s host key is known for %s and "
+				    "BatchMode forbids asking.",
+				    hostcheck_key_label(k), name);
+			r = ERR_HOSTKEY_MISMATCH;
+			break;
+		}
+		add_key(c, host, port, name, k);
+		r = 0;
+		break;
+	case HOST_CHANGED:
+		warn_changed(c, k, &res, fp);
+		if (strict != SHK_NO) {
+			log_error("Host key for %s has changed and you have "
+			    "requested strict checking.", name);
+			r = ERR_HOSTKEY_MISMATCH;
+			break;
+		}
+		if (o->password_authentication != 0) {
+			log_error("Password authentication is disabled to "
+			    "avoid man-in-the-middle attacks.");
+			o->password_authentication = 0;
+		}
+		if (o->kbd_interactive_authentication != 0) {
+			log_error("Keyboard-interactive authentication is "
+			    "disabled to avoid man-in-the-middle attacks.");
+			o->kbd_interactive_authentication = 0;
+		}
+		r = 0;
+		break;
+	}
+ out:
+	if (r != 0)
+		c->refused = 1;
+	hostfile_result_clear(&res);
+	x_free(name);
+	x_free(fp);
+	return r;
+}

@@ -1,0 +1,494 @@
+/*
+ * readconf.c: ssh_config(5) for the client: command-line options, the
+ * user's ~/.ssh/config and the system /etc/ssh/ssh_config, read in that
+ * order into one struct client_opts where the first value obtained wins.
+ *
+ * A file is read line by line; "Host" and "Match" lines switch whether
+ * the following lines apply (Host patterns against the host named on the
+ * command line, Match criteria against the values known so far),
+ * "Include" reads more files in place (a glob; relative names are under
+ * ~/.ssh for user files and /etc/ssh for system files). Every other line
+ * goes through the keyword table in readconf_kw.c. readconf_finish()
+ * fills in the defaults, expands ~ and %-tokens and resolves the
+ * algorithm lists.
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <glob.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "log.h"
+#include "match.h"
+#include "mem.h"
+#include "readconf_int.h"
+
+#define RC_MAX_ARGS	256
+#define RC_MAX_DEPTH	16
+
+
+static int load_file(struct client_opts *o, const char *path, int user_file);
+
+struct client_opts *
+client_opts_new(void)
+{
+	struct client_opts *o = x_calloc(1, sizeof(*o));
+	struct rc_priv *p = x_calloc(1, sizeof(*p));
+	struct passwd *pw;
+	int *ints[] = {
+		&o->port, &o->identities_only, &o->strict_host_key_checking,
+		&o->hash_known_hosts, &o->check_host_ip, &o->connect_timeout,
+		&o->server_alive_interval, &o->server_alive_count_max,
+		&o->request_tty, &o->log_level, &o->batch_mode,
+		&o->pubkey_authentication, &o->password_authentication,
+		&o->kbd_interactive_authentication,
+		&o->number_of_password_prompts, &o->escape_char,
+		&o->compression, &o->address_family, &o->forward_agent,
+		&o->tcp_keep_alive, &o->exit_on_forward_failure,
+		&o->clear_all_forwardings, &o->control_master,
+		&o->gateway_ports, &o->visual_host_key, &o->update_host_keys,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
+		*ints[i] = -1;
+	o->rekey_bytes = UINT64_MAX;
+	if ((pw = getpwuid(getuid())) != NULL) {
+		p->local_user = x_strdup(pw->pw_name);
+		p->home = x_strdup(pw->pw_dir);
+	} else {
+		p->local_user = x_asprintf("%lu", (unsigned long)getuid());
+		p->home = x_strdup(getenv("HOME") ? getenv("HOME") : "/");
+	}
+	p->active = 1;
+	o->priv = p;
+	return o;
+}
+
+static void
+free_arr(char **arr, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		x_free(arr[i]);
+}
+
+void
+client_opts_free(struct client_opts *o)
+{
+	struct rc_priv *p;
+	char **strs[] = {
+		&o->host_arg, &o->hostname, &o->user, &o->ciphers, &o->macs,
+		&o->kex_algorithms, &o->hostkey_algorithms,
+		&o->pubkey_accepted_algorithms, &o->proxy_command,
+		&o->proxy_jump, &o->preferred_authentications,
+		&o->remote_command, &o->control_path, &o->bind_address,
+		&o->host_key_alias,
+	};
+	size_t i;
+
+	if (o == NULL)
+		return;
+	for (i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		x_free(*strs[i]);
+	free_arr(o->identity_files, o->nidentity_files);
+	free_arr(o->certificate_files, o->ncertificate_files);
+	free_arr(o->user_known_hosts_files, o->nuser_known_hosts_files);
+	free_arr(o->global_known_hosts_files, o->nglobal_known_hosts_files);
+	free_arr(o->send_env, o->nsend_env);
+	free_arr(o->set_env, o->nset_env);
+	free_arr(o->local_forwards, o->nlocal_forwards);
+	free_arr(o->remote_forwards, o->nremote_forwards);
+	free_arr(o->dynamic_forwards, o->ndynamic_forwards);
+	if ((p = o->priv) != NULL) {
+		x_free(p->local_user);
+		x_free(p->home);
+		free_arr(p->ident_written, p->nident_written);
+		x_free(p);
+	}
+	x_free(o);
+}
+
+/*
+ * Split a line into words: blanks separate, "double" or 'single' quotes
+ * group, an unquoted word starting with '#' ends the line. The keyword
+ * may be followed by '=' instead of blanks. Returns argc or -1 on an
+ * unterminated quote. The words point into buf.
+ */
+static int
+split_line(char *buf, char **argv, int max, char **restp)
+{
+	char *s = buf, *d;
+	int argc = 0;
+
+	*restp = NULL;
+	for (;;) {
+		while (*s == ' ' || *s == '\t' || (argc == 1 && *s == '='))
+			s++;
+		if (argc == 1 && *restp == NULL)
+			*restp = s;
+		if (*s == '\0' || *s == '\n' || *s == '\r' ||
+		    (*s == '#' && argc != 1))
+			break;
+		if (argc >= max)
+			return -1;
+		argv[argc] = d = s;
+		while (*s != '\0' && *s != ' ' && *s != '\t' && *s != '\n' &&
+		    *s != '\r' && !(argc == 0 && *s == '=')) {
+			if (*s == '"' || *s == '\'') {
+				char q = *s++;
+
+				while (*s != '\0' && *s != q)
+					*d++ = *s++;
+				if (*s != q)
+					return -1;
+				s++;
+			} else
+				*d++ = *s++;
+		}
+		if (*s != '\0')
+			s++;
+		*d = '\0';
+		argc++;
+		if (argc == 1) {
+			while (*s == ' ' || *s == '\t')
+				s++;
+			if (*s == '=')
+				s++;
+		}
+	}
+	return argc;
+}
+
+static const char *
+cur_host(const struct client_opts *o)
+{
+	return o->hostname != NULL ? o->hostname :
+	    (o->host_arg != NULL ? o->host_arg : "");
+}
+
+static int
+run_exec(const struct client_opts *o, const char *cmd)
+{
+	char *ex = NULL;
+	pid_t pid;
+	int st, r;
+
+	if ((r = readconf_expand(o, cmd, &ex)) != 0)
+		return r;
+	log_debug("Executing command: '%s'", ex);
+	if ((pid = fork()) == -1) {
+		x_free(ex);
+		return ERR_SYSTEM;
+	}
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", ex, (char *)NULL);
+		_exit(127);
+	}
+	x_free(ex);
+	while (waitpid(pid, &st, 0) == -1)
+		if (errno != EINTR)
+			return ERR_SYSTEM;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/* Evaluate a Match line; 1 matches, 0 not, or an error. */
+static int
+match_line(struct client_opts *o, char **argv, int argc, const char *src,
+    int line)
+{
+	struct rc_priv *p = o->priv;
+	int i, result = 1, r, neg;
+	const char *crit, *user;
+
+	if (argc < 2) {
+		log_error("%s line %d: Missing Match criteria", src, line);
+		return ERR_CONFIG;
+	}
+	user = o->user != NULL ? o->user : p->local_user;
+	for (i = 1; i < argc; i++) {
+		crit = argv[i];
+		neg = *crit == '!';
+		crit += neg;
+		if (strcasecmp(crit, "all") == 0) {
+			if (argc != 2 && !(i == argc - 1 && argc > 2)) {
+				log_error("%s line %d: '%s' cannot be combined"
+				    " with other Match attributes", src, line,
+				    argv[i]);
+				return ERR_CONFIG;
+			}
+			r = 1;
+		} else if (strcasecmp(crit, "canonical") == 0) {
+			log_debug("%s line %d: Match canonical: no "
+			    "canonicalization here, does not match", src, line);
+			r = 0;
+		} else if (strcasecmp(crit, "final") == 0) {
+			log_debug("%s line %d: Match final: one pass, "
+			    "treated as matching", src, line);
+			r = 1;
+		} else {
+			const char *arg;
+
+			if (i + 1 >= argc) {
+				log_error("%s line %d: Missing Match criteria "
+				    "for %s", src, line, crit);
+				return ERR_CONFIG;
+			}
+			arg = argv[++i];
+			if (strcasecmp(crit, "host") == 0)
+				r = match_pattern_list(cur_host(o), arg, 1) == 1;
+			else if (strcasecmp(crit, "originalhost") == 0)
+				r = match_pattern_list(o->host_arg ?
+				    o->host_arg : "", arg, 1) == 1;
+			else if (strcasecmp(crit, "user") == 0)
+				r = match_pattern_list(user, arg, 0) == 1;
+			else if (strcasecmp(crit, "localuser") == 0)
+				r = match_pattern_list(p->local_user, arg,
+				    0) == 1;
+			else if (strcasecmp(crit, "exec") == 0) {
+				if (!result) /* OpenSSH skips exec once false */
+					r = 0;
+				else if ((r = run_exec(o, arg)) < 0)
+					return r;
+			} else {
+				log_error("%s line %d: Unsupported Match "
+				    "attribute %s", src, line, crit);
+				return ERR_CONFIG;
+			}
+		}
+		if (neg)
+			r = !r;
+		if (!r)
+			result = 0;
+	}
+	log_debug2("%s line %d: Match %s", src, line,
+	    result ? "applies" : "does not apply");
+	return result;
+}
+
+static int
+host_line(struct client_opts *o, char **argv, int argc)
+{
+	const char *h = o->host_arg != NULL ? o->host_arg : "";
+	int i, any = 0, r;
+
+	for (i = 1; i < argc; i++) {
+		r = match_pattern_list(h, argv[i], 1);
+		if (r == -1)
+			return 0;
+		if (r == 1)
+			any = 1;
+	}
+	return any;
+}
+
+static int
+include_files(struct client_opts *o, const char *arg, int user_file,
+    const char *src, int line)
+{
+	struct rc_priv *p = o->priv;
+	char *pat, *t = NULL;
+	glob_t g;
+	size_t i;
+	int r = 0, gr, saved;
+
+	if (arg[0] == '~') {
+		if (readconf_tilde(o, arg, &t) != 0)
+			return ERR_CONFIG;
+		pat = t;
+	} else if (arg[0] != '/')
+		pat = user_file ? x_asprintf("%s/.ssh/%s", p->home, arg) :
+		    x_asprintf("/etc/ssh/%s", arg);
+	else
+		pat = x_strdup(arg);
+	if (pat != t)
+		x_free(t);
+	if (p->depth >= RC_MAX_DEPTH) {
+		log_error("%s line %d: Include nested too deep", src, line);
+		x_free(pat);
+		return ERR_CONFIG;
+	}
+	memset(&g, 0, sizeof(g));
+	gr = glob(pat, 0, NULL, &g);
+	if (gr == GLOB_NOMATCH) {
+		log_debug("%s line %d: include %s matched no files", src,
+		    line, pat);
+		x_free(pat);
+		return 0;
+	}
+	if (gr != 0) {
+		log_error("%s line %d: include %s: glob failed", src, line,
+		    pat);
+		x_free(pat);
+		return ERR_CONFIG;
+	}
+	saved = p->active;
+	p->depth++;
+	for (i = 0; i < g.gl_pathc && r == 0; i++) {
+		log_debug("%s line %d: Including file %s", src, line,
+		    g.gl_pathv[i]);
+		r = load_file(o, g.gl_pathv[i], user_file != 0);
+		if (r == ERR_NOT_FOUND)
+			r = 0;
+	}
+	p->depth--;
+	p->active = saved;
+	globfree(&g);
+	x_free(pat);
+	return r;
+}
+
+static int
+parse_line(struct client_opts *o, const char *text, const char *src,
+    int line, int in_file, int user_file)
+{
+	struct rc_priv *p = o->priv;
+	char *buf = x_strdup(text), *argv[RC_MAX_ARGS], *rest;
+	const struct rc_kw *kw;
+	int argc, r = 0, i;
+
+	if ((argc = split_line(buf, argv, RC_MAX_ARGS, &rest)) < 0) {
+		log_error("%s line %d: invalid quotes", src, line);
+		r = ERR_CONFIG;
+		goto out;
+	}
+	if (argc == 0)
+		goto out;
+	if (rest != NULL) {	/* raw rest of the line, trailing blanks cut */
+		size_t n = strlen(text) - (size_t)(rest - buf);
+
+		rest = x_strndup(text + (rest - buf), n);
+		while (n > 0 && isspace((unsigned char)rest[n - 1]))
+			rest[--n] = '\0';
+	}
+	if (strcasecmp(argv[0], "host") == 0 ||
+	    strcasecmp(argv[0], "match") == 0) {
+		if (!in_file) {
+			log_error("%s: %s is not allowed here", src, argv[0]);
+			r = ERR_CONFIG;
+		} else if (tolower((unsigned char)argv[0][0]) == 'h') {
+			if (argc < 2) {
+				log_error("%s line %d: Missing argument.",
+				    src, line);
+				r = ERR_CONFIG;
+			} else
+				p->active = host_line(o, argv, argc);
+		} else if ((r = match_line(o, argv, argc, src, line)) >= 0) {
+			p->active = r;
+			r = 0;
+		}
+		goto out_rest;
+	}
+	if (strcasecmp(argv[0], "include") == 0) {
+		if (!in_file) {
+			log_error("%s: Include is not allowed here", src);
+			r = ERR_CONFIG;
+		} else if (argc < 2) {
+			log_error("%s line %d: Include: Missing argument",
+			    src, line);
+			r = ERR_CONFIG;
+		}
+		for (i = 1; r == 0 && i < argc && p->active; i++)
+			r = include_files(o, argv[i], user_file, src, line);
+		goto out_rest;
+	}
+	if ((kw = rc_kw_find(argv[0])) == NULL) {
+		if (rc_kw_ignored(argv[0]))
+			log_debug("%s line %d: keyword %s not supported, "
+			    "ignored", src, line, argv[0]);
+		else {
+			log_error("%s: line %d: Bad configuration option: %s",
+			    src, line, argv[0]);
+			r = ERR_CONFIG;
+		}
+		goto out_rest;
+	}
+	if (p->active)
+		r = rc_kw_apply(o, kw, argv, argc, rest != NULL ? rest : "",
+		    src, line);
+ out_rest:
+	x_free(rest);
+ out:
+	x_free(buf);
+	if (r != 0)
+		p->errors++;
+	return r;
+}
+
+int
+readconf_parse_line(struct client_opts *o, const char *line,
+    const char *source, int lineno)
+{
+	return parse_line(o, line, source, lineno, 0, 0);
+}
+
+int
+readconf_set(struct client_opts *o, const char *keyword, const char *value)
+{
+	const struct rc_kw *kw = rc_kw_find(keyword);
+	char *argv[2];
+
+	if (kw == NULL)
+		return ERR_INVALID_ARGUMENT;
+	argv[0] = (char *)keyword;
+	argv[1] = (char *)value;
+	return rc_kw_apply(o, kw, argv, 2, value, "command-line", 0);
+}
+
+static int
+load_file(struct client_opts *o, const char *path, int user_file)
+{
+	struct rc_priv *p = o->priv;
+	struct stat st;
+	char *line = NULL;
+	size_t cap = 0;
+	int lineno = 0, r = 0, bad = 0;
+	FILE *f;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return errno == ENOENT ? ERR_NOT_FOUND : ERR_SYSTEM;
+	if (user_file == 2 && fstat(fileno(f), &st) == 0 &&
+	    ((st.st_uid != 0 && st.st_uid != getuid()) ||
+	    (st.st_mode & 022) != 0)) {
+		log_error("Bad owner or permissions on %s", path);
+		fclose(f);
+		return ERR_CONFIG;
+	}
+	log_debug("Reading configuration data %s", path);
+	p->active = 1;
+	while (getline(&line, &cap, f) != -1) {
+		lineno++;
+		if ((r = parse_line(o, line, path, lineno, 1, user_file)) != 0)
+			bad++;
+	}
+	free(line);
+	fclose(f);
+	p->active = 1;
+	if (bad) {
+		log_error("%s: terminating, %d bad configuration options",
+		    path, bad);
+		return ERR_CONFIG;
+	}
+	return 0;
+}
+
+int
+readconf_load(struct client_opts *o, const char *path, int user_file)
+{
+	struct rc_priv *p = o->priv;
+	int r, saved = p->active;
+
+	r = load_file(o, path, user_file);
+	p->active = saved;
+	return r;
+}

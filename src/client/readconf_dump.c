@@ -1,0 +1,139 @@
+/*
+ * readconf_dump.c: ssh -G, the effective client configuration as
+ * "keyword value" lines with lower-case keywords, in OpenSSH's format,
+ * so scripts that read `ssh -G host` keep working.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "log.h"
+#include "readconf_int.h"
+
+static const char *
+yesno(int v)
+{
+	return v > 0 ? "yes" : "no";
+}
+
+static void
+dump_list(FILE *f, const char *kw, char *const *arr, size_t n, int oneline)
+{
+	size_t i;
+
+	if (n == 0)
+		return;
+	if (oneline) {
+		fprintf(f, "%s", kw);
+		for (i = 0; i < n; i++)
+			fprintf(f, " %s", arr[i]);
+		fprintf(f, "\n");
+		return;
+	}
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s %s\n", kw, arr[i]);
+}
+
+static void
+dump_str(FILE *f, const char *kw, const char *v)
+{
+	if (v != NULL && strcmp(v, "none") != 0)
+		fprintf(f, "%s %s\n", kw, v);
+}
+
+void
+readconf_dump(const struct client_opts *o, FILE *f)
+{
+	const struct rc_priv *p = o->priv;
+	static const char *const defids[] = {
+		"~/.ssh/id_rsa", "~/.ssh/id_ecdsa", "~/.ssh/id_ecdsa_sk",
+		"~/.ssh/id_ed25519", "~/.ssh/id_ed25519_sk",
+		"~/.ssh/id_xmss", "~/.ssh/id_dsa",
+	};
+	const struct { const char *kw; int v; } flags[] = {
+		{ "batchmode", o->batch_mode },
+		{ "checkhostip", o->check_host_ip },
+		{ "compression", o->compression },
+		{ "clearallforwardings", o->clear_all_forwardings },
+		{ "exitonforwardfailure", o->exit_on_forward_failure },
+		{ "gatewayports", o->gateway_ports },
+		{ "hashknownhosts", o->hash_known_hosts },
+		{ "identitiesonly", o->identities_only },
+		{ "kbdinteractiveauthentication",
+		    o->kbd_interactive_authentication },
+		{ "passwordauthentication", o->password_authentication },
+		{ "pubkeyauthentication", o->pubkey_authentication },
+		{ "tcpkeepalive", o->tcp_keep_alive },
+		{ "visualhostkey", o->visual_host_key },
+	};
+	size_t i;
+
+	fprintf(f, "host %s\n", o->host_arg ? o->host_arg : "");
+	fprintf(f, "user %s\n", o->user ? o->user : "");
+	fprintf(f, "hostname %s\n", o->hostname ? o->hostname : "");
+	fprintf(f, "port %d\n", o->port);
+	fprintf(f, "addressfamily %s\n",
+	    rc_enum_name(rc_enum_af, o->address_family));
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		fprintf(f, "%s %s\n", flags[i].kw, yesno(flags[i].v));
+	fprintf(f, "controlmaster %s\n", o->control_master == 0 ? "false" :
+	    rc_enum_name(rc_enum_ctlm, o->control_master));
+	fprintf(f, "requesttty %s\n", o->request_tty == RTTY_NO ? "false" :
+	    o->request_tty == RTTY_YES ? "true" :
+	    rc_enum_name(rc_enum_tty, o->request_tty));
+	fprintf(f, "stricthostkeychecking %s\n",
+	    o->strict_host_key_checking == SHK_NO ? "false" :
+	    o->strict_host_key_checking == SHK_YES ? "true" :
+	    rc_enum_name(rc_enum_shk, o->strict_host_key_checking));
+	fprintf(f, "updatehostkeys %s\n", o->update_host_keys == 0 ?
+	    "false" : rc_enum_name(rc_enum_uhk, o->update_host_keys));
+	fprintf(f, "numberofpasswordprompts %d\n",
+	    o->number_of_password_prompts);
+	fprintf(f, "serveralivecountmax %d\n", o->server_alive_count_max);
+	fprintf(f, "serveraliveinterval %d\n", o->server_alive_interval);
+	dump_str(f, "ciphers", o->ciphers);
+	dump_str(f, "hostkeyalgorithms", o->hostkey_algorithms);
+	dump_str(f, "hostkeyalias", o->host_key_alias);
+	dump_str(f, "kexalgorithms", o->kex_algorithms);
+	fprintf(f, "loglevel %s\n", log_level_name(o->log_level));
+	dump_str(f, "macs", o->macs);
+	dump_str(f, "pubkeyacceptedalgorithms", o->pubkey_accepted_algorithms);
+	dump_str(f, "preferredauthentications", o->preferred_authentications);
+	dump_str(f, "bindaddress", o->bind_address);
+	if (p->nident_written != 0)
+		dump_list(f, "identityfile", p->ident_written,
+		    p->nident_written, 0);
+	else
+		dump_list(f, "identityfile", (char *const *)defids,
+		    sizeof(defids) / sizeof(defids[0]), 0);
+	dump_list(f, "certificatefile", o->certificate_files,
+	    o->ncertificate_files, 0);
+	dump_list(f, "globalknownhostsfile", o->global_known_hosts_files,
+	    o->nglobal_known_hosts_files, 1);
+	dump_list(f, "userknownhostsfile", o->user_known_hosts_files,
+	    o->nuser_known_hosts_files, 1);
+	dump_list(f, "sendenv", o->send_env, o->nsend_env, 0);
+	dump_list(f, "setenv", o->set_env, o->nset_env, 1);
+	dump_list(f, "localforward", o->local_forwards, o->nlocal_forwards, 0);
+	dump_list(f, "remoteforward", o->remote_forwards,
+	    o->nremote_forwards, 0);
+	dump_list(f, "dynamicforward", o->dynamic_forwards,
+	    o->ndynamic_forwards, 0);
+	dump_str(f, "controlpath", o->control_path);
+	fprintf(f, "forwardagent %s\n", yesno(o->forward_agent));
+	if (o->connect_timeout > 0)
+		fprintf(f, "connecttimeout %d\n", o->connect_timeout);
+	else
+		fprintf(f, "connecttimeout none\n");
+	if (o->escape_char == -2)
+		fprintf(f, "escapechar none\n");
+	else if (o->escape_char < 32)
+		fprintf(f, "escapechar ^%c\n", o->escape_char + 64);
+	else
+		fprintf(f, "escapechar %c\n", o->escape_char);
+	fprintf(f, "rekeylimit %" PRIu64 " %" PRIu32 "\n", o->rekey_bytes,
+	    o->rekey_seconds);
+	dump_str(f, "proxycommand", o->proxy_command);
+	dump_str(f, "proxyjump", o->proxy_jump);
+	dump_str(f, "remotecommand", o->remote_command);
+}

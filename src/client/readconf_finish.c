@@ -1,0 +1,311 @@
+/*
+ * readconf_finish.c: the last step of reading ssh_config: defaults for
+ * everything left unset (OpenSSH 9.2's), ~ and %-token expansion of file
+ * names, the default identity list filtered to the files that exist, and
+ * the algorithm lists resolved against what we implement.
+ */
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "log.h"
+#include "mem.h"
+#include "readconf_int.h"
+
+static const char *const default_identities[] = {
+	"~/.ssh/id_rsa", "~/.ssh/id_ecdsa", "~/.ssh/id_ecdsa_sk",
+	"~/.ssh/id_ed25519", "~/.ssh/id_ed25519_sk", "~/.ssh/id_xmss",
+	"~/.ssh/id_dsa", NULL,
+};
+
+const char *
+readconf_local_user(const struct client_opts *o)
+{
+	const struct rc_priv *p = o->priv;
+
+	return p->local_user;
+}
+
+int
+readconf_tilde(const struct client_opts *o, const char *s, char **outp)
+{
+	const struct rc_priv *p = o->priv;
+	const char *slash;
+	struct passwd *pw;
+	char *name;
+
+	*outp = NULL;
+	if (s[0] != '~') {
+		*outp = x_strdup(s);
+		return 0;
+	}
+	slash = strchr(s, '/');
+	if (s[1] == '/' || s[1] == '\0') {
+		*outp = x_asprintf("%s%s", p->home, s + 1);
+		return 0;
+	}
+	name = slash != NULL ? x_strndup(s + 1, (size_t)(slash - s - 1)) :
+	    x_strdup(s + 1);
+	pw = getpwnam(name);
+	x_free(name);
+	if (pw == NULL) {
+		log_error("No such user for tilde expansion in \"%s\"", s);
+		return ERR_CONFIG;
+	}
+	*outp = x_asprintf("%s%s", pw->pw_dir, slash != NULL ? slash : "");
+	return 0;
+}
+
+int
+readconf_expand(const struct client_opts *o, const char *s, char **outp)
+{
+	const struct rc_priv *p = o->priv;
+	char host[256], portbuf[16], uidbuf[32], *out, *dot;
+	const char *v;
+	size_t len = 0, cap = strlen(s) + 1, n;
+
+	*outp = NULL;
+	if (gethostname(host, sizeof(host)) != 0)
+		strcpy(host, "localhost");
+	host[sizeof(host) - 1] = '\0';
+	snprintf(portbuf, sizeof(portbuf), "%d", o->port > 0 ? o->port : 22);
+	snprintf(uidbuf, sizeof(uidbuf), "%lu", (unsigned long)getuid());
+	out = x_malloc(cap);
+	for (; *s != '\0'; s++) {
+		char shorth[256];
+
+		if (*s != '%') {
+			v = NULL;
+			n = 1;
+		} else {
+			switch (*++s) {
+			case '%': v = "%"; break;
+			case 'h': v = o->hostname != NULL ? o->hostname :
+			    (o->host_arg != NULL ? o->host_arg : ""); break;
+			case 'n': v = o->host_arg != NULL ? o->host_arg : "";
+				break;
+			case 'p': v = portbuf; break;
+			case 'r': v = o->user != NULL ? o->user :
+			    p->local_user; break;
+			case 'u': v = p->local_user; break;
+			case 'l': v = host; break;
+			case 'L':
+				snprintf(shorth, sizeof(shorth), "%s", host);
+				if ((dot = strchr(shorth, '.')) != NULL)
+					*dot = '\0';
+				v = shorth;
+				break;
+			case 'd': v = p->home; break;
+			case 'i': v = uidbuf; break;
+			default:
+				log_error("percent_expand: unknown key %%%c",
+				    *s != '\0' ? *s : ' ');
+				x_free(out);
+				return ERR_CONFIG;
+			}
+			n = strlen(v);
+		}
+		if (len + n + 1 > cap) {
+			cap = (len + n + 1) * 2;
+			out = x_reallocarray(out, cap, 1);
+		}
+		memcpy(out + len, v != NULL ? v : s, n);
+		len += n;
+	}
+	out[len] = '\0';
+	*outp = out;
+	return 0;
+}
+
+/* Tilde, then tokens, in place. */
+static int
+expand_path(const struct client_opts *o, char **pathp)
+{
+	char *t = NULL, *e = NULL;
+	int r;
+
+	if ((r = readconf_tilde(o, *pathp, &t)) != 0)
+		return r;
+	if ((r = readconf_expand(o, t, &e)) != 0) {
+		x_free(t);
+		return r;
+	}
+	x_free(t);
+	x_free(*pathp);
+	*pathp = e;
+	return 0;
+}
+
+static void
+def_int(int *v, int d)
+{
+	if (*v == -1)
+		*v = d;
+}
+
+static void
+set_files(char **arr, size_t *n, const char *a, const char *b)
+{
+	if (*n != 0)
+		return;
+	arr[(*n)++] = x_strdup(a);
+	arr[(*n)++] = x_strdup(b);
+}
+
+static int
+resolve_algs(const char *kw, char **specp)
+{
+	char *out = NULL;
+	int r;
+
+	if ((r = rc_algs_resolve(kw, *specp, &out)) != 0) {
+		log_error("Bad %s list '%s'", kw, *specp ? *specp : "");
+		return ERR_CONFIG;
+	}
+	x_free(*specp);
+	*specp = out;
+	return 0;
+}
+
+int
+readconf_finish(struct client_opts *o, const char *local_user)
+{
+	struct rc_priv *p = o->priv;
+	struct stat st;
+	char *h, *path;
+	size_t i, j;
+	int r;
+
+	if (p->finished)
+		return ERR_INTERNAL;
+	p->finished = 1;
+	if (local_user != NULL) {
+		x_free(p->local_user);
+		p->local_user = x_strdup(local_user);
+	}
+	if (o->host_arg == NULL)
+		o->host_arg = x_strdup("");
+	if (o->user == NULL)
+		o->user = x_strdup(p->local_user);
+	def_int(&o->port, 22);
+	if (o->hostname == NULL)
+		o->hostname = x_strdup(o->host_arg);
+	else {
+		/* %h in HostName is the host as given. */
+		h = o->hostname;
+		o->hostname = NULL;
+		r = readconf_expand(o, h, &path);
+		x_free(h);
+		if (r != 0)
+			return r;
+		o->hostname = path;
+	}
+
+	/* Identities: explicit ones kept (auth warns if missing). */
+	if (o->nidentity_files == 0) {
+		for (i = 0; default_identities[i] != NULL; i++) {
+			if (readconf_tilde(o, default_identities[i],
+			    &path) != 0)
+				continue;
+			if (stat(path, &st) == 0 &&
+			    o->nidentity_files < CO_MAX_LIST) {
+				o->identity_files_explicit[
+				    o->nidentity_files] = 0;
+				o->identity_files[o->nidentity_files++] = path;
+			} else
+				x_free(path);
+		}
+	} else {
+		for (i = 0; i < o->nidentity_files; i++)
+			if ((r = expand_path(o, &o->identity_files[i])) != 0)
+				return r;
+	}
+	for (i = 0; i < o->ncertificate_files; i++)
+		if ((r = expand_path(o, &o->certificate_files[i])) != 0)
+			return r;
+	set_files(o->user_known_hosts_files, &o->nuser_known_hosts_files,
+	    "~/.ssh/known_hosts", "~/.ssh/known_hosts2");
+	set_files(o->global_known_hosts_files, &o->nglobal_known_hosts_files,
+	    "/etc/ssh/ssh_known_hosts", "/etc/ssh/ssh_known_hosts2");
+	for (i = 0; i < o->nuser_known_hosts_files; i++)
+		if ((r = expand_path(o, &o->user_known_hosts_files[i])) != 0)
+			return r;
+	for (i = 0; i < o->nglobal_known_hosts_files; i++)
+		if ((r = expand_path(o,
+		    &o->global_known_hosts_files[i])) != 0)
+			return r;
+	if (o->control_path != NULL && strcmp(o->control_path, "none") != 0 &&
+	    (r = expand_path(o, &o->control_path)) != 0)
+		return r;
+
+	if ((r = resolve_algs("ciphers", &o->ciphers)) != 0 ||
+	    (r = resolve_algs("macs", &o->macs)) != 0 ||
+	    (r = resolve_algs("kexalgorithms", &o->kex_algorithms)) != 0 ||
+	    (r = resolve_algs("hostkeyalgorithms",
+	    &o->hostkey_algorithms)) != 0 ||
+	    (r = resolve_algs("pubkeyacceptedalgorithms",
+	    &o->pubkey_accepted_algorithms)) != 0)
+		return r;
+
+	/* SendEnv "-pattern" removes earlier patterns (OpenSSH 7.8+). */
+	for (i = 0; i < o->nsend_env; i++) {
+		if (o->send_env[i][0] != '-')
+			continue;
+		for (j = 0; j < i; j++)
+			if (o->send_env[j][0] != '\0' && o->send_env[j][0] !=
+			    '-' && strcmp(o->send_env[j],
+			    o->send_env[i] + 1) == 0)
+				o->send_env[j][0] = '\0';
+	}
+	for (i = j = 0; i < o->nsend_env; i++) {
+		if (o->send_env[i][0] == '\0' || o->send_env[i][0] == '-')
+			x_free(o->send_env[i]);
+		else
+			o->send_env[j++] = o->send_env[i];
+	}
+	o->nsend_env = j;
+
+	def_int(&o->identities_only, 0);
+	def_int(&o->strict_host_key_checking, SHK_ASK);
+	def_int(&o->hash_known_hosts, 0);
+	def_int(&o->check_host_ip, 0);
+	if (o->connect_timeout <= 0)
+		o->connect_timeout = -1;
+	def_int(&o->server_alive_interval, 0);
+	def_int(&o->server_alive_count_max, 3);
+	def_int(&o->request_tty, RTTY_AUTO);
+	def_int(&o->log_level, LOG_LEVEL_INFO);
+	def_int(&o->batch_mode, 0);
+	def_int(&o->pubkey_authentication, 1);
+	def_int(&o->password_authentication, 1);
+	def_int(&o->kbd_interactive_authentication, 1);
+	def_int(&o->number_of_password_prompts, 3);
+	def_int(&o->escape_char, '~');
+	if (o->rekey_bytes == UINT64_MAX) {
+		o->rekey_bytes = 0;
+		o->rekey_seconds = 0;
+	}
+	def_int(&o->compression, 0);
+	def_int(&o->address_family, AF_UNSPEC);
+	def_int(&o->forward_agent, 0);
+	def_int(&o->tcp_keep_alive, 1);
+	def_int(&o->exit_on_forward_failure, 0);
+	def_int(&o->clear_all_forwardings, 0);
+	def_int(&o->control_master, 0);
+	def_int(&o->gateway_ports, 0);
+	def_int(&o->visual_host_key, 0);
+	def_int(&o->update_host_keys, 0);
+	if (o->preferred_authentications == NULL)
+		o->preferred_authentications =
+		    x_strdup("publickey,keyboard-interactive,password");
+	if (o->proxy_command == NULL)
+		o->proxy_command = x_strdup("none");
+	if (o->proxy_jump == NULL)
+		o->proxy_jump = x_strdup("none");
+	return 0;
+}

@@ -1,0 +1,462 @@
+/*
+ * readconf_kw.c: the ssh_config keyword table and its value parsers.
+ *
+ * Each keyword is one row: its name, a value type and the offset of its
+ * field in struct client_opts. One parser per type turns the line's
+ * arguments into the field. "First value wins": scalar fields start at
+ * -1 or NULL and a parser leaves an already set field alone; lists that
+ * OpenSSH accumulates (IdentityFile, SendEnv, LocalForward...) grow with
+ * every line. Keywords OpenSSH knows but we do not implement (GSSAPI*,
+ * X11 and the like) are accepted with a debug note, so stock
+ * configuration files parse.
+ */
+#include <sys/socket.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cipher.h"
+#include "err.h"
+#include "kexalg.h"
+#include "key.h"
+#include "log.h"
+#include "mac.h"
+#include "match.h"
+#include "mem.h"
+#include "readconf_int.h"
+
+static const char *
+sigalg_defaults(void)
+{
+	/* OpenSSH 9.2's default, filtered against what we support. */
+	return "ssh-ed25519-cert-v01@openssh.com,"
+	    "ecdsa-sha2-nistp256-cert-v01@openssh.com,"
+	    "ecdsa-sha2-nistp384-cert-v01@openssh.com,"
+	    "ecdsa-sha2-nistp521-cert-v01@openssh.com,"
+	    "sk-ssh-ed25519-cert-v01@openssh.com,"
+	    "sk-ecdsa-sha2-nistp256-cert-v01@openssh.com,"
+	    "rsa-sha2-512-cert-v01@openssh.com,"
+	    "rsa-sha2-256-cert-v01@openssh.com,"
+	    "ssh-ed25519,ecdsa-sha2-nistp256,ecdsa-sha2-nistp384,"
+	    "ecdsa-sha2-nistp521,sk-ssh-ed25519@openssh.com,"
+	    "sk-ecdsa-sha2-nistp256@openssh.com,rsa-sha2-512,rsa-sha2-256";
+}
+
+static const struct rc_alg alg_cipher = {
+	cipher_default_names, cipher_all_names, "SSH2 cipher spec" };
+static const struct rc_alg alg_mac = {
+	mac_default_names, mac_all_names, "SSH2 mac spec" };
+static const struct rc_alg alg_kex = {
+	kexalg_default_names, kexalg_all_names, "SSH2 KexAlgorithms" };
+static const struct rc_alg alg_sig = {
+	sigalg_defaults, key_sigalg_all_names, "key types" };
+
+const struct rc_enum rc_enum_shk[] = {
+	{ "yes", SHK_YES }, { "true", SHK_YES }, { "no", SHK_NO },
+	{ "false", SHK_NO }, { "off", SHK_NO }, { "ask", SHK_ASK },
+	{ "accept-new", SHK_ACCEPT_NEW }, { NULL, 0 } };
+const struct rc_enum rc_enum_tty[] = {
+	{ "no", RTTY_NO }, { "false", RTTY_NO }, { "yes", RTTY_YES },
+	{ "true", RTTY_YES }, { "force", RTTY_FORCE }, { "auto", RTTY_AUTO },
+	{ NULL, 0 } };
+const struct rc_enum rc_enum_af[] = {
+	{ "any", AF_UNSPEC }, { "inet", AF_INET }, { "inet6", AF_INET6 },
+	{ NULL, 0 } };
+const struct rc_enum rc_enum_ctlm[] = {
+	{ "no", 0 }, { "false", 0 }, { "yes", 1 }, { "true", 1 },
+	{ "ask", 2 }, { "auto", 3 }, { "autoask", 4 }, { NULL, 0 } };
+const struct rc_enum rc_enum_uhk[] = {
+	{ "no", 0 }, { "false", 0 }, { "yes", 1 }, { "true", 1 },
+	{ "ask", 2 }, { NULL, 0 } };
+static const struct rc_enum enum_comp[] = {
+	{ "no", 0 }, { "yes", 1 }, { NULL, 0 } };
+
+#define F(m)  offsetof(struct client_opts, m)
+#define A(m)  offsetof(struct client_opts, m), offsetof(struct client_opts, n##m)
+
+const struct rc_kw rc_keywords[] = {
+	{ "hostname", RT_STR, F(hostname), 0, NULL },
+	{ "port", RT_PORT, F(port), 0, NULL },
+	{ "user", RT_STR, F(user), 0, NULL },
+	{ "identityfile", RT_IDENTITY, A(identity_files), NULL },
+	{ "certificatefile", RT_ACCUM, A(certificate_files), NULL },
+	{ "identitiesonly", RT_FLAG, F(identities_only), 0, NULL },
+	{ "ciphers", RT_ALGS, F(ciphers), 0, &alg_cipher },
+	{ "macs", RT_ALGS, F(macs), 0, &alg_mac },
+	{ "kexalgorithms", RT_ALGS, F(kex_algorithms), 0, &alg_kex },
+	{ "hostkeyalgorithms", RT_ALGS, F(hostkey_algorithms), 0, &alg_sig },
+	{ "pubkeyacceptedalgorithms", RT_ALGS, F(pubkey_accepted_algorithms),
+	    0, &alg_sig },
+	{ "pubkeyacceptedkeytypes", RT_ALGS, F(pubkey_accepted_algorithms),
+	    0, &alg_sig },
+	{ "stricthostkeychecking", RT_ENUM, F(strict_host_key_checking), 0,
+	    rc_enum_shk },
+	{ "userknownhostsfile", RT_FILES, A(user_known_hosts_files), NULL },
+	{ "globalknownhostsfile", RT_FILES, A(global_known_hosts_files),
+	    NULL },
+	{ "hashknownhosts", RT_FLAG, F(hash_known_hosts), 0, NULL },
+	{ "checkhostip", RT_FLAG, F(check_host_ip), 0, NULL },
+	{ "proxycommand", RT_REST, F(proxy_command), 0, NULL },
+	{ "proxyjump", RT_STR, F(proxy_jump), 0, NULL },
+	{ "connecttimeout", RT_TIME, F(connect_timeout), 0, NULL },
+	{ "serveraliveinterval", RT_TIME, F(server_alive_interval), 0, NULL },
+	{ "serveralivecountmax", RT_INT, F(server_alive_count_max), 0, NULL },
+	{ "sendenv", RT_ACCUM, A(send_env), NULL },
+	{ "setenv", RT_SETENV, A(set_env), NULL },
+	{ "requesttty", RT_ENUM, F(request_tty), 0, rc_enum_tty },
+	{ "loglevel", RT_LOGLEVEL, F(log_level), 0, NULL },
+	{ "batchmode", RT_FLAG, F(batch_mode), 0, NULL },
+	{ "preferredauthentications", RT_STR, F(preferred_authentications),
+	    0, NULL },
+	{ "pubkeyauthentication", RT_FLAG, F(pubkey_authentication), 0,
+	    NULL },
+	{ "passwordauthentication", RT_FLAG, F(password_authentication), 0,
+	    NULL },
+	{ "kbdinteractiveauthentication", RT_FLAG,
+	    F(kbd_interactive_authentication), 0, NULL },
+	{ "challengeresponseauthentication", RT_FLAG,
+	    F(kbd_interactive_authentication), 0, NULL },
+	{ "numberofpasswordprompts", RT_INT, F(number_of_password_prompts), 0,
+	    NULL },
+	{ "escapechar", RT_ESCAPE, F(escape_char), 0, NULL },
+	{ "rekeylimit", RT_REKEY, F(rekey_bytes), F(rekey_seconds), NULL },
+	{ "compression", RT_ENUM, F(compression), 0, enum_comp },
+	{ "addressfamily", RT_ENUM, F(address_family), 0, rc_enum_af },
+	{ "forwardagent", RT_FLAG, F(forward_agent), 0, NULL },
+	{ "tcpkeepalive", RT_FLAG, F(tcp_keep_alive), 0, NULL },
+	{ "remotecommand", RT_REST, F(remote_command), 0, NULL },
+	{ "exitonforwardfailure", RT_FLAG, F(exit_on_forward_failure), 0,
+	    NULL },
+	{ "clearallforwardings", RT_FLAG, F(clear_all_forwardings), 0, NULL },
+	{ "localforward", RT_REST, A(local_forwards), NULL },
+	{ "remoteforward", RT_REST, A(remote_forwards), NULL },
+	{ "dynamicforward", RT_REST, A(dynamic_forwards), NULL },
+	{ "controlpath", RT_STR, F(control_path), 0, NULL },
+	{ "controlmaster", RT_ENUM, F(control_master), 0, rc_enum_ctlm },
+	{ "bindaddress", RT_STR, F(bind_address), 0, NULL },
+	{ "gatewayports", RT_FLAG, F(gateway_ports), 0, NULL },
+	{ "visualhostkey", RT_FLAG, F(visual_host_key), 0, NULL },
+	{ "updatehostkeys", RT_ENUM, F(update_host_keys), 0, rc_enum_uhk },
+	{ "hostkeyalias", RT_STR, F(host_key_alias), 0, NULL },
+	{ NULL, RT_IGNORE, 0, 0, NULL },
+};
+
+/* OpenSSH keywords we parse and ignore (debug note), lower case. */
+static const char *const ignored_keywords[] = {
+	"gssapiauthentication", "gssapidelegatecredentials",
+	"gssapikeyexchange", "gssapitrustdns", "gssapiclientidentity",
+	"gssapiserveridentity", "gssapirenewalforcesrekey",
+	"gssapikexalgorithms", "forwardx11", "forwardx11trusted",
+	"forwardx11timeout", "xauthlocation", "hostbasedauthentication",
+	"hostbasedacceptedalgorithms", "hostbasedkeytypes",
+	"enablesshkeysign", "addkeystoagent", "identityagent",
+	"canonicalizehostname", "canonicaldomains",
+	"canonicalizefallbacklocal", "canonicalizemaxdots",
+	"canonicalizepermittedcnames", "connectionattempts",
+	"controlpersist", "fingerprinthash", "ipqos",
+	"localcommand", "permitlocalcommand", "nohostauthenticationforlocalhost",
+	"proxyusefdpass", "streamlocalbindmask", "streamlocalbindunlink",
+	"tunnel", "tunneldevice", "verifyhostkeydns", "syslogfacility",
+	"logverbose", "casignaturealgorithms", "revokedhostkeys",
+	"securitykeyprovider", "pkcs11provider", "smartcarddevice",
+	"knownhostscommand", "requiredrsasize", "sessiontype", "stdinnull",
+	"forkafterauthentication", "permitremoteopen", "ignoreunknown",
+	"enableescapecommandline", "bindinterface", "useroaming",
+	"protocol", "usersh", "cipher", "rhostsrsaauthentication",
+	"rsaauthentication", "compressionlevel", "useprivilegedport",
+	"tag", "obscurekeystroketiming",
+	"channeltimeout",
+	NULL,
+};
+
+const struct rc_kw *
+rc_kw_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; rc_keywords[i].name != NULL; i++)
+		if (strcasecmp(rc_keywords[i].name, name) == 0)
+			return &rc_keywords[i];
+	return NULL;
+}
+
+int
+rc_kw_ignored(const char *name)
+{
+	size_t i;
+
+	for (i = 0; ignored_keywords[i] != NULL; i++)
+		if (strcasecmp(ignored_keywords[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+int
+rc_parse_flag(const char *s)
+{
+	if (strcasecmp(s, "yes") == 0 || strcasecmp(s, "true") == 0)
+		return 1;
+	if (strcasecmp(s, "no") == 0 || strcasecmp(s, "false") == 0)
+		return 0;
+	return -1;
+}
+
+long
+rc_parse_time(const char *s)
+{
+	long total = 0, n;
+	char *end;
+
+	if (*s == '\0')
+		return -1;
+	while (*s != '\0') {
+		if (!isdigit((unsigned char)*s))
+			return -1;
+		errno = 0;
+		n = strtol(s, &end, 10);
+		if (errno != 0 || n > INT_MAX)
+			return -1;
+		switch (*end) {
+		case '\0': break;
+		case 's': case 'S': end++; break;
+		case 'm': case 'M': n *= 60; end++; break;
+		case 'h': case 'H': n *= 3600; end++; break;
+		case 'd': case 'D': n *= 86400; end++; break;
+		case 'w': case 'W': n *= 604800; end++; break;
+		default: return -1;
+		}
+		total += n;
+		if (total > INT_MAX)
+			return -1;
+		s = end;
+	}
+	return total;
+}
+
+const char *
+rc_enum_name(const struct rc_enum *tab, int value)
+{
+	for (; tab->name != NULL; tab++)
+		if (tab->value == value)
+			return tab->name;
+	return "unknown";
+}
+
+int
+rc_algs_resolve(const char *kwname, const char *spec, char **outp)
+{
+	const struct rc_kw *kw = rc_kw_find(kwname);
+	const struct rc_alg *alg;
+
+	*outp = NULL;
+	if (kw == NULL || kw->type != RT_ALGS)
+		return ERR_INTERNAL;
+	alg = kw->arg;
+	return match_assemble_list(alg->defaults(), alg->all(), spec, outp);
+}
+
+static int
+parse_size(const char *s, uint64_t *outp)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || end == s || *s == '-')
+		return -1;
+	switch (*end) {
+	case '\0': break;
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	default: return -1;
+	}
+	if (*end != '\0')
+		return -1;
+	*outp = v;
+	return 0;
+}
+
+static int
+parse_escape(const char *s)
+{
+	if (strcmp(s, "none") == 0)
+		return -2;
+	if (s[0] == '^' && s[1] != '\0' && s[2] == '\0')
+		return (unsigned char)s[1] & 31;
+	if (s[0] != '\0' && s[1] == '\0')
+		return (unsigned char)s[0];
+	return -3;
+}
+
+static int
+arr_add(char **arr, size_t *n, const char *v)
+{
+	if (*n >= CO_MAX_LIST)
+		return -1;
+	arr[(*n)++] = x_strdup(v);
+	return 0;
+}
+
+#define BAD(...) do { \
+	log_error("%s line %d: " __VA_ARGS__); \
+	return ERR_CONFIG; \
+} while (0)
+
+int
+rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
+    int argc, const char *rest, const char *src, int line)
+{
+	char *base = (char *)o;
+	int *ip = (int *)(void *)(base + kw->off);
+	char **sp = (char **)(void *)(base + kw->off);
+	size_t *np = (size_t *)(void *)(base + kw->cnt_off);
+	struct rc_priv *p = o->priv;
+	const struct rc_enum *e;
+	char *list;
+	long v;
+	int i, c;
+
+	if (argc < 2 || (argv[1][0] == '\0' && kw->type != RT_REST))
+		BAD("Missing argument.", src, line);
+	switch (kw->type) {
+	case RT_FLAG:
+		if (argc != 2 || (c = rc_parse_flag(argv[1])) < 0)
+			BAD("unsupported option \"%s\".", src, line, argv[1]);
+		if (*ip == -1)
+			*ip = c;
+		return 0;
+	case RT_INT:
+		errno = 0;
+		v = strtol(argv[1], &list, 10);
+		if (argc != 2 || errno != 0 || *list != '\0' || v < 0 ||
+		    v > INT_MAX)
+			BAD("Bad number.", src, line);
+		if (*ip == -1)
+			*ip = (int)v;
+		return 0;
+	case RT_TIME:
+		if (strcasecmp(argv[1], "none") == 0)
+			v = 0;
+		else if ((v = rc_parse_time(argv[1])) < 0 || argc != 2)
+			BAD("invalid time value.", src, line);
+		if (*ip == -1)
+			*ip = (int)v;
+		return 0;
+	case RT_PORT:
+		errno = 0;
+		v = strtol(argv[1], &list, 10);
+		if (argc != 2 || errno != 0 || *list != '\0' || v <= 0 ||
+		    v > 65535)
+			BAD("Badly formatted port number.", src, line);
+		if (*ip == -1)
+			*ip = (int)v;
+		return 0;
+	case RT_STR:
+		if (argc != 2)
+			BAD("%s takes one argument.", src, line, argv[0]);
+		if (*sp == NULL)
+			*sp = x_strdup(argv[1]);
+		return 0;
+	case RT_REST:
+		if (kw->cnt_off != 0)
+			return arr_add(sp, np, rest) == 0 ? 0 : ERR_CONFIG;
+		if (*sp == NULL)
+			*sp = x_strdup(rest);
+		return 0;
+	case RT_ACCUM:
+		for (i = 1; i < argc; i++)
+			if (arr_add(sp, np, argv[i]) != 0)
+				BAD("too many %s entries.", src, line,
+				    argv[0]);
+		return 0;
+	case RT_SETENV:
+		for (i = 1; i < argc; i++) {
+			if (strchr(argv[i], '=') == NULL)
+				BAD("Invalid environment \"%s\".", src, line,
+				    argv[i]);
+			if (arr_add(sp, np, argv[i]) != 0)
+				BAD("too many SetEnv entries.", src, line);
+		}
+		return 0;
+	case RT_IDENTITY:
+		if (argc != 2)
+			BAD("%s takes one argument.", src, line, argv[0]);
+		if (arr_add(sp, np, argv[1]) != 0)
+			BAD("Too many identity files specified.", src, line);
+		o->identity_files_explicit[*np - 1] = 1;
+		if (p->nident_written < CO_MAX_LIST)
+			p->ident_written[p->nident_written++] =
+			    x_strdup(argv[1]);
+		return 0;
+	case RT_FILES:
+		if (*np != 0)
+			return 0;
+		for (i = 1; i < argc && *np < CO_MAX_LIST; i++)
+			arr_add(sp, np, argv[i]);
+		return 0;
+	case RT_ALGS:
+		if (argc != 2)
+			BAD("%s takes one argument.", src, line, argv[0]);
+		if (rc_algs_resolve(kw->name, argv[1], &list) != 0) {
+			const struct rc_alg *alg = kw->arg;
+
+			BAD("Bad %s '%s'.", src, line, alg->what, argv[1]);
+		}
+		x_free(list);
+		if (*sp == NULL)
+			*sp = x_strdup(argv[1]);
+		return 0;
+	case RT_ENUM:
+		for (e = kw->arg; e->name != NULL; e++)
+			if (strcasecmp(e->name, argv[1]) == 0)
+				break;
+		if (e->name == NULL || argc != 2)
+			BAD("unsupported option \"%s\".", src, line, argv[1]);
+		if (*ip == -1)
+			*ip = e->value;
+		return 0;
+	case RT_LOGLEVEL:
+		if (argc != 2 || (c = log_level_from_name(argv[1])) < 0)
+			BAD("unsupported log level '%s'", src, line, argv[1]);
+		if (*ip == -1)
+			*ip = c;
+		return 0;
+	case RT_ESCAPE:
+		if (argc != 2 || (c = parse_escape(argv[1])) == -3)
+			BAD("Bad escape character.", src, line);
+		if (*ip == -1)
+			*ip = c;
+		return 0;
+	case RT_REKEY: {
+		uint64_t bytes = 0;
+		uint64_t *bp = (uint64_t *)(void *)(base + kw->off);
+		uint32_t *tp = (uint32_t *)(void *)(base + kw->cnt_off);
+
+		if (argc > 3)
+			BAD("RekeyLimit takes one or two arguments.", src,
+			    line);
+		if (strcmp(argv[1], "default") != 0 &&
+		    (parse_size(argv[1], &bytes) != 0 ||
+		    (bytes != 0 && bytes < 16)))
+			BAD("Bad RekeyLimit value.", src, line);
+		v = 0;
+		if (argc == 3 && strcmp(argv[2], "none") != 0 &&
+		    (v = rc_parse_time(argv[2])) < 0)
+			BAD("Bad RekeyLimit time value.", src, line);
+		if (*bp == UINT64_MAX) {
+			*bp = bytes;
+			*tp = (uint32_t)v;
+		}
+		return 0;
+	}
+	case RT_IGNORE:
+		break;
+	}
+	return 0;
+}

@@ -1,0 +1,51 @@
+/*
+ * auth_int.h: what the server's userauth files (auth.c and the method
+ * files auth_*.c) share: the per-connection context and the handlers.
+ */
+#ifndef MOAT_AUTH_INT_H
+#define MOAT_AUTH_INT_H
+
+#include "auth.h"
+#include "auth_pam.h"
+#include "key.h"
+#include "sbuf.h"
+
+enum auth_outcome { AUTH_FAIL, AUTH_SUCCESS, AUTH_POSTPONED, AUTH_PARTIAL };
+
+struct authctxt {
+	struct transport *t;
+	const struct servconf *gsc;	/* global settings */
+	struct servconf *sc;		/* with Match applied for the user */
+	const struct auth_conn *conn;
+	char *user;
+	char *service;
+	struct passwd *pw;		/* real, or fake when !valid */
+	int valid;
+	int attempts;			/* requests seen */
+	int failures;			/* counted against MaxAuthTries */
+	struct auth_chains *chains;	/* AuthenticationMethods; NULL: any */
+	struct key **used_keys;		/* keys accepted in earlier steps */
+	size_t nused_keys;
+	struct authopts *opts;		/* from the accepted key */
+	char *method;			/* the one that succeeded */
+	uint64_t deadline;		/* LoginGraceTime; 0: none */
+	struct auth_pam *pam;		/* UsePAM transaction */
+	struct sbuf *pending;		/* a request that cut kbd-int short */
+	const char *submethod;		/* device of this request ("pam") */
+};
+
+typedef int (*method_fn)(struct authctxt *, struct sbuf *,
+    enum auth_outcome *, char **);
+
+/* Milliseconds left of LoginGraceTime; -1: no limit. */
+int auth_time_left(const struct authctxt *ac);
+/* Log why waiting for the client failed; the error to return. */
+int auth_wait_failed(struct authctxt *ac, int r);
+
+/* Method handlers outside auth.c. */
+int auth_m_kbdint(struct authctxt *, struct sbuf *, enum auth_outcome *,
+    char **);
+int auth_m_hostbased(struct authctxt *, struct sbuf *, enum auth_outcome *,
+    char **);
+
+#endif

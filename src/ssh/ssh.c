@@ -1,0 +1,315 @@
+/*
+ * ssh.c: the ssh(1) program's front: the command line, the
+ * configuration files, logging, and then ssh_run() (ssh_run.c).
+ *
+ * Options are parsed with getopt up to the destination, then again after
+ * it (OpenSSH accepts "ssh host -p 2222"), until the first word of the
+ * remote command. Command-line values go into the options first, so they
+ * win over every file ("first value wins"). Flags for features we do not
+ * have yet (forwarding, agent, X11, multiplexing, GSSAPI) are refused
+ * with a clear message rather than ignored.
+ */
+#include <sys/socket.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include <openssl/crypto.h>
+
+#include "cipher.h"
+#include "err.h"
+#include "kexalg.h"
+#include "key.h"
+#include "log.h"
+#include "mac.h"
+#include "mem.h"
+#include "ssh.h"
+
+#define OPTSTRING "+1246ab:c:e:fgi:kl:m:no:p:qstvxAB:CD:E:F:GI:J:KL:MNO:PQ:R:S:TVw:W:XYy"
+
+static void
+usage(void)
+{
+	fprintf(stderr,
+	    "usage: ssh [-46CGNTVfnqstvy] [-c cipher_spec] [-E log_file] "
+	    "[-F configfile]\n"
+	    "           [-i identity_file] [-J destination] [-l login_name]\n"
+	    "           [-m mac_spec] [-o option] [-p port] [-Q query_option]\n"
+	    "           destination [command [argument ...]]\n");
+	exit(255);
+}
+
+static void
+unsupported(int ch)
+{
+	static const struct { int ch; const char *what; } tab[] = {
+		{ 'A', "agent forwarding" }, { 'D', "dynamic forwarding" },
+		{ 'L', "local forwarding" }, { 'R', "remote forwarding" },
+		{ 'W', "stdio forwarding" }, { 'X', "X11 forwarding" },
+		{ 'Y', "X11 forwarding" }, { 'M', "connection sharing" },
+		{ 'S', "connection sharing" }, { 'O', "connection sharing" },
+		{ 'w', "tunnel forwarding" }, { 'I', "PKCS#11" },
+		{ 'K', "GSSAPI authentication" }, { 'B', "BindInterface" },
+		{ 'P', "tags" },
+	};
+	size_t i;
+	const char *what = "this feature";
+
+	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+		if (tab[i].ch == ch)
+			what = tab[i].what;
+	fprintf(stderr, "ssh: option -%c is not supported yet (%s)\n", ch,
+	    what);
+	exit(255);
+}
+
+static void
+query(const char *what)
+{
+	static const struct { const char *name; const char *(*list)(void); }
+	    tab[] = {
+		{ "cipher", cipher_all_names }, { "mac", mac_all_names },
+		{ "kex", kexalg_all_names }, { "key", key_sigalg_all_names },
+		{ "key-sig", key_sigalg_all_names },
+		{ "sig", key_sigalg_all_names },
+		{ "HostKeyAlgorithms", key_sigalg_all_names },
+		{ "PubkeyAcceptedAlgorithms", key_sigalg_all_names },
+		{ "Ciphers", cipher_all_names }, { "MACs", mac_all_names },
+		{ "KexAlgorithms", kexalg_all_names },
+	};
+	const char *l, *c;
+	size_t i;
+
+	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
+		if (strcasecmp(tab[i].name, what) != 0)
+			continue;
+		for (l = tab[i].list(); *l != '\0'; l = c + (*c == ',')) {
+			c = strchr(l, ',');
+			if (c == NULL)
+				c = l + strlen(l);
+			printf("%.*s\n", (int)(c - l), l);
+		}
+		exit(0);
+	}
+	fprintf(stderr, "Unsupported query \"%s\"\n", what);
+	exit(255);
+}
+
+static void
+set_or_die(struct client_opts *o, const char *kw, const char *v)
+{
+	if (readconf_set(o, kw, v) != 0)
+		exit(255);
+}
+
+/* One option character; exits on errors. */
+static void
+one_option(struct client_opts *o, struct ssh_cmdline *cl, int ch,
+    const char *arg)
+{
+	switch (ch) {
+	case '1':
+		fprintf(stderr, "SSH protocol v.1 is no longer supported\n");
+		exit(255);
+	case '2': break;
+	case '4': set_or_die(o, "AddressFamily", "inet"); break;
+	case '6': set_or_die(o, "AddressFamily", "inet6"); break;
+	case 'a': set_or_die(o, "ForwardAgent", "no"); break;
+	case 'x': case 'k': break;	/* X11, GSSAPI delegation: off anyway */
+	case 'b': set_or_die(o, "BindAddress", arg); break;
+	case 'c': set_or_die(o, "Ciphers", arg); break;
+	case 'm': set_or_die(o, "MACs", arg); break;
+	case 'e': set_or_die(o, "EscapeChar", arg); break;
+	case 'i': set_or_die(o, "IdentityFile", arg); break;
+	case 'l': set_or_die(o, "User", arg); break;
+	case 'J': set_or_die(o, "ProxyJump", arg); break;
+	case 'p':
+		if (readconf_set(o, "Port", arg) != 0) {
+			fprintf(stderr, "Bad port '%s'\n", arg);
+			exit(255);
+		}
+		break;
+	case 'o':
+		if (readconf_parse_line(o, arg, "command-line", 0) != 0)
+			exit(255);
+		break;
+	case 'C':
+		/* Accepted so existing habits and aliases keep working. */
+		set_or_die(o, "Compression", "yes");
+		break;
+	case 'f': cl->fork_after_auth = 1; cl->stdin_null = 1; break;
+	case 'g': set_or_die(o, "GatewayPorts", "yes"); break;
+	case 'n': cl->stdin_null = 1; break;
+	case 'N': cl->no_command = 1; break;
+	case 's': cl->subsystem = 1; break;
+	case 't': cl->tty_t++; break;
+	case 'T': cl->tty_no = 1; break;
+	case 'v': cl->verbose++; break;
+	case 'q': cl->quiet = 1; break;
+	case 'y': cl->use_syslog = 1; break;
+	case 'E': cl->log_file = arg; break;
+	case 'F': cl->config_file = arg; break;
+	case 'G': cl->dump_config = 1; break;
+	case 'Q': query(arg); break;
+	case 'V':
+		fprintf(stderr, "moat_0.1, %s\n",
+		    OpenSSL_version(OPENSSL_VERSION));
+		exit(0);
+	default:
+		if (ch != '?' && ch != ':')
+			unsupported(ch);
+		usage();
+	}
+}
+
+/* "ssh://[user@]host[:port]" or "[user@]host". */
+static void
+parse_destination(struct client_opts *o, const char *dest)
+{
+	char *d = x_strdup(dest), *h = d, *at, *colon, *end;
+
+	if (strncmp(d, "ssh://", 6) == 0) {
+		h = d + 6;
+		if ((end = strchr(h, '/')) != NULL && end[1] == '\0')
+			*end = '\0';
+		if ((at = strrchr(h, '@')) != NULL) {
+			*at = '\0';
+			if (*h != '\0' && strchr(h, ';') == NULL)
+				set_or_die(o, "User", h);
+			h = at + 1;
+		}
+		if (*h == '[' && (end = strchr(h, ']')) != NULL) {
+			*end = '\0';
+			colon = end[1] == ':' ? end + 1 : NULL;
+			h++;
+		} else
+			colon = strrchr(h, ':');
+		if (colon != NULL) {
+			*colon = '\0';
+			if (readconf_set(o, "Port", colon + 1) != 0) {
+				fprintf(stderr, "Bad port '%s'\n", colon + 1);
+				exit(255);
+			}
+		}
+	} else if ((at = strrchr(d, '@')) != NULL) {
+		*at = '\0';
+		if (*d != '\0')
+			set_or_die(o, "User", d);
+		h = at + 1;
+	}
+	if (*h == '\0' || strchr(h, '/') != NULL) {
+		fprintf(stderr, "ssh: invalid destination '%s'\n", dest);
+		exit(255);
+	}
+	o->host_arg = x_strdup(h);
+	x_free(d);
+}
+
+static void
+load_configs(struct client_opts *o, const struct ssh_cmdline *cl)
+{
+	char *user_cfg = NULL;
+	int r;
+
+	if (cl->config_file != NULL) {
+		if (strcasecmp(cl->config_file, "none") == 0)
+			return;
+		r = readconf_load(o, cl->config_file, 1);
+		if (r == ERR_NOT_FOUND || r == ERR_SYSTEM) {
+			fprintf(stderr, "Can't open user config file %s: %s\n",
+			    cl->config_file, strerror(errno));
+			exit(255);
+		}
+		if (r != 0)
+			exit(255);
+		return;
+	}
+	if (readconf_tilde(o, "~/.ssh/config", &user_cfg) == 0) {
+		r = readconf_load(o, user_cfg, 2);
+		x_free(user_cfg);
+		if (r != 0 && r != ERR_NOT_FOUND)
+			exit(255);
+	}
+	r = readconf_load(o, "/etc/ssh/ssh_config", 0);
+	if (r != 0 && r != ERR_NOT_FOUND)
+		exit(255);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct ssh_cmdline cl;
+	struct client_opts *o;
+	int ch, level, i, r;
+	size_t len;
+
+	memset(&cl, 0, sizeof(cl));
+	cl.self = argv[0];
+	signal(SIGPIPE, SIG_IGN);
+	log_init("ssh", LOG_LEVEL_INFO, LOG_USER, 1);
+	o = client_opts_new();
+
+	while ((ch = getopt(argc, argv, OPTSTRING)) != -1)
+		one_option(o, &cl, ch, optarg);
+	argc -= optind;
+	argv += optind;
+	if (argc < 1)
+		usage();
+	parse_destination(o, argv[0]);
+	/* Options may follow the destination, up to the command. */
+	if (argc > 1 && argv[1][0] == '-' && strcmp(argv[1], "--") != 0) {
+		optind = 0;
+		while ((ch = getopt(argc, argv, OPTSTRING)) != -1)
+			one_option(o, &cl, ch, optarg);
+		argc -= optind;
+		argv += optind;
+	} else {
+		argc--;
+		argv++;
+		if (argc > 0 && strcmp(argv[0], "--") == 0) {
+			argc--;
+			argv++;
+		}
+	}
+	for (i = 0, len = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	if (argc > 0) {
+		cl.command = x_calloc(1, len);
+		for (i = 0; i < argc; i++) {
+			if (i > 0)
+				strcat(cl.command, " ");
+			strcat(cl.command, argv[i]);
+		}
+	}
+	if (cl.quiet)
+		set_or_die(o, "LogLevel", "QUIET");
+	else if (cl.verbose > 0)
+		set_or_die(o, "LogLevel", cl.verbose == 1 ? "DEBUG1" :
+		    cl.verbose == 2 ? "DEBUG2" : "DEBUG3");
+	/* Debug output while reading the files when asked on the command line. */
+	if (cl.verbose > 0)
+		log_set_level(o->log_level);
+	load_configs(o, &cl);
+	if ((r = readconf_finish(o, NULL)) != 0)
+		exit(255);
+	if (cl.dump_config) {
+		readconf_dump(o, stdout);
+		exit(0);
+	}
+	level = o->log_level;
+	log_init("ssh", level, LOG_USER, !cl.use_syslog);
+	if (cl.log_file != NULL && log_to_file(cl.log_file) != 0) {
+		fprintf(stderr, "Couldn't open logfile %s: %s\n", cl.log_file,
+		    strerror(errno));
+		exit(255);
+	}
+	r = ssh_run(o, &cl);
+	x_free(cl.command);
+	client_opts_free(o);
+	return r;
+}

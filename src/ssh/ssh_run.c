@@ -1,0 +1,204 @@
+/*
+ * ssh_run.c: one ssh(1) connection from start to end: reach the server
+ * (TCP or ProxyCommand), start the transport with the host key check as
+ * its verify callback, authenticate (client_auth), optionally fork into
+ * the background (-f), run the session (client_session) and return its
+ * exit status. Connection failures return 255 with OpenSSH's messages.
+ */
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "connect.h"
+#include "err.h"
+#include "hostcheck.h"
+#include "log.h"
+#include "mem.h"
+#include "ssh.h"
+#include "transport.h"
+
+/* Loud notes for configured features we do not have yet. */
+static int
+check_unsupported(const struct client_opts *o)
+{
+	size_t nfwd = o->nlocal_forwards + o->nremote_forwards +
+	    o->ndynamic_forwards;
+
+	if (o->compression > 0)
+		log_debug("Compression is not supported; continuing without "
+		    "it.");
+	if (nfwd > 0 && !o->clear_all_forwardings) {
+		if (o->exit_on_forward_failure > 0) {
+			log_error("Port forwarding is not supported yet and "
+			    "ExitOnForwardFailure is set.");
+			return -1;
+		}
+		log_error("Warning: port forwarding is not supported yet; "
+		    "%zu forwarding(s) from the configuration not set up.",
+		    nfwd);
+	}
+	if (o->forward_agent > 0)
+		log_verbose("Agent forwarding is not supported yet.");
+	if (o->control_master > 0)
+		log_error("Warning: ControlMaster is not supported yet; "
+		    "connecting without connection sharing.");
+	return 0;
+}
+
+static int
+want_tty(const struct client_opts *o, const struct ssh_cmdline *cl,
+    const char *command)
+{
+	int mode = o->request_tty, tty = isatty(STDIN_FILENO);
+
+	if (cl->tty_t == 1)
+		mode = RTTY_YES;
+	else if (cl->tty_t >= 2)
+		mode = RTTY_FORCE;
+	else if (cl->tty_no)
+		mode = RTTY_NO;
+	if (cl->no_command)
+		return 0;
+	switch (mode) {
+	case RTTY_FORCE:
+		return 1;
+	case RTTY_YES:
+		if (!tty || cl->stdin_null) {
+			log_info("Pseudo-terminal will not be allocated "
+			    "because stdin is not a terminal.");
+			return 0;
+		}
+		return 1;
+	case RTTY_AUTO:
+		return command == NULL && !cl->subsystem && tty &&
+		    !cl->stdin_null;
+	default:
+		return 0;
+	}
+}
+
+static void
+background(void)
+{
+	pid_t pid;
+	int fd;
+
+	if ((pid = fork()) == -1) {
+		log_error("fork: %s", strerror(errno));
+		exit(255);
+	}
+	if (pid != 0)
+		_exit(0);
+	if (setsid() == -1)
+		log_debug("setsid: %s", strerror(errno));
+	if ((fd = open("/dev/null", O_RDWR)) != -1) {
+		dup2(fd, STDIN_FILENO);
+		if (fd > STDERR_FILENO)
+			close(fd);
+	}
+}
+
+int
+ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
+{
+	struct client_session_args sa;
+	struct client_auth_args aa;
+	struct hostcheck_ctx hc;
+	struct tr_config cfg;
+	struct transport *t = NULL;
+	char *jump = NULL, *desc = NULL;
+	const char *proxy = NULL;
+	int fd_in = -1, fd_out = -1, r, status = 255;
+	pid_t proxy_pid = -1;
+
+	memset(&aa, 0, sizeof(aa));
+	if (check_unsupported(o) != 0)
+		return 255;
+	if (o->proxy_command != NULL && strcmp(o->proxy_command, "none") != 0)
+		proxy = o->proxy_command;
+	else if (o->proxy_jump != NULL && strcmp(o->proxy_jump, "none") != 0) {
+		if (client_proxyjump_command(o, cl->self, &jump) != 0)
+			return 255;
+		proxy = jump;
+	}
+	if (proxy != NULL)
+		r = client_connect_proxy(o, proxy, &fd_in, &fd_out,
+		    &proxy_pid);
+	else if ((r = client_connect_tcp(o, o->hostname, o->port,
+	    &fd_in)) == 0)
+		fd_out = fd_in;
+	x_free(jump);
+	if (r != 0)
+		return 255;
+
+	memset(&hc, 0, sizeof(hc));
+	hc.o = o;
+	hc.hostname = o->hostname;
+	hc.port = o->port;
+	desc = x_asprintf("%s port %d", o->hostname, o->port);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.server = 0;
+	cfg.kex_algs = o->kex_algorithms;
+	cfg.hostkey_algs = o->hostkey_algorithms;
+	cfg.ciphers = o->ciphers;
+	cfg.macs = o->macs;
+	cfg.rekey_bytes = o->rekey_bytes;
+	cfg.rekey_seconds = o->rekey_seconds;
+	cfg.peer_desc = desc;
+	cfg.hostkey_verify = hostcheck_verify;
+	cfg.verify_arg = &hc;
+	if ((t = tr_new(fd_in, fd_out, &cfg)) == NULL) {
+		log_error("ssh: could not start the transport");
+		goto out;
+	}
+	r = client_auth_ex(t, o, o->user, o->hostname, &aa);
+	if (r != 0) {
+		if (hc.refused)
+			log_error("Host key verification failed.");
+		else if (r == ERR_PERMISSION_DENIED)
+			log_error("%s@%s: Permission denied%s%s%s.", o->user,
+			    o->hostname, aa.last_methods ? " (" : "",
+			    aa.last_methods ? aa.last_methods : "",
+			    aa.last_methods ? ")" : "");
+		else if (r == ERR_CONN_CLOSED)
+			log_error("Connection closed by %s", desc);
+		else if (r != ERR_DISCONNECTED)
+			log_error("ssh: %s: %s", desc, err_str(r));
+		goto out;
+	}
+	if (cl->fork_after_auth)
+		background();
+	memset(&sa, 0, sizeof(sa));
+	sa.command = cl->command != NULL ? cl->command : o->remote_command;
+	sa.subsystem = cl->subsystem;
+	sa.want_tty = want_tty(o, cl, sa.command);
+	sa.stdin_null = cl->stdin_null;
+	sa.no_command = cl->no_command;
+	sa.fork_after_auth = cl->fork_after_auth;
+	if (sa.subsystem && sa.command == NULL) {
+		log_error("ssh: -s needs a subsystem name");
+		goto out;
+	}
+	status = client_session(t, o, &sa);
+ out:
+	x_free(aa.last_methods);
+	x_free(aa.method);
+	tr_free(t);
+	if (fd_in != -1)
+		close(fd_in);
+	if (fd_out != -1 && fd_out != fd_in)
+		close(fd_out);
+	if (proxy_pid != -1) {
+		while (waitpid(proxy_pid, NULL, 0) == -1 && errno == EINTR)
+			;
+	}
+	x_free(desc);
+	return status;
+}

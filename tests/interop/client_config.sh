@@ -1,0 +1,49 @@
+#!/bin/sh
+# ssh -G: the effective configuration, compared with Debian's ssh -G on
+# the same file for the keywords both print the same way; config errors.
+. "$(dirname "$0")/lib.sh"
+need ssh
+cat > "$T/cfg" <<'CFG'
+Host web*
+	HostName %h.example.net
+	Port 2200
+	User deploy
+	StrictHostKeyChecking accept-new
+	ConnectTimeout 15
+	ServerAliveInterval 30
+	SendEnv LANG LC_*
+	ProxyCommand nc %h %p
+	UserKnownHostsFile /tmp/kh1 /tmp/kh2
+	HashKnownHosts yes
+	BatchMode yes
+	RequestTTY no
+	GSSAPIAuthentication yes
+Host *
+	Port 22
+	User other
+	Ciphers aes256-ctr,aes128-ctr
+	MACs hmac-sha2-256
+CFG
+for kw in hostname port user stricthostkeychecking connecttimeout \
+    serveraliveinterval sendenv proxycommand userknownhostsfile \
+    hashknownhosts batchmode requesttty ciphers macs identityfile \
+    globalknownhostsfile numberofpasswordprompts escapechar; do
+	ours=$("$BIN/ssh" -G -F "$T/cfg" web1 | grep "^$kw ")
+	theirs=$(ssh -G -F "$T/cfg" web1 2>/dev/null | grep "^$kw ")
+	check "-G $kw matches OpenSSH ($ours)" [ "$ours" = "$theirs" ]
+done
+out=$("$BIN/ssh" -G -F "$T/cfg" -o Port=1234 -l me db | grep -E "^(port|user) " | tr '\n' ' ')
+check "-o and -l win over the file" [ "$out" = "user me port 1234 " ]
+echo "NoSuchKeyword yes" > "$T/bad"
+"$BIN/ssh" -G -F "$T/bad" host >/dev/null 2>"$T/err"
+check "unknown keyword: exit 255" [ $? -eq 255 ]
+check "... Bad configuration option with file and line" grep -q "$T/bad: line 1: Bad configuration option: NoSuchKeyword" "$T/err"
+if [ -r /etc/ssh/ssh_config ]; then
+	"$BIN/ssh" -G host >/dev/null 2>"$T/err"
+	check "Debian's stock ssh_config parses" [ $? -eq 0 ]
+fi
+"$BIN/ssh" -V 2>"$T/v"
+check "-V prints a version" grep -q "moat" "$T/v"
+"$BIN/ssh" -Q cipher | grep -q "^aes128-ctr$"
+check "-Q cipher lists ciphers" [ $? -eq 0 ]
+finish

@@ -1,0 +1,328 @@
+/*
+ * test_readconf.c: ssh_config reading: Host and Match blocks, first value
+ * wins, Include, tokens, -o precedence, errors with file:line, the -G
+ * dump, and Debian's stock /etc/ssh/ssh_config when present.
+ */
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "log.h"
+#include "mem.h"
+#include "testlib.h"
+
+static char dir[64];
+
+static char *
+write_file(const char *name, const char *text)
+{
+	char *path = x_asprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL) {
+		perror(path);
+		exit(1);
+	}
+	fputs(text, f);
+	fclose(f);
+	chmod(path, 0600);
+	return path;
+}
+
+static struct client_opts *
+load(const char *host, const char *text, int *rp)
+{
+	struct client_opts *o = client_opts_new();
+	char *path = write_file("config", text);
+
+	o->host_arg = x_strdup(host);
+	*rp = readconf_load(o, path, 1);
+	x_free(path);
+	return o;
+}
+
+/* The value of one -G line, or NULL (caller frees). */
+static char *
+dump_value(const struct client_opts *o, const char *kw)
+{
+	char *buf = NULL, *line, *save = NULL, *ret = NULL;
+	size_t len = 0, n = strlen(kw);
+	FILE *f = open_memstream(&buf, &len);
+
+	readconf_dump(o, f);
+	fclose(f);
+	for (line = strtok_r(buf, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save))
+		if (strncmp(line, kw, n) == 0 && line[n] == ' ') {
+			ret = x_strdup(line + n + 1);
+			break;
+		}
+	free(buf);
+	return ret;
+}
+
+static void
+test_host_blocks(void)
+{
+	struct client_opts *o;
+	int r;
+
+	o = load("web1.example.org",
+	    "Port 2200\n"
+	    "Host *.example.org !db*\n"
+	    "  User alice\n"
+	    "  Port 2201\n"
+	    "Host web?.example.org\n"
+	    "  User bob\n"
+	    "  HostName 10.0.0.%h\n"
+	    "  Compression yes\n"
+	    "Host *\n"
+	    "  User carol\n"
+	    "  IdentityFile ~/.ssh/one\n"
+	    "  IdentityFile %d/two_%r\n", &r);
+	CHECK_OK(r);
+	CHECK(o->port == 2200);	/* first value wins */
+	CHECK_STR(o->user, "alice");
+	CHECK(o->compression == 1);
+	CHECK(o->nidentity_files == 2);
+	CHECK_OK(readconf_finish(o, "tester"));
+	CHECK_STR(o->hostname, "10.0.0.web1.example.org");
+	CHECK(o->nidentity_files == 2);
+	if (o->nidentity_files == 2) {
+		CHECK(strstr(o->identity_files[1], "/two_alice") != NULL);
+		CHECK(o->identity_files[0][0] == '/');
+		CHECK(o->identity_files_explicit[0] == 1);
+	}
+	client_opts_free(o);
+
+	/* Negation excludes the block. */
+	o = load("db1.example.org",
+	    "Host *.example.org !db*\n  User alice\n"
+	    "Host *\n  User carol\n", &r);
+	CHECK_OK(r);
+	CHECK_STR(o->user, "carol");
+	client_opts_free(o);
+}
+
+static void
+test_match(void)
+{
+	struct client_opts *o;
+	int r;
+
+	o = load("short",
+	    "Match originalhost short\n  HostName short.example.net\n"
+	    "Match host short.example.net user nobody-xyz\n  Port 1\n"
+	    "Match host short.example.net\n  User matched\n"
+	    "Match exec \"test %n = short\"\n  ConnectTimeout 7\n"
+	    "Match exec false\n  ServerAliveInterval 9\n"
+	    "Match !localuser nobody-here-xyz\n  BatchMode yes\n"
+	    "Match canonical\n  TCPKeepAlive no\n"
+	    "Match user matched\n  NumberOfPasswordPrompts 2\n"
+	    "Match all\n  ServerAliveCountMax 5\n", &r);
+	CHECK_OK(r);
+	CHECK_STR(o->hostname, "short.example.net");
+	CHECK(o->port == -1);
+	CHECK_STR(o->user, "matched");
+	CHECK(o->connect_timeout == 7);
+	CHECK(o->server_alive_interval == -1);
+	CHECK(o->batch_mode == 1);
+	CHECK(o->tcp_keep_alive == -1);
+	CHECK(o->server_alive_count_max == 5);
+	CHECK(o->number_of_password_prompts == 2);
+	client_opts_free(o);
+
+	o = load("x", "Match bogus x\n  Port 1\n", &r);
+	CHECK_ERR(r, ERR_CONFIG);
+	client_opts_free(o);
+}
+
+static void
+test_cmdline_first(void)
+{
+	struct client_opts *o = client_opts_new();
+	char *path = write_file("config",
+	    "User fromfile\nPort 2222\nCiphers aes128-ctr\n"
+	    "UserKnownHostsFile /a /b\nUserKnownHostsFile /c\n"
+	    "SendEnv LANG LC_*\nSendEnv -LANG\n");
+
+	o->host_arg = x_strdup("h");
+	CHECK_OK(readconf_parse_line(o, "User=fromcmd", "command-line", 0));
+	CHECK_OK(readconf_parse_line(o, "Ciphers \"aes256-ctr\"",
+	    "command-line", 0));
+	CHECK_OK(readconf_set(o, "Port", "2022"));
+	CHECK_ERR(readconf_parse_line(o, "Host foo", "command-line", 0),
+	    ERR_CONFIG);
+	CHECK_ERR(readconf_parse_line(o, "Ciphers nonsense-cipher",
+	    "command-line", 0), ERR_CONFIG);
+	CHECK_ERR(readconf_parse_line(o, "Port 70000", "command-line", 0),
+	    ERR_CONFIG);
+	CHECK_ERR(readconf_parse_line(o, "BatchMode maybe", "command-line",
+	    0), ERR_CONFIG);
+	CHECK_OK(readconf_load(o, path, 1));
+	CHECK_OK(readconf_finish(o, "tester"));
+	CHECK_STR(o->user, "fromcmd");
+	CHECK(o->port == 2022);
+	CHECK_STR(o->ciphers, "aes256-ctr");
+	CHECK(o->nuser_known_hosts_files == 2);
+	CHECK_STR(o->user_known_hosts_files[1], "/b");
+	CHECK(o->nsend_env == 1);
+	CHECK_STR(o->send_env[0], "LC_*");
+	x_free(path);
+	client_opts_free(o);
+}
+
+static void
+test_algorithms(void)
+{
+	struct client_opts *o = client_opts_new();
+
+	o->host_arg = x_strdup("h");
+	CHECK_OK(readconf_parse_line(o, "MACs -hmac-sha1*", "c", 0));
+	CHECK_OK(readconf_parse_line(o, "HostKeyAlgorithms ^rsa-sha2-256",
+	    "c", 0));
+	CHECK_OK(readconf_finish(o, "tester"));
+	CHECK(strstr(o->macs, "hmac-sha1") == NULL);
+	CHECK(strstr(o->macs, "hmac-sha2-256") != NULL);
+	CHECK(strncmp(o->hostkey_algorithms, "rsa-sha2-256,", 13) == 0);
+	CHECK(o->kex_algorithms != NULL &&
+	    strstr(o->kex_algorithms, "curve25519-sha256") != NULL);
+	CHECK(o->pubkey_accepted_algorithms != NULL &&
+	    strstr(o->pubkey_accepted_algorithms, "ssh-ed25519") != NULL);
+	client_opts_free(o);
+}
+
+static void
+test_include_and_errors(void)
+{
+	struct client_opts *o;
+	char *inc, *cfg, *dump;
+	int r;
+
+	inc = write_file("inc1.conf", "Host incl\n  Port 4444\n"
+	    "Host *\n  User included\n");
+	x_free(inc);
+	inc = write_file("inc2.conf", "GSSAPIAuthentication yes\n");
+	x_free(inc);
+	cfg = x_asprintf("Include %s/inc*.conf\nHost other\n  User no\n"
+	    "Host incl\n  ForwardX11 no\n", dir);
+	o = load("incl", cfg, &r);
+	x_free(cfg);
+	CHECK_OK(r);
+	CHECK(o->port == 4444);
+	CHECK_STR(o->user, "included");
+	client_opts_free(o);
+
+	/* An unknown keyword is an error naming file and line. */
+	o = load("h", "Port 22\n\n# comment\nNoSuchOption yes\n", &r);
+	CHECK_ERR(r, ERR_CONFIG);
+	client_opts_free(o);
+	o = load("h", "Port\n", &r);
+	CHECK_ERR(r, ERR_CONFIG);
+	client_opts_free(o);
+	o = load("h", "StrictHostKeyChecking sometimes\n", &r);
+	CHECK_ERR(r, ERR_CONFIG);
+	client_opts_free(o);
+
+	/* -G values. */
+	o = load("gee",
+	    "StrictHostKeyChecking accept-new\nRequestTTY force\n"
+	    "ProxyCommand sh -c 'exec %h %p'  \nLocalForward 8080 127.0.0.1:80\n"
+	    "EscapeChar ^A\nRekeyLimit 1G 1h\nConnectTimeout 1m\n"
+	    "SetEnv A=1 B=2\n", &r);
+	CHECK_OK(r);
+	CHECK_OK(readconf_finish(o, "tester"));
+	CHECK_STR((dump = dump_value(o, "stricthostkeychecking")),
+	    "accept-new");
+	x_free(dump);
+	CHECK_STR((dump = dump_value(o, "requesttty")), "force");
+	x_free(dump);
+	CHECK_STR((dump = dump_value(o, "proxycommand")),
+	    "sh -c 'exec %h %p'");
+	x_free(dump);
+	CHECK_STR((dump = dump_value(o, "localforward")),
+	    "8080 127.0.0.1:80");
+	x_free(dump);
+	CHECK_STR((dump = dump_value(o, "escapechar")), "^A");
+	x_free(dump);
+	CHECK_STR((dump = dump_value(o, "rekeylimit")), "1073741824 3600");
+	x_free(dump);
+	CHECK_STR((dump = dump_value(o, "connecttimeout")), "60");
+	x_free(dump);
+	CHECK_STR((dump = dump_value(o, "setenv")), "A=1 B=2");
+	x_free(dump);
+	CHECK_STR((dump = dump_value(o, "port")), "22");
+	x_free(dump);
+	CHECK_STR((dump = dump_value(o, "user")), "tester");
+	x_free(dump);
+	CHECK_STR((dump = dump_value(o, "identityfile")), "~/.ssh/id_rsa");
+	x_free(dump);
+	client_opts_free(o);
+}
+
+static void
+test_tokens(void)
+{
+	struct client_opts *o = client_opts_new();
+	char *s = NULL;
+
+	o->host_arg = x_strdup("alias");
+	CHECK_OK(readconf_set(o, "HostName", "real.example"));
+	CHECK_OK(readconf_set(o, "User", "u1"));
+	CHECK_OK(readconf_set(o, "Port", "2022"));
+	CHECK_OK(readconf_expand(o, "%h:%p:%r:%n:%%", &s));
+	CHECK_STR(s, "real.example:2022:u1:alias:%");
+	x_free(s);
+	CHECK_ERR(readconf_expand(o, "%Z", &s), ERR_CONFIG);
+	CHECK_OK(readconf_tilde(o, "~/x", &s));
+	CHECK(s != NULL && s[0] == '/' && strstr(s, "/x") != NULL);
+	x_free(s);
+	client_opts_free(o);
+}
+
+static void
+test_debian_stock(void)
+{
+	struct client_opts *o;
+
+	if (access("/etc/ssh/ssh_config", R_OK) != 0) {
+		fprintf(stderr, "no /etc/ssh/ssh_config; skipped\n");
+		return;
+	}
+	o = client_opts_new();
+	o->host_arg = x_strdup("example.com");
+	CHECK_OK(readconf_load(o, "/etc/ssh/ssh_config", 0));
+	CHECK_OK(readconf_finish(o, "tester"));
+	client_opts_free(o);
+}
+
+int
+main(void)
+{
+	log_init("test_readconf", LOG_LEVEL_QUIET, 0, 1);
+	snprintf(dir, sizeof(dir), "/tmp/moat-readconf-XXXXXX");
+	if (mkdtemp(dir) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_host_blocks();
+	test_match();
+	test_cmdline_first();
+	test_algorithms();
+	test_include_and_errors();
+	test_tokens();
+	test_debian_stock();
+	{
+		char *cmd = x_asprintf("rm -rf %s", dir);
+
+		if (system(cmd) != 0)
+			fprintf(stderr, "could not remove %s\n", dir);
+		x_free(cmd);
+	}
+	return TEST_DONE();
+}
