@@ -24,6 +24,7 @@
 #include "key.h"
 
 struct transport;
+struct chan_set;
 
 #define CO_MAX_LIST 64
 
@@ -96,6 +97,8 @@ struct client_opts {
 	int visual_host_key;
 	int update_host_keys;
 	char *host_key_alias;
+	char *stdio_forward_host;	/* -W host:port; NULL: none */
+	int stdio_forward_port;
 
 
 	void *priv;			/* private to readconf.c */
@@ -223,6 +226,12 @@ struct client_session_args {
 	int use_fds;
 	int in_fd, out_fd, err_fd;
 	const char *host;		/* for messages; NULL: o->hostname */
+	/*
+	 * Called once the channel set exists, before the loop runs (the
+	 * forwardings, fwd_client.h); non-zero ends the session with 255.
+	 */
+	int (*setup)(struct chan_set *cs, void *arg);
+	void *setup_arg;
 };
 int client_session(struct transport *t, const struct client_opts *o,
     const struct client_session_args *a);

@@ -485,6 +485,8 @@ client_session(struct transport *t, const struct client_opts *o,
 	}
 	if ((r = setup_hook(&s)) != 0)
 		goto out;
+	if (a->setup != NULL && (r = a->setup(s.cs, a->setup_arg)) != 0)
+		goto out;
 	if (!a->no_command) {
 		if ((r = setup_fds(&s)) != 0)
 			goto out;

@@ -93,7 +93,7 @@ client_opts_free(struct client_opts *o)
 		&o->pubkey_accepted_algorithms, &o->proxy_command,
 		&o->proxy_jump, &o->preferred_authentications,
 		&o->remote_command, &o->control_path, &o->bind_address,
-		&o->host_key_alias,
+		&o->host_key_alias, &o->stdio_forward_host,
 	};
 	size_t i;
 

@@ -28,6 +28,7 @@
 #include "log.h"
 #include "mac.h"
 #include "mem.h"
+#include "fwd_client.h"
 #include "ssh.h"
 
 #define OPTSTRING "+1246ab:c:e:fgi:kl:m:no:p:qstvxAB:CD:E:F:GI:J:KL:MNO:PQ:R:S:TVw:W:XYy"
@@ -156,6 +157,14 @@ one_option(struct client_opts *o, struct ssh_cmdline *cl, int ch,
 	case 'F': cl->config_file = arg; break;
 	case 'G': cl->dump_config = 1; break;
 	case 'Q': query(arg); break;
+	case 'L': case 'R': case 'D': case 'W':
+		if (fwd_client_option(o, ch, arg) != 0)
+			exit(255);
+		if (ch == 'W') {
+			cl->no_command = 1;
+			cl->stdin_null = 0;
+		}
+		break;
 	case 'V':
 		fprintf(stderr, "moat_0.1, %s\n",
 		    OpenSSL_version(OPENSSL_VERSION));

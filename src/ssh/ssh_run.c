@@ -18,6 +18,7 @@
 
 #include "connect.h"
 #include "err.h"
+#include "fwd_client.h"
 #include "hostcheck.h"
 #include "log.h"
 #include "mem.h"
@@ -28,22 +29,9 @@
 static int
 check_unsupported(const struct client_opts *o)
 {
-	size_t nfwd = o->nlocal_forwards + o->nremote_forwards +
-	    o->ndynamic_forwards;
-
 	if (o->compression > 0)
 		log_debug("Compression is not supported; continuing without "
 		    "it.");
-	if (nfwd > 0 && !o->clear_all_forwardings) {
-		if (o->exit_on_forward_failure > 0) {
-			log_error("Port forwarding is not supported yet and "
-			    "ExitOnForwardFailure is set.");
-			return -1;
-		}
-		log_error("Warning: port forwarding is not supported yet; "
-		    "%zu forwarding(s) from the configuration not set up.",
-		    nfwd);
-	}
 	if (o->forward_agent > 0)
 		log_verbose("Agent forwarding is not supported yet.");
 	if (o->control_master > 0)
@@ -109,6 +97,7 @@ int
 ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 {
 	struct client_session_args sa;
+	struct fwd_client *fwd;
 	struct client_auth_args aa;
 	struct hostcheck_ctx hc;
 	struct tr_config cfg;
@@ -186,7 +175,13 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 		log_error("ssh: -s needs a subsystem name");
 		goto out;
 	}
+	fwd = fwd_client_new(o);
+	sa.setup = fwd_client_setup;
+	sa.setup_arg = fwd;
 	status = client_session(t, o, &sa);
+	if (fwd_client_failed(fwd))
+		status = 255;
+	fwd_client_free(fwd);
  out:
 	x_free(aa.last_methods);
 	x_free(aa.method);

@@ -1,0 +1,55 @@
+/*
+ * fwd_client.h: the client's side of TCP forwarding: -L/LocalForward
+ * (listen here, direct-tcpip to the server), -R/RemoteForward
+ * (tcpip-forward requests; forwarded-tcpip channels connected here),
+ * -D/DynamicForward (SOCKS 4/4a/5 here, socks.c), -W (stdin/stdout as one
+ * direct-tcpip channel), ExitOnForwardFailure, GatewayPorts and
+ * ClearAllForwardings.
+ *
+ * Use: fwd_client_new(o); pass fwd_client_setup / the state as the
+ * session's setup hook (client_session_args.setup); after the session,
+ * fwd_client_failed() says whether ExitOnForwardFailure (or -W) makes
+ * the exit status 255; fwd_client_free().
+ */
+#ifndef MOAT_FWD_CLIENT_H
+#define MOAT_FWD_CLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct chan_set;
+struct client_opts;
+struct fwd_client;
+
+/* -L -R -D -W on the command line into o; 0, or -1 after a message. */
+int fwd_client_option(struct client_opts *o, int ch, const char *arg);
+
+struct fwd_client *fwd_client_new(const struct client_opts *o);
+/* Register types, bind listeners, send requests: the setup hook. */
+int fwd_client_setup(struct chan_set *cs, void *arg);
+int fwd_client_failed(const struct fwd_client *fc);
+void fwd_client_free(struct fwd_client *fc);
+
+/* ---- socks.c ---- */
+struct socks_req {
+	int version;		/* 4 or 5 */
+	char host[256];
+	int port;
+};
+/*
+ * Parse what a SOCKS client sent so far (buf, len). *statep starts at 0.
+ * Returns ERR_AGAIN when more is needed, 0 with *req filled when the
+ * request is complete (*usedp bytes consumed), ERR_INVALID_FORMAT or
+ * ERR_FEATURE_UNSUPPORTED when it must be refused. When *replyp is set
+ * (SOCKS5 method choice) those *replylenp bytes must be sent first and
+ * *usedp bytes dropped before calling again.
+ */
+int socks_parse(const unsigned char *buf, size_t len, int *statep,
+    struct socks_req *req, size_t *usedp, const unsigned char **replyp,
+    size_t *replylenp);
+/* The reply to the request once the channel is open (ok) or refused. */
+size_t socks_reply(int version, int ok, unsigned char *out, size_t outlen);
+/* Accept SOCKS on listening socket lfd (called from the watch). */
+void socks_accept(struct chan_set *cs, int lfd);
+
+#endif
