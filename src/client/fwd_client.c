@@ -50,6 +50,7 @@ struct fwd_client {
 	struct cl_fwd *f[FC_MAX];
 	size_t n;
 	int failed;
+	int stdio_ok;			/* -W channel was opened */
 };
 
 int
@@ -148,6 +149,18 @@ int
 fwd_client_failed(const struct fwd_client *fc)
 {
 	return fc != NULL && fc->failed;
+}
+
+int
+fwd_client_status(const struct fwd_client *fc, int status)
+{
+	if (fc == NULL)
+		return status;
+	if (fc->failed)
+		return 255;
+	if (fc->o->stdio_forward_host != NULL)
+		return fc->stdio_ok ? 0 : 255;
+	return status;
 }
 
 void
@@ -342,6 +355,7 @@ stdio_opened(struct chan_set *cs, struct chan *c, int ok)
 		fc->failed = 1;
 		return;
 	}
+	fc->stdio_ok = 1;
 	in = dup(STDIN_FILENO);
 	out = dup(STDOUT_FILENO);
 	chan_set_fds(c, in, out, -1, CHAN_EFD_NONE, 0);

@@ -28,6 +28,9 @@ struct fwd_client *fwd_client_new(const struct client_opts *o);
 /* Register types, bind listeners, send requests: the setup hook. */
 int fwd_client_setup(struct chan_set *cs, void *arg);
 int fwd_client_failed(const struct fwd_client *fc);
+/* The exit status after the session returned status (-W: 0 once its
+ * channel was open and the connection ended cleanly). */
+int fwd_client_status(const struct fwd_client *fc, int status);
 void fwd_client_free(struct fwd_client *fc);
 
 /* ---- socks.c ---- */

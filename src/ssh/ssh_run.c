@@ -179,8 +179,7 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 	sa.setup = fwd_client_setup;
 	sa.setup_arg = fwd;
 	status = client_session(t, o, &sa);
-	if (fwd_client_failed(fwd))
-		status = 255;
+	status = fwd_client_status(fwd, status);
 	fwd_client_free(fwd);
  out:
 	x_free(aa.last_methods);
