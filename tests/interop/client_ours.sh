@@ -107,6 +107,6 @@ check "... connect to host ... Connection refused" grep -q "ssh: connect to host
 "$BIN/ssh" -F /dev/null -o BatchMode=yes no-such-host.invalid true </dev/null 2>"$T/err"
 check "unresolvable name: 255" [ $? -eq 255 ]
 check "... Could not resolve hostname" grep -q "ssh: Could not resolve hostname no-such-host.invalid" "$T/err"
-"$BIN/ssh" -F /dev/null -L 1:a:2 127.0.0.1 true </dev/null 2>"$T/err"
-check "-L is refused clearly" grep -q "option -L is not supported yet" "$T/err"
+"$BIN/ssh" -F /dev/null -L 1:a 127.0.0.1 true </dev/null 2>"$T/err"
+check "a bad -L is refused clearly" grep -q "Bad local forwarding specification '1:a'" "$T/err"
 finish
