@@ -155,7 +155,8 @@ one_op(struct sbuf *b, uint8_t op)
 			REQUIRE(sbuf_len(b) == before - arg);
 		break;
 	case 14:
-		cs = x_strndup((const char *)sbuf_ptr(b), sbuf_len(b));
+		cs = x_strndup(sbuf_len(b) ? (const char *)sbuf_ptr(b) : "",
+		    sbuf_len(b));
 		check_b64(cs);
 		x_free(cs);
 		break;

@@ -10,7 +10,8 @@
 #
 # Every source under src/ except the programs is compiled once into
 # FUZZ_BUILD/obj (again only when a source or header is newer than the
-# last build); each target links those objects. The corpus a run grows
+# last build); each target links those objects, and cleanse.c (a wipe
+# the sanitizer can see). The corpus a run grows
 # is kept in FUZZ_BUILD/corpus/TARGET; the seeds in tests/fuzz/corpus
 # are read, never written. Exit status: 0 when every target ran clean,
 # 1 on any crash, leak, timeout or sanitizer report (the reproducer is
@@ -90,7 +91,8 @@ fi
 for t in $targets; do
 	if [ ! -x "$out/$t" ] || [ "$fz/$t.c" -nt "$out/$t" ] ||
 	    [ -n "$(find "$fz" -name '*.h' -newer "$out/$t")" ]; then
-		if ! $cc $cflags -fsanitize=fuzzer "$fz/$t.c" "$out"/obj/*.o \
+		if ! $cc $cflags -fsanitize=fuzzer "$fz/$t.c" "$fz/cleanse.c" \
+		    "$out"/obj/*.o \
 		    -lcrypto -lcrypt -o "$out/$t"; then
 			echo "fuzz: FAIL: building $t"
 			exit 1
