@@ -154,6 +154,8 @@ blobset_has(const struct krl_blobset *s, const unsigned char *p, size_t len)
 	struct krl_blob k;
 	size_t i;
 
+	if (s->n == 0)
+		return 0;
 	k.p = (unsigned char *)p;
 	k.len = len;
 	if (s->unsorted) {

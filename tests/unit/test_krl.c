@@ -24,6 +24,7 @@ make_cert(const struct key *subj, const struct key *ca, uint64_t serial,
 
 	CHECK_OK(cert_new(subj, CERT_TYPE_USER, &c));
 	c->serial = serial;
+	x_free(c->key_id);
 	c->key_id = x_strdup(id);
 	CHECK_OK(cert_sign(c, ca, NULL));
 	return c;
@@ -383,6 +384,7 @@ test_parser_rejects(void)
 	CHECK_OK(krl_revoke_cert_keyid(krl, ca, "id"));
 	b = sbuf_new();
 	CHECK_OK(krl_serialize(krl, b));
+	sbuf_free(s);
 	s = sbuf_dup(b);
 	/* Walk the outer sections to know the boundaries. */
 	sbuf_consume(s, 8 + 4 + 8 + 8 + 8);
