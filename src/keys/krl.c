@@ -515,9 +515,16 @@ parse_bitmap(struct krl_ca *c, struct sbuf *s)
 	uint64_t base, lo = 0, pos;
 	int r, bit, inrun = 0;
 
+	/* An mpint, read as a string: bitmaps may exceed bignum caps. */
 	if ((r = sbuf_get_u64(s, &base)) != 0 ||
-	    (r = sbuf_get_mpint_direct(s, &bm, &len)) != 0)
+	    (r = sbuf_get_string_direct(s, &bm, &len)) != 0)
 		return r;
+	if (len > 0 && (bm[0] & 0x80) != 0)
+		return ERR_INVALID_FORMAT;
+	while (len > 0 && bm[0] == 0) {
+		bm++;
+		len--;
+	}
 	if (len == 0)
 		return 0;
 	/* The highest set bit (the mpint has no leading zero byte). */

@@ -41,7 +41,11 @@
 #define KRL_SECTION_CERT_SERIAL_BITMAP	0x22
 #define KRL_SECTION_CERT_KEY_ID		0x23
 
-/* Largest bitmap subsection we write or read: 2048 bytes of mpint. */
+/*
+ * Widest bitmap subsection we write: OpenSSH's reader refuses an mpint of
+ * more than 2048 bytes (its own writer can exceed that). Reading accepts
+ * any width up to the string cap.
+ */
 #define KRL_BITMAP_MAX_BITS	16384
 /* Caps on what one parsed KRL may hold (untrusted input). */
 #define KRL_MAX_RANGES		(1u << 24)

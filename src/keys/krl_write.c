@@ -77,7 +77,9 @@ put_bitmap(struct sbuf *out, const struct krl_range *r, size_t a, size_t b)
 		for (v = r[i].lo - base; v <= r[i].hi - base; v++)
 			bm[nbytes - 1 - v / 8] |= (unsigned char)(1u << (v % 8));
 	if ((ret = sbuf_put_u64(s, base)) == 0 &&
-	    (ret = sbuf_put_mpint_bytes(s, bm, nbytes)) == 0 &&
+	    (ret = sbuf_put_u32(s, (uint32_t)(nbytes + (bm[0] >> 7)))) == 0 &&
+	    (ret = (bm[0] & 0x80) ? sbuf_put_u8(s, 0) : 0) == 0 &&
+	    (ret = sbuf_put(s, bm, nbytes)) == 0 &&
 	    (ret = sbuf_put_u8(out, KRL_SECTION_CERT_SERIAL_BITMAP)) == 0)
 		ret = sbuf_put_stringb(out, s);
 	x_free(bm);
