@@ -342,18 +342,42 @@ kg_gen_krl(struct kg_opts *o)
 	return ret;
 }
 
-/* A key or certificate file (public, or an unencrypted private key). */
+/*
+ * A key or certificate file: the first line holding a public key or
+ * certificate (other lines are skipped), else an unencrypted private key.
+ */
 static int
 load_query_key(struct kg_opts *o, const char *path, struct key **kp,
     struct key_cert **certp, char **commentp)
 {
+	char *text = NULL, *line, *next, *end;
+	const char *cp;
+
 	*kp = NULL;
 	*certp = NULL;
 	*commentp = NULL;
-	if (cert_load_public(path, certp, commentp) == 0)
+	if (kg_read_file(path, &text, NULL) != 0)
+		return ERR_SYSTEM;
+	for (line = text; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		cp = line + strspn(line, " \t");
+		if (*cp == '#' || *cp == '\0')
+			continue;
+		if (cert_read_public_text(&cp, certp) != 0) {
+			cp = line + strspn(line, " \t");
+			if (key_read_public_text(&cp, kp) != 0)
+				continue;
+		}
+		cp += strspn(cp, " \t");
+		*commentp = x_strdup(cp);
+		end = *commentp + strlen(*commentp);
+		while (end > *commentp && isspace((unsigned char)end[-1]))
+			*--end = '\0';
+		x_free(text);
 		return 0;
-	if (key_load_public(path, kp, commentp) == 0)
-		return 0;
+	}
+	x_free(text);
 	return kg_load_private(path, o->old_pass, kp, commentp, 0);
 }
 
