@@ -10,14 +10,20 @@
 N=${1:-1000000}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=${MOAT_BUILD:-$ROOT/build}
+[ -z "$MOAT_BUILD" ] && [ -n "$MOAT_BIN" ] && B=$(cd "$MOAT_BIN/.." && pwd)
 K=$B/bin/ssh-keygen
 O=${OPENSSH_KEYGEN:-/usr/bin/ssh-keygen}
 [ -x "$K" ] || { echo "no $K (build first)"; exit 1; }
 [ -x "$O" ] || { echo "no OpenSSH ssh-keygen"; exit 1; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-cc -O2 -o "$T/krl_lookup" "$ROOT/bench/krl_lookup.c" -I"$ROOT/src/core" \
-    -I"$ROOT/src/keys" -I"$ROOT/src/crypto" "$B/libmoat.a" -lcrypto || exit 1
+# A sanitizer build's library needs the sanitizer runtime.
+for flags in "" "-fsanitize=address,undefined"; do
+	cc -O2 $flags -o "$T/krl_lookup" "$ROOT/bench/krl_lookup.c" \
+	    -I"$ROOT/src/core" -I"$ROOT/src/keys" -I"$ROOT/src/crypto" \
+	    "$B/libmoat.a" -lcrypto 2>/dev/null && break
+done
+[ -x "$T/krl_lookup" ] || { echo "cannot build krl_lookup"; exit 1; }
 $K -q -t ed25519 -N '' -f "$T/ca" -C ca || exit 1
 $K -q -t ed25519 -N '' -f "$T/user" -C user || exit 1
 $K -q -s "$T/ca" -I bench -z 1 "$T/user.pub" || exit 1
