@@ -93,7 +93,7 @@ line_serial(struct krl_job *j, const char *cp)
 			return FATAL;
 		}
 		if (hi <= lo) {
-			fprintf(stderr, "%s:%lu: invalid certificate serial "
+			fprintf(stderr, "%s:%lu: invalid serial "
 			    "range %llu:%llu\n", j->path, j->lnum,
 			    (unsigned long long)lo, (unsigned long long)hi);
 			return FATAL;

@@ -70,6 +70,17 @@ for krl in theirs2 ours2; do
 	same "-Q -l $krl" "$O -Q -l -f $krl" "$K -Q -l -f $krl"
 	same "-Q $krl all" "$O -Q -f $krl $KEYS" "$K -Q -f $krl $KEYS"
 done
+# "-s none": revocations under any CA.
+printf 'id: id9\nserial: 9-10\nserial: 40\n' > specw
+check "theirs -s none" $O -k -C "any CA" -f theirsw -s none specw
+check "ours -s none" $K -k -C "any CA" -f oursw -s none specw
+same "wildcard bytes" "tail -c +33 theirsw | od -c" "tail -c +33 oursw | od -c"
+for krl in theirsw oursw; do
+	same "-Q -l $krl" "$O -Q -l -f $krl" "$K -Q -l -f $krl"
+	same "-Q $krl all" "$O -Q -f $krl $KEYS" "$K -Q -f $krl $KEYS"
+done
+printf 'serial: 5-5\n' > bad6
+same "-k empty range" "$O -k -f x1 -s ca.pub bad6" "$K -k -f x2 -s ca.pub bad6"
 # Errors: serials or IDs without a CA, bad serials, a missing KRL,
 # a corrupt KRL, a file that is not a key.
 printf 'serial: 5\n' > bad1
