@@ -1,0 +1,283 @@
+/*
+ * keygen_conv.c: ssh-keygen -e (export an OpenSSH key in another format)
+ * and -i (import one), selected by -m: RFC4716 (the default; the SSH2
+ * public key file of RFC 4716), PKCS8 (a SubjectPublicKeyInfo "PUBLIC
+ * KEY" PEM) or PEM (for RSA the PKCS#1 "RSA PUBLIC KEY"; for ECDSA the
+ * SubjectPublicKeyInfo form, as OpenSSH writes). Output goes to stdout.
+ *
+ * Export reads a public key, a certificate (RFC4716 only) or a private
+ * key (its public half). The PEM forms come from libcrypto's encoders;
+ * Ed25519 keys have no PEM export, as in OpenSSH. Import prints the key
+ * as one OpenSSH public key line.
+ */
+#include <ctype.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <openssl/bio.h>
+#include <openssl/decoder.h>
+#include <openssl/encoder.h>
+
+#include "cert.h"
+#include "err.h"
+#include "key.h"
+#include "key_int.h"
+#include "keygen.h"
+#include "mem.h"
+#include "sbuf.h"
+
+#define FATAL	255
+
+enum conv_fmt { FMT_RFC4716, FMT_PKCS8, FMT_PEM };
+
+static const struct {
+	const char *name;
+	enum conv_fmt fmt;
+} conv_fmts[] = {
+	{ "RFC4716", FMT_RFC4716 },
+	{ "PKCS8", FMT_PKCS8 },
+	{ "PEM", FMT_PEM },
+};
+
+/* Upper-case type names as OpenSSH prints them in the Comment header. */
+static const struct {
+	enum key_type type;
+	const char *name;
+} conv_type_names[] = {
+	{ KEY_ED25519, "ED25519" },
+	{ KEY_ECDSA, "ECDSA" },
+	{ KEY_RSA, "RSA" },
+};
+
+static int
+conv_format(const struct kg_opts *o, enum conv_fmt *fmtp)
+{
+	size_t i;
+
+	if (o->format == NULL) {
+		*fmtp = FMT_RFC4716;
+		return 0;
+	}
+	for (i = 0; i < sizeof(conv_fmts) / sizeof(conv_fmts[0]); i++)
+		if (strcasecmp(o->format, conv_fmts[i].name) == 0) {
+			*fmtp = conv_fmts[i].fmt;
+			return 0;
+		}
+	fprintf(stderr, "Unsupported conversion format \"%s\"\n", o->format);
+	return FATAL;
+}
+
+static const char *
+upper_type(const struct key *k)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(conv_type_names) / sizeof(conv_type_names[0]);
+	    i++)
+		if (conv_type_names[i].type == k->type)
+			return conv_type_names[i].name;
+	return "UNKNOWN";
+}
+
+static int
+export_rfc4716(const struct key *k, const struct key_cert *c)
+{
+	struct sbuf *b = sbuf_new();
+	struct passwd *pw = getpwuid(getuid());
+	char host[256], *b64;
+	int r;
+
+	if (gethostname(host, sizeof(host)) != 0)
+		strcpy(host, "localhost");
+	host[sizeof(host) - 1] = '\0';
+	r = c != NULL ? cert_to_blob(c, b) : key_to_blob(k, b);
+	if (r != 0) {
+		sbuf_free(b);
+		return FATAL;
+	}
+	b64 = sbuf_to_b64(b, 1);
+	printf("---- BEGIN SSH2 PUBLIC KEY ----\n");
+	printf("Comment: \"%u-bit %s%s, converted by %s@%s from OpenSSH\"\n",
+	    key_bits(k), upper_type(k), c != NULL ? "-CERT" : "",
+	    pw != NULL ? pw->pw_name : "unknown", host);
+	printf("%s\n---- END SSH2 PUBLIC KEY ----\n", b64);
+	x_free(b64);
+	sbuf_free(b);
+	return 0;
+}
+
+static int
+export_pem(const struct key *k, enum conv_fmt fmt)
+{
+	OSSL_ENCODER_CTX *ectx;
+	const char *structure = "SubjectPublicKeyInfo";
+	BIO *bio;
+	char *p;
+	long n;
+	int ok;
+
+	if (k->type == KEY_ED25519) {
+		fprintf(stderr, "do_convert_to_%s: unsupported key type "
+		    "ED25519\n", fmt == FMT_PEM ? "pem" : "pkcs8");
+		return FATAL;
+	}
+	if (fmt == FMT_PEM && k->type == KEY_RSA)
+		structure = "type-specific";
+	if ((bio = BIO_new(BIO_s_mem())) == NULL)
+		return FATAL;
+	ectx = OSSL_ENCODER_CTX_new_for_pkey(k->pkey,
+	    OSSL_KEYMGMT_SELECT_PUBLIC_KEY, "PEM", structure, NULL);
+	ok = ectx != NULL && OSSL_ENCODER_to_bio(ectx, bio) == 1;
+	OSSL_ENCODER_CTX_free(ectx);
+	if (ok && (n = BIO_get_mem_data(bio, &p)) > 0)
+		fwrite(p, 1, (size_t)n, stdout);
+	else
+		fprintf(stderr, "PEM export failed\n");
+	BIO_free(bio);
+	return ok ? 0 : FATAL;
+}
+
+int
+kg_export(struct kg_opts *o)
+{
+	struct key_cert *cert = NULL;
+	struct key *k = NULL;
+	enum conv_fmt fmt;
+	int ret;
+
+	if ((ret = conv_format(o, &fmt)) != 0)
+		return ret;
+	if (o->file == NULL) {
+		fprintf(stderr, "Export requires a key file (-f)\n");
+		return 1;
+	}
+	if (cert_load_public(o->file, &cert, NULL) != 0 &&
+	    key_load_public(o->file, &k, NULL) != 0 &&
+	    kg_load_private(o->file, o->old_pass, &k, NULL, 0) != 0) {
+		fprintf(stderr, "load failed\n");
+		return FATAL;
+	}
+	/* The PEM forms of a certificate hold its plain key. */
+	if (fmt == FMT_RFC4716)
+		ret = export_rfc4716(cert != NULL ? cert->key : k, cert);
+	else
+		ret = export_pem(cert != NULL ? cert->key : k, fmt);
+	key_free(k);
+	cert_free(cert);
+	return ret;
+}
+
+/* The base64 body of an RFC 4716 public key file (headers skipped). */
+static int
+import_rfc4716(const char *text, struct sbuf *blob)
+{
+	char *copy = x_strdup(text), *line, *next, *end, *body;
+	int in = 0, done = 0, cont = 0, r = ERR_INVALID_FORMAT;
+	size_t blen = 0;
+
+	body = x_calloc(1, strlen(text) + 1);
+	for (line = copy; line != NULL && !done; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		end = line + strlen(line);
+		while (end > line && isspace((unsigned char)end[-1]))
+			*--end = '\0';
+		if (!in) {
+			if (strncmp(line, "---- BEGIN SSH2 PUBLIC KEY ----",
+			    31) == 0)
+				in = 1;
+			continue;
+		}
+		if (strncmp(line, "---- END SSH2 PUBLIC KEY ----", 29) == 0) {
+			done = 1;
+			break;
+		}
+		/* Headers ("Tag: value"), continued by a trailing '\'. */
+		if (cont || strchr(line, ':') != NULL) {
+			cont = end > line && end[-1] == '\\';
+			continue;
+		}
+		memcpy(body + blen, line, (size_t)(end - line));
+		blen += (size_t)(end - line);
+	}
+	if (done && blen > 0)
+		r = sbuf_b64_decode(blob, body);
+	x_free(body);
+	x_free(copy);
+	return r;
+}
+
+static int
+import_pem(const char *text, size_t len, enum conv_fmt fmt, struct key **kp)
+{
+	OSSL_DECODER_CTX *dctx;
+	EVP_PKEY *pkey = NULL;
+	const unsigned char *p = (const unsigned char *)text;
+	size_t left = len;
+	int ok;
+
+	/* PEM means the raw PKCS#1 RSA form only, as OpenSSH reads it. */
+	if (fmt == FMT_PEM && strstr(text, "-----BEGIN RSA PUBLIC KEY-----")
+	    == NULL)
+		return ERR_INVALID_FORMAT;
+	dctx = OSSL_DECODER_CTX_new_for_pkey(&pkey, "PEM",
+	    fmt == FMT_PEM ? "type-specific" : NULL,
+	    fmt == FMT_PEM ? "RSA" : NULL, OSSL_KEYMGMT_SELECT_PUBLIC_KEY,
+	    NULL, NULL);
+	ok = dctx != NULL && OSSL_DECODER_from_data(dctx, &p, &left) == 1;
+	OSSL_DECODER_CTX_free(dctx);
+	if (!ok || pkey == NULL) {
+		EVP_PKEY_free(pkey);
+		return ERR_INVALID_FORMAT;
+	}
+	return key_from_pkey(pkey, 0, kp);
+}
+
+int
+kg_import(struct kg_opts *o)
+{
+	struct key_cert *cert = NULL;
+	struct sbuf *blob = NULL;
+	struct key *k = NULL;
+	enum conv_fmt fmt;
+	char *text = NULL, *line = NULL;
+	size_t len;
+	int r, ret;
+
+	if ((ret = conv_format(o, &fmt)) != 0)
+		return ret;
+	if (o->file == NULL) {
+		fprintf(stderr, "Import requires a key file (-f)\n");
+		return 1;
+	}
+	if (kg_read_file(o->file, &text, &len) != 0) {
+		perror(o->file);
+		return 1;
+	}
+	if (fmt == FMT_RFC4716) {
+		blob = sbuf_new();
+		if ((r = import_rfc4716(text, blob)) == 0 &&
+		    (r = key_from_blob(sbuf_ptr(blob), sbuf_len(blob),
+		    &k)) != 0)
+			r = cert_from_blob(sbuf_ptr(blob), sbuf_len(blob),
+			    &cert);
+		if (r != 0)
+			fprintf(stderr, "%s: invalid SSH2 public key: %s\n",
+			    o->file, err_str(r));
+	} else if ((r = import_pem(text, len, fmt, &k)) != 0)
+		fprintf(stderr, "do_convert_from_%s: unrecognised key "
+		    "format\n", fmt == FMT_PEM ? "pem" : "pkcs8");
+	if (r == 0) {
+		line = cert != NULL ? cert_public_text(cert) :
+		    key_public_text(k);
+		printf("%s\n", line);
+	}
+	x_free(line);
+	x_free(text);
+	sbuf_free(blob);
+	key_free(k);
+	cert_free(cert);
+	return r == 0 ? 0 : FATAL;
+}
