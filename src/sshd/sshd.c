@@ -344,6 +344,13 @@ on_sigterm(int sig)
 }
 
 static void
+on_sighup(int sig)
+{
+	(void)sig;
+	got_sighup = 1;
+}
+
+static void
 on_sigchld(int sig)
 {
 	(void)sig;
@@ -362,9 +369,10 @@ listen_loop(struct server *s, struct listener *l)
 		startup_pipes[i] = -1;
 	signal(SIGTERM, on_sigterm);
 	signal(SIGINT, on_sigterm);
+	signal(SIGHUP, on_sighup);
 	signal(SIGCHLD, on_sigchld);
 	signal(SIGPIPE, SIG_IGN);
-	while (!got_sigterm) {
+	while (!got_sigterm && !got_sighup) {
 		size_t n = 0;
 
 		while (waitpid(-1, NULL, WNOHANG) > 0)
@@ -455,6 +463,7 @@ listen_loop(struct server *s, struct listener *l)
 				close(p[0]);
 				signal(SIGTERM, SIG_DFL);
 				signal(SIGINT, SIG_DFL);
+				signal(SIGHUP, SIG_DFL);
 				signal(SIGCHLD, SIG_DFL);
 				_exit(serve_connection(s, fd, fd, p[1]));
 			}
@@ -470,8 +479,14 @@ listen_loop(struct server *s, struct listener *l)
 			nst++;
 		}
 	}
+	for (i = 0; i < 256; i++)
+		if (startup_pipes[i] != -1)
+			close(startup_pipes[i]);
+	if (got_sighup) {
+		log_info("Received SIGHUP; restarting.");
+		return SSHD_RESTART;
+	}
 	log_info("Received signal %d; terminating.", SIGTERM);
-	(void)got_sighup;
 	return 0;
 }
 
@@ -609,6 +624,23 @@ main(int argc, char **argv)
 		r = listen_loop(&srv, &l);
 		if (sc->pid_file != NULL && strcmp(sc->pid_file, "none") != 0)
 			unlink(sc->pid_file);
+		if (r == SSHD_RESTART) {
+			/*
+			 * SIGHUP: run ourselves again with the same arguments,
+			 * so the configuration and host keys are read anew
+			 * (OpenSSH's behaviour). Connections already served
+			 * by children are not touched.
+			 */
+			size_t k;
+
+			for (k = 0; k < l.nfds; k++)
+				close(l.fds[k]);
+			signal(SIGHUP, SIG_DFL);
+			execv("/proc/self/exe", argv);
+			log_error("RESTART FAILED: /proc/self/exe: %s",
+			    strerror(errno));
+			exit(1);
+		}
 		exit(r);
 	}
 }

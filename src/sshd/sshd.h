@@ -9,6 +9,7 @@
 #include "servconf.h"
 
 #define SSHD_CONFIG_DEFAULT "/etc/ssh/sshd_config"
+#define SSHD_RESTART	2	/* listen_loop(): SIGHUP, exec ourselves */
 
 struct server {
 	struct servconf *sc;
