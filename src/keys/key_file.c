@@ -105,7 +105,7 @@ dearmor(const struct sbuf *file, struct sbuf *blob)
 		return ERR_INVALID_FORMAT;
 	text = x_strndup(start, (size_t)(end - start));
 	r = sbuf_b64_decode(blob, text);
-	x_freezero(text, (size_t)(end - start));
+	x_freezero(text, strlen(text));	/* shorter if a NUL came first */
 	return r;
 }
 

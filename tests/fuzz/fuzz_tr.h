@@ -1,0 +1,291 @@
+/*
+ * fuzz_tr.h: the harness the two transport fuzz targets share.
+ *
+ * One transport (server or client role) is fed the fuzz input as its
+ * peer's byte stream, in one of two modes chosen by the first byte:
+ *
+ *  - raw (first byte not 0): the whole input is written into one end of
+ *    a socketpair whose other end is the transport's input; the write
+ *    side is then shut down and the transport is read and drained
+ *    (tr_fd_read, tr_next_message) until it reports an error or the
+ *    end. This reaches the banner, the clear-text packet framing,
+ *    KEXINIT negotiation and the first KEX messages.
+ *
+ *  - scripted (first byte 0): a real peer of the opposite role, in the
+ *    same process, completes a key exchange with the transport under
+ *    test (byte 1 picks its cipher and MAC); then every record of the
+ *    rest of the input, "u16 length, message bytes", is sent by that
+ *    peer as one encrypted message. This reaches what comes after the
+ *    first NEWKEYS: ext-info, rekeying, the packet paths of every
+ *    cipher.
+ *
+ * Output of the transport under test goes to /dev/null in raw mode.
+ * Host keys (ed25519, ECDSA P-256, RSA 2048) are made once; the client's
+ * host key check accepts any key so the signature check is reached.
+ */
+#ifndef MOAT_FUZZ_TR_H
+#define MOAT_FUZZ_TR_H
+
+#include <sys/socket.h>
+
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cipher.h"
+#include "err.h"
+#include "kexalg.h"
+#include "key.h"
+#include "log.h"
+#include "mac.h"
+#include "sbuf.h"
+#include "transport.h"
+
+#define FZ_NKEYS	3
+#define FZ_MAX_ROUNDS	20000
+
+static struct key *fz_priv[FZ_NKEYS], *fz_pub[FZ_NKEYS];
+static int fz_devnull = -1;
+
+static const char *fz_ciphers[] = {
+	"chacha20-poly1305@openssh.com", "aes128-ctr", "aes256-ctr",
+	"aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "aes192-ctr",
+};
+static const char *fz_macs[] = {
+	"hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com",
+	"hmac-sha1-etm@openssh.com", "hmac-sha2-256", "hmac-sha2-512",
+	"hmac-sha1",
+};
+#define FZ_NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+
+static int
+fz_sign(void *arg, const struct key *pub, const char *alg,
+    const unsigned char *d, size_t dl, struct sbuf *sig)
+{
+	int i;
+
+	for (i = 0; i < FZ_NKEYS; i++)
+		if (fz_pub[i] == pub)
+			return key_sign(fz_priv[i], alg, d, dl, sig);
+	return ERR_NOT_FOUND;
+}
+
+static int
+fz_verify(void *arg, const struct key *k)
+{
+	/* Look at the key as a caller would, then trust it. */
+	char *fp = key_fingerprint(k, KEY_FP_SHA256);
+
+	free(fp);
+	return 0;
+}
+
+static void
+fz_init(void)
+{
+	enum key_type types[FZ_NKEYS] = { KEY_ED25519, KEY_ECDSA, KEY_RSA };
+	int i;
+
+	/* Log everything, formatted, into /dev/null: format bugs show. */
+	log_init("fuzz", LOG_LEVEL_DEBUG3, 0, 0);
+	if (log_to_file("/dev/null") != 0)
+		log_init("fuzz", LOG_LEVEL_QUIET, 0, 0);
+	if ((fz_devnull = open("/dev/null", O_WRONLY)) == -1)
+		abort();
+	for (i = 0; i < FZ_NKEYS; i++) {
+		if (key_generate(types[i], types[i] == KEY_RSA ? 2048 : 0,
+		    &fz_priv[i]) != 0 || key_demote(fz_priv[i], &fz_pub[i]) != 0)
+			abort();
+	}
+}
+
+static void
+fz_config(struct tr_config *c, int server)
+{
+	memset(c, 0, sizeof(*c));
+	c->server = server;
+	c->kex_algs = kexalg_all_names();
+	c->hostkey_algs = key_sigalg_all_names();
+	c->ciphers = cipher_all_names();
+	c->macs = mac_all_names();
+	c->peer_desc = "fuzz port 1";
+	if (server) {
+		c->hostkeys = fz_pub;
+		c->nhostkeys = FZ_NKEYS;
+		c->hostkey_sign = fz_sign;
+	} else
+		c->hostkey_verify = fz_verify;
+}
+
+/* Hand every complete message up; 0 to go on, an error when fatal. */
+static int
+fz_drain(struct transport *t)
+{
+	uint8_t type;
+	struct sbuf *m;
+	int r;
+
+	for (;;) {
+		r = tr_next_message(t, &type, &m);
+		if (r == ERR_AGAIN)
+			return 0;
+		if (r != 0)
+			return r;
+		/* An upper layer would answer an unknown message so. */
+		if (type >= 50 && type < 60 && tr_unimplemented(t) != 0)
+			return ERR_CONN_CLOSED;
+	}
+}
+
+static void
+fz_raw(int server, const uint8_t *data, size_t size)
+{
+	struct tr_config cfg;
+	struct transport *t;
+	size_t off = 0;
+	ssize_t n;
+	int sp[2], shut = 0, i, r;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp) != 0)
+		abort();
+	(void)fcntl(sp[1], F_SETFL, O_NONBLOCK);
+	fz_config(&cfg, server);
+	if ((t = tr_new(sp[0], fz_devnull, &cfg)) == NULL)
+		abort();
+	for (i = 0; i < FZ_MAX_ROUNDS; i++) {
+		if (off < size) {
+			n = write(sp[1], data + off, size - off);
+			if (n > 0)
+				off += (size_t)n;
+		} else if (!shut) {
+			shutdown(sp[1], SHUT_WR);
+			shut = 1;
+		}
+		r = tr_fd_read(t);
+		if (r != 0 && r != ERR_AGAIN) {
+			(void)fz_drain(t);	/* what was read before EOF */
+			break;
+		}
+		if (fz_drain(t) != 0)
+			break;
+		(void)tr_fd_write(t);
+	}
+	(void)tr_fd_write(t);
+	tr_free(t);
+	close(sp[0]);
+	close(sp[1]);
+}
+
+/* Pump both ends once; the tested end's fatal error is returned. */
+static int
+fz_pump(struct transport *t, struct transport *peer, int *peer_ok,
+    uint8_t *gotp)
+{
+	uint8_t type;
+	struct sbuf *m;
+	int r;
+
+	if (*peer_ok) {
+		(void)tr_fd_write(peer);
+		r = tr_fd_read(peer);
+		if (r != 0 && r != ERR_AGAIN)
+			*peer_ok = 0;
+		while (*peer_ok && (r = tr_next_message(peer, &type, &m)) == 0)
+			;
+		if (r != ERR_AGAIN)
+			*peer_ok = 0;
+		(void)tr_fd_write(peer);
+	}
+	(void)tr_fd_write(t);
+	r = tr_fd_read(t);
+	if (r != 0 && r != ERR_AGAIN)
+		return r;
+	for (;;) {
+		r = tr_next_message(t, &type, &m);
+		if (r == ERR_AGAIN)
+			return 0;
+		if (r != 0)
+			return r;
+		if (gotp != NULL)
+			*gotp = type;
+	}
+}
+
+static void
+fz_scripted(int server, const uint8_t *data, size_t size)
+{
+	struct tr_config tc, pc;
+	struct transport *t = NULL, *peer = NULL;
+	struct sbuf *m;
+	uint8_t got = 0;
+	size_t len;
+	int sp[2], i, peer_ok = 1;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp) != 0)
+		abort();
+	fz_config(&tc, server);
+	fz_config(&pc, !server);
+	pc.kex_algs = "curve25519-sha256";
+	pc.hostkey_algs = "ssh-ed25519";
+	if (size > 0) {
+		pc.ciphers = fz_ciphers[data[0] % FZ_NELEM(fz_ciphers)];
+		pc.macs = fz_macs[(data[0] / FZ_NELEM(fz_ciphers)) %
+		    FZ_NELEM(fz_macs)];
+		data++;
+		size--;
+	}
+	t = tr_new(sp[0], sp[0], &tc);
+	peer = tr_new(sp[1], sp[1], &pc);
+	if (t == NULL || peer == NULL)
+		abort();
+	/* Held by the peer until its new keys are in use. */
+	tr_msg_start(peer, SSH2_MSG_SERVICE_REQUEST);
+	if (tr_msg_send(peer) != 0)
+		abort();
+	for (i = 0; i < FZ_MAX_ROUNDS && got != SSH2_MSG_SERVICE_REQUEST; i++)
+		if (fz_pump(t, peer, &peer_ok, &got) != 0 || !peer_ok)
+			abort();	/* the two ends must agree */
+	if (got != SSH2_MSG_SERVICE_REQUEST)
+		abort();
+	while (size >= 2) {
+		len = (size_t)data[0] << 8 | data[1];
+		data += 2;
+		size -= 2;
+		if (len > size)
+			len = size;
+		if (len == 0)
+			continue;
+		if (!peer_ok)
+			break;
+		m = tr_msg_start(peer, data[0]);
+		if (sbuf_put(m, data + 1, len - 1) != 0 ||
+		    tr_msg_send(peer) != 0)
+			break;
+		data += len;
+		size -= len;
+		if (fz_pump(t, peer, &peer_ok, NULL) != 0)
+			goto out;
+	}
+	for (i = 0; i < 8; i++)
+		if (fz_pump(t, peer, &peer_ok, NULL) != 0)
+			break;
+ out:
+	tr_free(t);
+	tr_free(peer);
+	close(sp[0]);
+	close(sp[1]);
+}
+
+static void
+fz_transport(int server, const uint8_t *data, size_t size)
+{
+	if (size > 0 && data[0] == 0)
+		fz_scripted(server, data + 1, size - 1);
+	else
+		fz_raw(server, data, size);
+}
+
+#endif
