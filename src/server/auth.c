@@ -208,6 +208,8 @@ m_publickey(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
 		    key_bits(*subjp));
 		goto out;
 	}
+	if (auth_key_revoked(ac, *subjp, cert))
+		goto out;
 	if (!ac->valid)
 		goto out;
 	if (cert != NULL ? auth_cert_allowed(ac, cert, &opts) != 0 :

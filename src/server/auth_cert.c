@@ -190,3 +190,25 @@ auth_cert_allowed(struct authctxt *ac, const struct key_cert *c,
 	authopts_free(o);
 	return r;
 }
+
+int
+auth_key_revoked(const struct authctxt *ac, const struct key *key,
+    const struct key_cert *cert)
+{
+	char *fp;
+
+	if (ac->sc->revoked_keys == NULL)
+		return 0;
+	/*
+	 * No KRL reader in the tree yet: a RevokedKeys file cannot be
+	 * checked, so every key is refused (fail closed), as OpenSSH does
+	 * for a file it cannot load.
+	 */
+	fp = key_fingerprint(key, KEY_FP_SHA256);
+	log_error("Error checking authentication key %s %s in revoked keys "
+	    "file %s: %s", cert != NULL ? cert_type_name(key) :
+	    key_type_name(key), fp ? fp : "?", ac->sc->revoked_keys,
+	    "revoked keys files are not supported");
+	x_free(fp);
+	return 1;
+}

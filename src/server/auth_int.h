@@ -56,6 +56,14 @@ char *auth_cert_info(const struct key_cert *c);
 int auth_cert_allowed(struct authctxt *ac, const struct key_cert *c,
     struct authopts **optsp);
 
+/*
+ * RevokedKeys: 1 (logged, OpenSSH's wording) if key, or certificate cert
+ * (key is then its subject key) or its CA, is revoked, or the file
+ * cannot be checked; 0 if not revoked or no RevokedKeys is set.
+ */
+int auth_key_revoked(const struct authctxt *ac, const struct key *key,
+    const struct key_cert *cert);
+
 /* Method handlers outside auth.c. */
 int auth_m_kbdint(struct authctxt *, struct sbuf *, enum auth_outcome *,
     char **);
