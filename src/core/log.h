@@ -44,7 +44,8 @@ const char *log_facility_name(int facility);
 
 void log_msg(int level, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-void log_vmsg(int level, const char *fmt, va_list ap);
+void log_vmsg(int level, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 
 #define log_fatal(...)   log_msg(LOG_LEVEL_FATAL, __VA_ARGS__)
 #define log_error(...)   log_msg(LOG_LEVEL_ERROR, __VA_ARGS__)

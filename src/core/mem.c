@@ -58,7 +58,7 @@ x_strdup(const char *s)
 char *
 x_strndup(const char *s, size_t n)
 {
-	size_t len = strnlen(s, n);
+	size_t len = n == 0 ? 0 : strnlen(s, n);	/* s may be NULL then */
 	char *p = x_malloc(len + 1);
 
 	memcpy(p, s, len);

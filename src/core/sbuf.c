@@ -19,11 +19,18 @@
 
 #define SBUF_MIN_ALLOC 256
 
+/*
+ * Storage of a buffer that has none yet, so sbuf_ptr() never computes
+ * NULL + 0 (undefined in C); never written (alloc stays 0) or freed.
+ */
+static unsigned char sbuf_nothing[1];
+
 struct sbuf *
 sbuf_new(void)
 {
 	struct sbuf *b = x_calloc(1, sizeof(*b));
 
+	b->d = sbuf_nothing;
 	b->max_size = SBUF_MAX_SIZE;
 	return b;
 }
@@ -33,7 +40,7 @@ sbuf_from(const void *p, size_t len)
 {
 	struct sbuf *b = x_calloc(1, sizeof(*b));
 
-	b->d = (unsigned char *)p;
+	b->d = p != NULL ? (unsigned char *)p : sbuf_nothing;
 	b->size = b->alloc = len;
 	b->max_size = len;
 	b->readonly = 1;
@@ -57,7 +64,7 @@ sbuf_free(struct sbuf *b)
 {
 	if (b == NULL)
 		return;
-	if (!b->readonly)
+	if (!b->readonly && b->alloc > 0)
 		x_freezero(b->d, b->alloc);
 	x_wipe(b, sizeof(*b));
 	free(b);
@@ -122,7 +129,8 @@ sbuf_allocate(struct sbuf *b, size_t len)
 		return ERR_ALLOC;
 	if (sbuf_len(b))
 		memcpy(nd, b->d + b->off, sbuf_len(b));
-	x_freezero(b->d, b->alloc);
+	if (b->alloc > 0)
+		x_freezero(b->d, b->alloc);
 	b->size = sbuf_len(b);
 	b->off = 0;
 	b->d = nd;

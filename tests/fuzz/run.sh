@@ -46,16 +46,12 @@ incs=""
 for d in core crypto keys transport conn server client; do
 	[ -d "$top/src/$d" ] && incs="$incs -I$top/src/$d"
 done
-# The main build's warnings, minus what only clang says about sound code:
-# it wants a format attribute on vprintf-style wrappers (log_vmsg).
+# The main build's warnings.
 warn="-Wall -Wextra -Werror -Wno-unused-parameter -Wformat=2 -Wshadow
-    -Wpointer-arith -Wmissing-prototypes -Wno-format-nonliteral
+    -Wpointer-arith -Wmissing-prototypes
     -Wno-unknown-warning-option"
-# pointer-overflow is off: an empty struct sbuf has d == NULL, and
-# sbuf_ptr()/sbuf_reserve() compute d + 0 on it, which that check reports
-# (undefined in C, harmless in practice) in nearly every input.
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined
-    -fno-sanitize=pointer-overflow -fno-omit-frame-pointer"
+    -fno-omit-frame-pointer"
 cflags="-std=gnu11 -g -O1 -fno-strict-aliasing -D_GNU_SOURCE $warn $san $incs"
 export cc cflags out
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
