@@ -17,10 +17,13 @@
 
 struct transport;
 
+struct key_cert;
+
 struct ca_identity {
 	char *path;
 	struct key *pub;		/* from path.pub, or from the private */
 	struct key *priv;		/* once loaded */
+	struct key_cert *cert;		/* offered instead of pub, or NULL */
 	int explicit;
 	int used;			/* succeeded (partially) already */
 };

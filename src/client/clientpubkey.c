@@ -14,6 +14,13 @@
  * RSA signs with rsa-sha2-512 or rsa-sha2-256 when the server's
  * server-sig-algs lists them, else ssh-rsa; every algorithm offered must
  * be in PubkeyAcceptedAlgorithms.
+ *
+ * Certificates: for each identity whose public key is known, the
+ * CertificateFile entries certifying that key and "FILE-cert.pub" are
+ * offered first, each as an identity of its own sharing the key file;
+ * the request carries the certificate blob under its certificate
+ * algorithm (rsa-sha2-512-cert-v01@openssh.com...) and is signed by the
+ * plain key with the plain algorithm.
  */
 #include <sys/stat.h>
 
@@ -22,6 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cert.h"
 #include "clientauth_int.h"
 #include "err.h"
 #include "log.h"
@@ -53,16 +61,69 @@ ca_pick_sigalg(const struct key *k, const char *server_sig_algs,
 	return name;
 }
 
+/* Add an identity for cert (taken) if it certifies pub and is new. */
+static void
+add_cert_identity(struct ca_ctx *c, const char *path, int expl,
+    const struct key *pub, struct key_cert *cert, const char *from)
+{
+	struct ca_identity *id;
+	size_t i;
+
+	if (!key_equal_public(cert->key, pub) ||
+	    cert->type != CERT_TYPE_USER) {
+		cert_free(cert);
+		return;
+	}
+	for (i = 0; i < c->nids; i++)
+		if (c->ids[i].cert != NULL && sbuf_len(c->ids[i].cert->blob) ==
+		    sbuf_len(cert->blob) && memcmp(sbuf_ptr(c->ids[i].cert->blob),
+		    sbuf_ptr(cert->blob), sbuf_len(cert->blob)) == 0) {
+			cert_free(cert);
+			return;
+		}
+	id = &c->ids[c->nids++];
+	id->path = x_strdup(path);
+	id->explicit = expl;
+	id->cert = cert;
+	if (key_demote(cert->key, &id->pub) != 0)
+		id->pub = NULL;
+	log_debug("Will attempt key: %s %s cert from %s", path,
+	    cert_type_name(cert->key), from);
+}
+
+/* The certificates for an identity: CertificateFile, then FILE-cert.pub. */
+static void
+load_certs(struct ca_ctx *c, const char *path, int expl,
+    const struct key *pub)
+{
+	const struct client_opts *o = c->o;
+	struct key_cert *cert;
+	char *cpath;
+	size_t i;
+
+	for (i = 0; i < o->ncertificate_files; i++)
+		if (cert_load_public(o->certificate_files[i], &cert,
+		    NULL) == 0)
+			add_cert_identity(c, path, expl, pub, cert,
+			    o->certificate_files[i]);
+	cpath = x_asprintf("%s-cert.pub", path);
+	if (cert_load_public(cpath, &cert, NULL) == 0)
+		add_cert_identity(c, path, expl, pub, cert, cpath);
+	x_free(cpath);
+}
+
 void
 ca_identities_load(struct ca_ctx *c)
 {
 	const struct client_opts *o = c->o;
 	struct ca_identity *id;
+	struct key *pub;
 	struct stat st;
 	char *pubpath;
 	size_t i;
 
-	c->ids = x_calloc(o->nidentity_files + 1, sizeof(*c->ids));
+	c->ids = x_calloc(o->nidentity_files * (o->ncertificate_files + 2) +
+	    1, sizeof(*c->ids));
 	for (i = 0; i < o->nidentity_files; i++) {
 		const char *path = o->identity_files[i];
 		int expl = o->identity_files_explicit[i];
@@ -77,13 +138,16 @@ ca_identities_load(struct ca_ctx *c)
 				    strerror(errno));
 			continue;
 		}
+		pubpath = x_asprintf("%s.pub", path);
+		if (key_load_public(pubpath, &pub, NULL) == 0)
+			load_certs(c, path, expl, pub);
+		else
+			pub = NULL;
+		x_free(pubpath);
 		id = &c->ids[c->nids++];
 		id->path = x_strdup(path);
 		id->explicit = expl;
-		pubpath = x_asprintf("%s.pub", path);
-		if (key_load_public(pubpath, &id->pub, NULL) != 0)
-			id->pub = NULL;
-		x_free(pubpath);
+		id->pub = pub;
 		log_debug("Will attempt key: %s", path);
 	}
 }
@@ -97,6 +161,7 @@ ca_identities_free(struct ca_ctx *c)
 		x_free(c->ids[i].path);
 		key_free(c->ids[i].pub);
 		key_free(c->ids[i].priv);
+		cert_free(c->ids[i].cert);
 	}
 	x_free(c->ids);
 	c->ids = NULL;
@@ -190,7 +255,8 @@ send_request(struct ca_ctx *c, struct ca_identity *id, int with_sig)
 	size_t sidlen;
 	int r;
 
-	if ((r = key_to_blob(id->pub, blob)) != 0)
+	if ((r = id->cert != NULL ? cert_to_blob(id->cert, blob) :
+	    key_to_blob(id->pub, blob)) != 0)
 		goto out;
 	if (with_sig) {
 		data = sbuf_new();
@@ -204,7 +270,8 @@ send_request(struct ca_ctx *c, struct ca_identity *id, int with_sig)
 		    (r = sbuf_put_u8(data, 1)) != 0 ||
 		    (r = sbuf_put_cstring(data, c->id_alg)) != 0 ||
 		    (r = sbuf_put_stringb(data, blob)) != 0 ||
-		    (r = key_sign(id->priv, c->id_alg, sbuf_ptr(data),
+		    (r = key_sign(id->priv, id->cert != NULL ?
+		    cert_sigalg_base(c->id_alg) : c->id_alg, sbuf_ptr(data),
 		    sbuf_len(data), sig)) != 0)
 			goto out;
 	}
@@ -239,8 +306,18 @@ ca_pubkey_next(struct ca_ctx *c)
 			continue;
 		if (id->pub == NULL && load_private(c, id) != 0)
 			continue;
-		c->id_alg = ca_pick_sigalg(id->pub, tr_peer_sig_algs(c->t),
-		    c->o->pubkey_accepted_algorithms);
+		if (id->cert != NULL) {
+			c->id_alg = cert_sigalg_for(ca_pick_sigalg(id->pub,
+			    tr_peer_sig_algs(c->t), NULL));
+			if (c->id_alg != NULL &&
+			    c->o->pubkey_accepted_algorithms != NULL &&
+			    !match_list_contains(
+			    c->o->pubkey_accepted_algorithms, c->id_alg))
+				c->id_alg = NULL;
+		} else
+			c->id_alg = ca_pick_sigalg(id->pub,
+			    tr_peer_sig_algs(c->t),
+			    c->o->pubkey_accepted_algorithms);
 		if (c->id_alg == NULL) {
 			log_debug("Skipping %s key %s: algorithm not "
 			    "accepted", key_type_name(id->pub), id->path);
@@ -248,6 +325,7 @@ ca_pubkey_next(struct ca_ctx *c)
 		}
 		fp = key_fingerprint(id->pub, KEY_FP_SHA256);
 		log_debug("Offering public key: %s %s %s", id->path,
+		    id->cert != NULL ? cert_type_name(id->pub) :
 		    key_type_name(id->pub), fp != NULL ? fp : "");
 		x_free(fp);
 		if ((r = send_request(c, id, 0)) != 0)
@@ -267,15 +345,21 @@ ca_pubkey_msg60(struct ca_ctx *c, struct sbuf *p)
 	struct key *k = NULL;
 	char *alg = NULL;
 	size_t bloblen;
-	int r;
+	int r, same;
 
 	if (id == NULL)
 		return ERR_PROTOCOL;
 	if ((r = sbuf_get_cstring(p, &alg, NULL)) != 0 ||
-	    (r = sbuf_get_string_direct(p, &blob, &bloblen)) != 0 ||
-	    (r = key_from_blob(blob, bloblen, &k)) != 0)
+	    (r = sbuf_get_string_direct(p, &blob, &bloblen)) != 0)
 		goto out;
-	if (strcmp(alg, c->id_alg) != 0 || !key_equal_public(k, id->pub)) {
+	if (id->cert != NULL)
+		same = bloblen == sbuf_len(id->cert->blob) &&
+		    memcmp(blob, sbuf_ptr(id->cert->blob), bloblen) == 0;
+	else if ((r = key_from_blob(blob, bloblen, &k)) != 0)
+		goto out;
+	else
+		same = key_equal_public(k, id->pub);
+	if (strcmp(alg, c->id_alg) != 0 || !same) {
 		log_debug("PK_OK for a key we did not offer");
 		r = ERR_PROTOCOL;
 		goto out;

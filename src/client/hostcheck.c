@@ -16,12 +16,21 @@
  *
  * A revoked key is always refused. New keys go to the first user file,
  * hashed if HashKnownHosts is set.
+ *
+ * A host certificate (hostcheck_verify_cert) is trusted when its CA is
+ * an @cert-authority key for the host and the certificate is a host
+ * certificate, valid now, naming the host (or HostKeyAlias) among its
+ * principals; the CA or the plain key marked @revoked refuses it. With
+ * no @cert-authority line for its CA, the certificate's plain key is
+ * checked as an ordinary host key, as OpenSSH does.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
+#include "cert.h"
 #include "err.h"
 #include "hostcheck.h"
 #include "hostfile.h"
@@ -158,6 +167,93 @@ add_key(const struct hostcheck_ctx *c, const char *host, int port,
 		    "of known hosts.", name, hostcheck_key_label(k));
 }
 
+/* known_hosts files to read: the user's, then the global ones. */
+static size_t
+known_paths(const struct client_opts *o, const char **paths)
+{
+	size_t n = 0, i;
+
+	for (i = 0; i < o->nuser_known_hosts_files; i++)
+		if (strcmp(o->user_known_hosts_files[i], "none") != 0)
+			paths[n++] = o->user_known_hosts_files[i];
+	for (i = 0; i < o->nglobal_known_hosts_files; i++)
+		if (strcmp(o->global_known_hosts_files[i], "none") != 0)
+			paths[n++] = o->global_known_hosts_files[i];
+	return n;
+}
+
+/* 1 if k is marked @revoked for host in the files (logged). */
+static int
+key_revoked(const char *const *paths, size_t n, const char *host, int port,
+    const struct key *k, const char *what)
+{
+	struct hostfile_result res;
+	char *fp;
+	int revoked;
+
+	memset(&res, 0, sizeof(res));
+	revoked = hostfile_lookup(paths, n, host, port, k, &res) == 0 &&
+	    res.status == HOST_REVOKED;
+	if (revoked) {
+		fp = key_fingerprint(k, KEY_FP_SHA256);
+		log_error("%s %s %s revoked in %s:%lu", what,
+		    hostcheck_key_label(k), fp ? fp : "?",
+		    res.match.path ? res.match.path : "?", res.match.line);
+		x_free(fp);
+	}
+	hostfile_result_clear(&res);
+	return revoked;
+}
+
+int
+hostcheck_verify_cert(void *arg, const struct key_cert *cert)
+{
+	struct hostcheck_ctx *c = arg;
+	const struct client_opts *o = c->o;
+	const char *paths[2 * CO_MAX_LIST], *reason;
+	const char *host = o->host_key_alias ? o->host_key_alias : c->hostname;
+	int port = o->host_key_alias ? 22 : c->port, r, found = 0;
+	struct key **cas = NULL;
+	size_t n = known_paths(o, paths), ncas = 0, i;
+	char *fp = key_fingerprint(cert->ca_key, KEY_FP_SHA256);
+
+	log_debug("Server host certificate: %s, serial %llu ID \"%s\" CA %s "
+	    "%s", cert_type_name(cert->key), (unsigned long long)cert->serial,
+	    cert->key_id, key_type_name(cert->ca_key), fp ? fp : "?");
+	x_free(fp);
+	if (key_revoked(paths, n, host, port, cert->ca_key,
+	    "Host certificate authority") ||
+	    key_revoked(paths, n, host, port, cert->key, "Host key")) {
+		r = ERR_KEY_REVOKED;
+		goto out;
+	}
+	if ((r = hostfile_lookup_ca(paths, n, host, port, &cas,
+	    &ncas)) != 0) {
+		log_error("known_hosts lookup failed: %s", err_str(r));
+		goto out;
+	}
+	for (i = 0; i < ncas && !found; i++)
+		found = key_equal_public(cas[i], cert->ca_key);
+	if (!found) {
+		log_debug("No matching CA found. Retry with plain key");
+		hostfile_keys_free(cas, ncas);
+		return hostcheck_verify(arg, cert->key);
+	}
+	if (cert_check_reason(cert, (uint64_t)time(NULL), host, 1,
+	    &reason) != 0) {
+		log_error("%s", reason);
+		r = ERR_HOSTKEY_MISMATCH;
+		goto out;
+	}
+	log_debug("Host certificate authority for %s is known", host);
+	r = 0;
+ out:
+	if (r != 0)
+		c->refused = 1;
+	hostfile_keys_free(cas, ncas);
+	return r;
+}
+
 int
 hostcheck_verify(void *arg, const struct key *k)
 {
@@ -167,7 +263,7 @@ hostcheck_verify(void *arg, const struct key *k)
 	struct hostfile_result res;
 	const char *host = c->hostname;
 	char *name = NULL, *fp = NULL, *art;
-	size_t n = 0, i;
+	size_t n;
 	int port = c->port, r, strict = o->strict_host_key_checking;
 
 	memset(&res, 0, sizeof(res));
@@ -175,12 +271,7 @@ hostcheck_verify(void *arg, const struct key *k)
 		host = o->host_key_alias;
 		port = 22;
 	}
-	for (i = 0; i < o->nuser_known_hosts_files; i++)
-		if (strcmp(o->user_known_hosts_files[i], "none") != 0)
-			paths[n++] = o->user_known_hosts_files[i];
-	for (i = 0; i < o->nglobal_known_hosts_files; i++)
-		if (strcmp(o->global_known_hosts_files[i], "none") != 0)
-			paths[n++] = o->global_known_hosts_files[i];
+	n = known_paths(o, paths);
 	if ((name = hostfile_host_name(host, port)) == NULL ||
 	    (fp = key_fingerprint(k, KEY_FP_SHA256)) == NULL) {
 		r = ERR_ALLOC;

@@ -30,5 +30,14 @@ const char *hostcheck_key_label(const struct key *k);
  * been logged. arg is a struct hostcheck_ctx.
  */
 int hostcheck_verify(void *arg, const struct key *hostkey);
+/*
+ * tr_config.hostcert_verify: a host certificate whose CA is an
+ * @cert-authority key for the host (or HostKeyAlias) is trusted when it
+ * is a valid host certificate for that name; a revoked CA or key is
+ * refused; with no matching CA the plain key goes through
+ * hostcheck_verify().
+ */
+struct key_cert;
+int hostcheck_verify_cert(void *arg, const struct key_cert *cert);
 
 #endif

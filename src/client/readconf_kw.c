@@ -19,6 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cert.h"
 #include "cipher.h"
 #include "err.h"
 #include "kexalg.h"
@@ -53,7 +54,7 @@ static const struct rc_alg alg_mac = {
 static const struct rc_alg alg_kex = {
 	kexalg_default_names, kexalg_all_names, "SSH2 KexAlgorithms" };
 static const struct rc_alg alg_sig = {
-	sigalg_defaults, key_sigalg_all_names, "key types" };
+	sigalg_defaults, cert_sigalg_all_names, "key types" };
 
 const struct rc_enum rc_enum_shk[] = {
 	{ "yes", SHK_YES }, { "true", SHK_YES }, { "no", SHK_NO },

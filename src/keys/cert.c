@@ -34,6 +34,34 @@ static const struct {
 };
 #define NCERT_TYPES (sizeof(cert_types) / sizeof(cert_types[0]))
 
+/*
+ * Certificate signature algorithms (PROTOCOL.certkeys): the name used in
+ * negotiation and userauth, the plain signature algorithm the subject
+ * key signs with, and the certificate type on the wire. The RSA SHA-2
+ * names carry an ssh-rsa-cert-v01 blob.
+ */
+static const struct {
+	const char *name;
+	const char *sigalg;
+	const char *certtype;
+} cert_sigalgs[] = {
+	{ "ssh-ed25519-cert-v01@openssh.com", "ssh-ed25519",
+	    "ssh-ed25519-cert-v01@openssh.com" },
+	{ "ecdsa-sha2-nistp256-cert-v01@openssh.com", "ecdsa-sha2-nistp256",
+	    "ecdsa-sha2-nistp256-cert-v01@openssh.com" },
+	{ "ecdsa-sha2-nistp384-cert-v01@openssh.com", "ecdsa-sha2-nistp384",
+	    "ecdsa-sha2-nistp384-cert-v01@openssh.com" },
+	{ "ecdsa-sha2-nistp521-cert-v01@openssh.com", "ecdsa-sha2-nistp521",
+	    "ecdsa-sha2-nistp521-cert-v01@openssh.com" },
+	{ "rsa-sha2-512-cert-v01@openssh.com", "rsa-sha2-512",
+	    "ssh-rsa-cert-v01@openssh.com" },
+	{ "rsa-sha2-256-cert-v01@openssh.com", "rsa-sha2-256",
+	    "ssh-rsa-cert-v01@openssh.com" },
+	{ "ssh-rsa-cert-v01@openssh.com", "ssh-rsa",
+	    "ssh-rsa-cert-v01@openssh.com" },
+};
+#define NCERT_SIGALGS (sizeof(cert_sigalgs) / sizeof(cert_sigalgs[0]))
+
 #define CERT_MAX_ITEMS	1024	/* principals or options */
 
 const char *
@@ -520,5 +548,95 @@ cert_check(const struct key_cert *c, uint64_t now, const char *principal,
 	for (i = 0; i < c->nprincipals; i++)
 		if (strcmp(c->principals[i], principal) == 0)
 			return 0;
+	return ERR_KEY_CERT_INVALID;
+}
+
+const char *
+cert_sigalg_base(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name != NULL && i < NCERT_SIGALGS; i++)
+		if (strcmp(cert_sigalgs[i].name, name) == 0)
+			return cert_sigalgs[i].sigalg;
+	return NULL;
+}
+
+const char *
+cert_sigalg_for(const char *sigalg)
+{
+	size_t i;
+
+	for (i = 0; sigalg != NULL && i < NCERT_SIGALGS; i++)
+		if (strcmp(cert_sigalgs[i].sigalg, sigalg) == 0)
+			return cert_sigalgs[i].name;
+	return NULL;
+}
+
+int
+cert_sigalg_matches(const struct key_cert *c, const char *name)
+{
+	size_t i;
+
+	if (c == NULL || name == NULL)
+		return 0;
+	for (i = 0; i < NCERT_SIGALGS; i++)
+		if (strcmp(cert_sigalgs[i].name, name) == 0)
+			return strcmp(cert_sigalgs[i].certtype,
+			    cert_type_name(c->key)) == 0 &&
+			    key_sigalg_matches(c->key,
+			    cert_sigalgs[i].sigalg) == 1;
+	return 0;
+}
+
+const char *
+cert_sigalg_all_names(void)
+{
+	return "ssh-ed25519-cert-v01@openssh.com,"
+	    "ecdsa-sha2-nistp256-cert-v01@openssh.com,"
+	    "ecdsa-sha2-nistp384-cert-v01@openssh.com,"
+	    "ecdsa-sha2-nistp521-cert-v01@openssh.com,"
+	    "rsa-sha2-512-cert-v01@openssh.com,"
+	    "rsa-sha2-256-cert-v01@openssh.com,"
+	    "ssh-rsa-cert-v01@openssh.com,"
+	    "ssh-ed25519,ecdsa-sha2-nistp256,ecdsa-sha2-nistp384,"
+	    "ecdsa-sha2-nistp521,rsa-sha2-512,rsa-sha2-256,ssh-rsa";
+}
+
+int
+cert_check_reason(const struct key_cert *c, uint64_t now,
+    const char *principal, int is_host, const char **reasonp)
+{
+	size_t i;
+
+	*reasonp = "Certificate invalid";
+	if (c == NULL)
+		return ERR_INVALID_ARGUMENT;
+	if (c->type != (is_host ? CERT_TYPE_HOST : CERT_TYPE_USER)) {
+		*reasonp = is_host ? "Certificate invalid: not a host "
+		    "certificate" : "Certificate invalid: not a user "
+		    "certificate";
+		return ERR_KEY_CERT_INVALID;
+	}
+	if (now < c->valid_after) {
+		*reasonp = "Certificate invalid: not yet valid";
+		return ERR_KEY_CERT_INVALID;
+	}
+	if (now >= c->valid_before) {
+		*reasonp = "Certificate invalid: expired";
+		return ERR_KEY_CERT_INVALID;
+	}
+	if (principal == NULL)
+		return 0;
+	if (c->nprincipals == 0) {
+		if (is_host)
+			return 0;	/* a host cert without names: any */
+		*reasonp = "Certificate lacks principal list";
+		return ERR_KEY_CERT_INVALID;
+	}
+	for (i = 0; i < c->nprincipals; i++)
+		if (strcmp(c->principals[i], principal) == 0)
+			return 0;
+	*reasonp = "Certificate invalid: name is not a listed principal";
 	return ERR_KEY_CERT_INVALID;
 }

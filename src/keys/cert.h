@@ -104,6 +104,28 @@ const struct cert_option *cert_option(const struct key_cert *c,
 int cert_check(const struct key_cert *c, uint64_t now, const char *principal,
     int is_host);
 
+/*
+ * As cert_check(), with OpenSSH's reason for a refusal in *reasonp
+ * (a static string). A host certificate with no principals is valid
+ * for any name, as OpenSSH has it.
+ */
+int cert_check_reason(const struct key_cert *c, uint64_t now,
+    const char *principal, int is_host, const char **reasonp);
+
+/*
+ * Certificate signature algorithms ("ssh-ed25519-cert-v01@openssh.com",
+ * "rsa-sha2-512-cert-v01@openssh.com"...). cert_sigalg_base(): the plain
+ * signature algorithm the subject key signs with, NULL when name is not
+ * one. cert_sigalg_for(): the certificate algorithm for a plain
+ * signature algorithm, or NULL. cert_sigalg_matches(): 1 if name may be
+ * used with certificate c. cert_sigalg_all_names(): every certificate
+ * algorithm then every plain one, for configuration lists.
+ */
+const char *cert_sigalg_base(const char *name);
+const char *cert_sigalg_for(const char *sigalg);
+int cert_sigalg_matches(const struct key_cert *c, const char *name);
+const char *cert_sigalg_all_names(void);
+
 void cert_free(struct key_cert *c);
 
 #endif

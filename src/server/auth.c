@@ -29,6 +29,7 @@
 
 #include "auth_int.h"
 #include "authkeys.h"
+#include "cert.h"
 #include "err.h"
 #include "log.h"
 #include "match.h"
@@ -66,27 +67,12 @@ fake_pw(const char *user)
 	return auth_pw_dup(&f);
 }
 
-/* Short key type names as OpenSSH logs them. */
-static const struct {
-	enum key_type type;
-	const char *name;
-} key_log_names[] = {
-	{ KEY_ED25519, "ED25519" },
-	{ KEY_ECDSA, "ECDSA" },
-	{ KEY_RSA, "RSA" },
-};
-
 static char *
 key_log_info(const struct key *k)
 {
-	const char *tn = key_type_name(k);
 	char *fp = key_fingerprint(k, KEY_FP_SHA256), *s;
-	size_t i;
 
-	for (i = 0; i < sizeof(key_log_names) / sizeof(key_log_names[0]); i++)
-		if (key_log_names[i].type == k->type)
-			tn = key_log_names[i].name;
-	s = x_asprintf(": %s %s", tn, fp ? fp : "?");
+	s = x_asprintf(": %s %s", auth_key_short_name(k), fp ? fp : "?");
 	x_free(fp);
 	return s;
 }
@@ -134,6 +120,55 @@ key_used(const struct authctxt *ac, const struct key *k)
 	return 0;
 }
 
+/*
+ * The offered key: a plain key, or a certificate when alg is a
+ * certificate algorithm. *subjp is the key that signs, *sigalgp the
+ * signature algorithm it signs with. 0 on a key we can use; nonzero
+ * (logged) otherwise.
+ */
+static int
+pubkey_decode(const char *alg, const unsigned char *blob, size_t blen,
+    struct key **keyp, struct key_cert **certp, const char **sigalgp,
+    char **infop)
+{
+	enum key_type kt;
+	int r, nid;
+
+	if ((*sigalgp = cert_sigalg_base(alg)) != NULL) {
+		if ((r = cert_from_blob(blob, blen, certp)) != 0) {
+			log_error("userauth_pubkey: cannot decode key: %s: %s",
+			    alg, err_str(r));
+			return r;
+		}
+		*infop = auth_cert_info(*certp);
+		if (!cert_sigalg_matches(*certp, alg)) {
+			log_error("userauth_pubkey: type mismatch for decoded "
+			    "key (received %s, expected %s)", alg,
+			    cert_type_name((*certp)->key));
+			return ERR_KEY_TYPE_MISMATCH;
+		}
+		return 0;
+	}
+	*sigalgp = alg;
+	if ((r = key_from_blob(blob, blen, keyp)) != 0) {
+		log_error("userauth_pubkey: cannot decode key: %s: %s", alg,
+		    err_str(r));
+		return r;
+	}
+	*infop = key_log_info(*keyp);
+	if (key_type_from_name(alg, &kt, &nid) != 0) {
+		log_verbose("userauth_pubkey: unsupported public key "
+		    "algorithm: %s", alg);
+		return ERR_KEY_TYPE_UNKNOWN;
+	}
+	if (key_sigalg_matches(*keyp, alg) != 1) {
+		log_error("userauth_pubkey: type mismatch for decoded key "
+		    "(received %s, expected %s)", alg, key_type_name(*keyp));
+		return ERR_KEY_TYPE_MISMATCH;
+	}
+	return 0;
+}
+
 static int
 m_publickey(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
     char **infop)
@@ -141,11 +176,12 @@ m_publickey(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
 	const unsigned char *blob, *sig = NULL;
 	size_t blen, siglen = 0;
 	struct authopts *opts = NULL;
-	struct key *key = NULL;
+	struct key *key = NULL, **subjp;
+	struct key_cert *cert = NULL;
 	struct sbuf *data = NULL, *m;
+	const char *sigalg = NULL;
 	char *alg = NULL;
-	enum key_type kt;
-	int r, hassig, nid;
+	int r, hassig;
 
 	*outp = AUTH_FAIL;
 	if ((r = sbuf_get_bool(req, &hassig)) != 0 ||
@@ -156,24 +192,10 @@ m_publickey(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
 		r = ERR_PROTOCOL;
 		goto out;
 	}
-	if ((r = key_from_blob(blob, blen, &key)) != 0) {
-		log_error("userauth_pubkey: cannot decode key: %s: %s", alg,
-		    err_str(r));
-		r = 0;
-		goto out;
-	}
-	*infop = key_log_info(key);
 	r = 0;
-	if (key_type_from_name(alg, &kt, &nid) != 0) {
-		log_verbose("userauth_pubkey: unsupported public key "
-		    "algorithm: %s", alg);
+	if (pubkey_decode(alg, blob, blen, &key, &cert, &sigalg, infop) != 0)
 		goto out;
-	}
-	if (key_sigalg_matches(key, alg) != 1) {
-		log_error("userauth_pubkey: type mismatch for decoded key "
-		    "(received %s, expected %s)", alg, key_type_name(key));
-		goto out;
-	}
+	subjp = cert != NULL ? &cert->key : &key;
 	if (ac->sc->pubkey_accepted_algorithms == NULL ||
 	    match_pattern_list(alg, ac->sc->pubkey_accepted_algorithms,
 	    0) != 1) {
@@ -181,13 +203,18 @@ m_publickey(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
 		    "PubkeyAcceptedAlgorithms", alg);
 		goto out;
 	}
-	if (key->type == KEY_RSA && key_bits(key) < RSA_MIN_BITS) {
+	if ((*subjp)->type == KEY_RSA && key_bits(*subjp) < RSA_MIN_BITS) {
 		log_verbose("userauth_pubkey: RSA key too small (%u bits)",
-		    key_bits(key));
+		    key_bits(*subjp));
 		goto out;
 	}
-	if (!ac->valid || authkeys_find(ac->sc, ac->pw, key,
-	    ac->conn->remote_host, ac->conn->remote_addr, &opts) != 0)
+	if (auth_key_revoked(ac, *subjp, cert))
+		goto out;
+	if (!ac->valid)
+		goto out;
+	if (cert != NULL ? auth_cert_allowed(ac, cert, &opts) != 0 :
+	    authkeys_find(ac->sc, ac->pw, key, ac->conn->remote_host,
+	    ac->conn->remote_addr, &opts) != 0)
 		goto out;
 	if (!hassig) {
 		/* A query: the key would do (RFC 4252 section 7). */
@@ -205,21 +232,21 @@ m_publickey(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
 	data = sbuf_new();
 	if ((r = pubkey_signed_data(ac, alg, blob, blen, data)) != 0)
 		goto out;
-	if (key_verify(key, sig, siglen, sbuf_ptr(data), sbuf_len(data),
-	    alg) != 0) {
+	if (key_verify(*subjp, sig, siglen, sbuf_ptr(data), sbuf_len(data),
+	    sigalg) != 0) {
 		log_debug("userauth_pubkey: signature did not verify");
 		goto out;
 	}
-	if (ac->chains != NULL && key_used(ac, key)) {
+	if (ac->chains != NULL && key_used(ac, *subjp)) {
 		log_verbose("userauth_pubkey: refusing previously-used %s key",
-		    key_type_name(key));
+		    key_type_name(*subjp));
 		goto out;
 	}
 	if (ac->chains != NULL) {
 		ac->used_keys = x_reallocarray(ac->used_keys,
 		    ac->nused_keys + 1, sizeof(*ac->used_keys));
-		ac->used_keys[ac->nused_keys++] = key;
-		key = NULL;
+		ac->used_keys[ac->nused_keys++] = *subjp;
+		*subjp = NULL;
 	}
 	authopts_free(ac->opts);
 	ac->opts = opts;
@@ -229,6 +256,7 @@ m_publickey(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
 	sbuf_free(data);
 	authopts_free(opts);
 	key_free(key);
+	cert_free(cert);
 	x_free(alg);
 	return r;
 }

@@ -7,6 +7,7 @@
 
 #include "auth.h"
 #include "auth_pam.h"
+#include "cert.h"
 #include "key.h"
 #include "sbuf.h"
 
@@ -41,6 +42,27 @@ typedef int (*method_fn)(struct authctxt *, struct sbuf *,
 int auth_time_left(const struct authctxt *ac);
 /* Log why waiting for the client failed; the error to return. */
 int auth_wait_failed(struct authctxt *ac, int r);
+
+/* auth_cert.c: "ED25519" for a key's type, as OpenSSH logs it. */
+const char *auth_key_short_name(const struct key *k);
+/* ": ED25519-CERT SHA256:... ID id (serial N) CA ED25519 SHA256:..." */
+char *auth_cert_info(const struct key_cert *c);
+/*
+ * May this user certificate log in (authorized_keys cert-authority
+ * lines, then TrustedUserCAKeys / AuthorizedPrincipalsFile)? 0 and
+ * *optsp (the restrictions, certificate options applied; caller frees)
+ * or nonzero (refusal logged).
+ */
+int auth_cert_allowed(struct authctxt *ac, const struct key_cert *c,
+    struct authopts **optsp);
+
+/*
+ * RevokedKeys: 1 (logged, OpenSSH's wording) if key, or certificate cert
+ * (key is then its subject key) or its CA, is revoked, or the file
+ * cannot be checked; 0 if not revoked or no RevokedKeys is set.
+ */
+int auth_key_revoked(const struct authctxt *ac, const struct key *key,
+    const struct key_cert *cert);
 
 /* Method handlers outside auth.c. */
 int auth_m_kbdint(struct authctxt *, struct sbuf *, enum auth_outcome *,

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "authkeys.h"
+#include "cert.h"
 #include "err.h"
 #include "log.h"
 #include "match.h"
@@ -143,7 +144,7 @@ options_allow(const struct authopts *o, const char *loc,
 {
 	const char *host = q->remote_host ? q->remote_host : q->remote_ip;
 
-	if (o->cert_authority) {
+	if (o->cert_authority && q->cert == NULL) {
 		log_debug("%s: key is a certificate authority, not a user key",
 		    loc);
 		return 0;
@@ -161,6 +162,49 @@ options_allow(const struct authopts *o, const char *loc,
 		return 0;
 	}
 	return 1;
+}
+
+/* 1 if one of the certificate's principals is in the list "a,b,c". */
+static int
+cert_principal_listed(const struct key_cert *c, const char *list)
+{
+	size_t i;
+
+	for (i = 0; i < c->nprincipals; i++)
+		if (match_list_contains(list, c->principals[i]) == 1)
+			return 1;
+	return 0;
+}
+
+/*
+ * A line for a certificate: it must be a cert-authority line for the
+ * certificate's CA; the principals are those of principals="..." or the
+ * user's name.
+ */
+static int
+cert_line_allows(const struct authopts *o, const struct key *k,
+    const char *loc, const struct passwd *pw, const struct authkeys_query *q)
+{
+	const char *reason = NULL, *why;
+	char *fp;
+
+	if (!o->cert_authority || !key_equal_public(k, q->cert->ca_key))
+		return 0;
+	fp = key_fingerprint(k, KEY_FP_SHA256);
+	log_debug("%s: matching CA found: %s %s", loc, key_type_name(k),
+	    fp ? fp : "?");
+	x_free(fp);
+	if (o->cert_principals != NULL &&
+	    !cert_principal_listed(q->cert, o->cert_principals))
+		reason = "Certificate does not contain an authorized principal";
+	else if (cert_check_reason(q->cert, q->now,
+	    o->cert_principals == NULL ? pw->pw_name : NULL, 0, &why) != 0)
+		reason = why;
+	if (reason != NULL) {
+		log_error("%s", reason);
+		return 0;
+	}
+	return options_allow(o, loc, pw, q);
 }
 
 /* 1 with *optsp when the line lets q->key in, 0 otherwise. */
@@ -186,16 +230,21 @@ check_line(const char *line, const char *loc, const struct passwd *pw,
 		}
 	} else
 		o = authopts_new();
+	if (q->cert != NULL) {
+		ok = cert_line_allows(o, k, loc, pw, q);
+		goto done;
+	}
 	if (!key_equal_public(k, q->key))
 		goto out;
 	fp = key_fingerprint(k, KEY_FP_SHA256);
 	log_debug("%s: matching key found: %s %s", loc, key_type_name(k),
 	    fp ? fp : "?");
-	if (!options_allow(o, loc, pw, q))
-		goto out;
-	*optsp = o;
-	o = NULL;
-	ok = 1;
+	ok = options_allow(o, loc, pw, q);
+ done:
+	if (ok) {
+		*optsp = o;
+		o = NULL;
+	}
  out:
 	x_free(fp);
 	key_free(k);
@@ -299,9 +348,13 @@ ident_become(const struct passwd *pw, struct ident *s)
 	return r;
 }
 
-int
-authkeys_check_file(const char *path, const struct passwd *pw,
-    const struct authkeys_query *q, struct authopts **optsp)
+typedef int (*scan_fn)(FILE *, const char *, const struct passwd *,
+    const struct authkeys_query *, struct authopts **);
+
+/* Open path as the user, check its modes, hand it to scan. */
+static int
+open_and_scan(const char *path, const struct passwd *pw,
+    const struct authkeys_query *q, scan_fn scan, struct authopts **optsp)
 {
 	struct ident id;
 	char err[PATH_MAX + 128];
@@ -329,7 +382,7 @@ authkeys_check_file(const char *path, const struct passwd *pw,
 		goto out;
 	}
 	fd = -1;
-	r = authkeys_scan(f, path, pw, q, optsp);
+	r = scan(f, path, pw, q, optsp);
  out:
 	if (f != NULL)
 		fclose(f);
@@ -344,22 +397,21 @@ authkeys_check_file(const char *path, const struct passwd *pw,
 }
 
 int
-authkeys_find(const struct servconf *sc, const struct passwd *pw,
-    const struct key *key, const char *remote_host, const char *remote_ip,
-    struct authopts **optsp)
+authkeys_check_file(const char *path, const struct passwd *pw,
+    const struct authkeys_query *q, struct authopts **optsp)
 {
-	struct authkeys_query q;
+	return open_and_scan(path, pw, q, authkeys_scan, optsp);
+}
+
+/* Every AuthorizedKeysFile for q in turn. */
+static int
+find_in_files(const struct servconf *sc, const struct passwd *pw,
+    const struct authkeys_query *q, struct authopts **optsp)
+{
 	char *path;
 	size_t i;
 	int r;
 
-	*optsp = NULL;
-	memset(&q, 0, sizeof(q));
-	q.key = key;
-	q.remote_host = remote_host;
-	q.remote_ip = remote_ip;
-	q.now = (uint64_t)time(NULL);
-	q.strict_modes = sc->strict_modes;
 	for (i = 0; i < sc->nauthorized_keys_files; i++) {
 		if (strcasecmp(sc->authorized_keys_files[i], "none") == 0)
 			continue;
@@ -369,12 +421,137 @@ authkeys_find(const struct servconf *sc, const struct passwd *pw,
 			    sc->authorized_keys_files[i]);
 			continue;
 		}
-		r = authkeys_check_file(path, pw, &q, optsp);
+		r = authkeys_check_file(path, pw, q, optsp);
 		x_free(path);
-		if (r == 0)
-			return 0;
-		if (r == ERR_SYSTEM)
+		if (r == 0 || r == ERR_SYSTEM)
 			return r;
 	}
+	return ERR_NOT_FOUND;
+}
+
+static void
+query_init(struct authkeys_query *q, const struct servconf *sc,
+    const struct key *key, const char *remote_host, const char *remote_ip)
+{
+	memset(q, 0, sizeof(*q));
+	q->key = key;
+	q->remote_host = remote_host;
+	q->remote_ip = remote_ip;
+	q->now = (uint64_t)time(NULL);
+	q->strict_modes = sc->strict_modes;
+}
+
+int
+authkeys_find(const struct servconf *sc, const struct passwd *pw,
+    const struct key *key, const char *remote_host, const char *remote_ip,
+    struct authopts **optsp)
+{
+	struct authkeys_query q;
+	int r;
+
+	*optsp = NULL;
+	query_init(&q, sc, key, remote_host, remote_ip);
+	if ((r = find_in_files(sc, pw, &q, optsp)) != ERR_NOT_FOUND)
+		return r;
 	return authkeys_command(sc, pw, key, remote_host, remote_ip, optsp);
+}
+
+int
+authkeys_find_cert(const struct servconf *sc, const struct passwd *pw,
+    const struct key_cert *cert, const char *remote_host,
+    const char *remote_ip, struct authopts **optsp)
+{
+	struct authkeys_query q;
+
+	*optsp = NULL;
+	query_init(&q, sc, cert->key, remote_host, remote_ip);
+	q.cert = cert;
+	return find_in_files(sc, pw, &q, optsp);
+}
+
+/*
+ * An AuthorizedPrincipalsFile stream: "[options] principal" lines; a line
+ * with a blank inside carries options. The first line naming one of the
+ * certificate's principals, with options that let it in, wins.
+ */
+static int
+principals_scan(FILE *f, const char *name, const struct passwd *pw,
+    const struct authkeys_query *q, struct authopts **optsp)
+{
+	struct authopts *o = NULL;
+	char *line = NULL, *loc, *p, *e;
+	const char *cp, *err;
+	size_t cap = 0, i;
+	ssize_t n;
+	unsigned long lineno = 0;
+	int found = 0;
+
+	*optsp = NULL;
+	while (!found && (n = getline(&line, &cap, f)) != -1) {
+		lineno++;
+		if (n > AK_MAX_LINE)
+			continue;
+		while (n > 0 && strchr("\r\n \t", line[n - 1]) != NULL)
+			line[--n] = '\0';
+		for (p = line; *p == ' ' || *p == '\t'; p++)
+			;
+		if (*p == '\0' || *p == '#')
+			continue;
+		loc = x_asprintf("%s:%lu", name, lineno);
+		cp = p;
+		if (strpbrk(p, " \t") != NULL) {
+			if (authopts_parse(p, &o, &cp, &err) != 0) {
+				log_verbose("%s: bad principals options: %s",
+				    loc, err);
+				x_free(loc);
+				continue;
+			}
+		} else
+			o = authopts_new();
+		for (e = p + (cp - p); *e != '\0' && *e != ' ' && *e != '\t'; e++)
+			;
+		*e = '\0';
+		for (i = 0; i < q->cert->nprincipals; i++) {
+			if (strcmp(q->cert->principals[i], cp) != 0)
+				continue;
+			log_debug("%s: matched principal \"%s\"", loc, cp);
+			if (o->cert_authority)
+				log_debug("%s: cert-authority ignored", loc);
+			o->cert_authority = 0;
+			found = options_allow(o, loc, pw, q);
+			break;
+		}
+		if (found) {
+			*optsp = o;
+			o = NULL;
+		}
+		authopts_free(o);
+		o = NULL;
+		x_free(loc);
+	}
+	x_free(line);
+	return found ? 0 : ERR_NOT_FOUND;
+}
+
+int
+authkeys_principals(const struct servconf *sc, const struct passwd *pw,
+    const struct key_cert *cert, const char *remote_host,
+    const char *remote_ip, struct authopts **optsp)
+{
+	struct authkeys_query q;
+	char *path;
+	int r;
+
+	*optsp = NULL;
+	if (authkeys_expand_path(sc->authorized_principals_file, pw,
+	    &path) != 0) {
+		log_error("bad AuthorizedPrincipalsFile \"%s\"",
+		    sc->authorized_principals_file);
+		return ERR_NOT_FOUND;
+	}
+	query_init(&q, sc, cert->key, remote_host, remote_ip);
+	q.cert = cert;
+	r = open_and_scan(path, pw, &q, principals_scan, optsp);
+	x_free(path);
+	return r;
 }

@@ -27,6 +27,7 @@
 #include <stdio.h>
 
 #include "authopts.h"
+#include "cert.h"
 #include "key.h"
 #include "servconf.h"
 
@@ -37,6 +38,13 @@ struct authkeys_query {
 	const char *remote_ip;
 	uint64_t now;			/* seconds since the epoch */
 	int strict_modes;
+	/*
+	 * A user certificate (key is its subject key): only cert-authority
+	 * lines for its CA match, and the certificate must hold a principal
+	 * from the line's principals="..." or else the user's name, and be
+	 * valid now. NULL for a plain key.
+	 */
+	const struct key_cert *cert;
 };
 
 /*
@@ -79,6 +87,25 @@ int authkeys_check_file(const char *path, const struct passwd *pw,
 int authkeys_find(const struct servconf *sc, const struct passwd *pw,
     const struct key *key, const char *remote_host, const char *remote_ip,
     struct authopts **optsp);
+
+/*
+ * A user certificate against the cert-authority lines of sc's
+ * AuthorizedKeysFile entries (not AuthorizedKeysCommand): 0 and *optsp
+ * (the line's options; caller frees) or ERR_NOT_FOUND. The
+ * certificate's own options are the caller's to apply.
+ */
+int authkeys_find_cert(const struct servconf *sc, const struct passwd *pw,
+    const struct key_cert *cert, const char *remote_host,
+    const char *remote_ip, struct authopts **optsp);
+/*
+ * sc's AuthorizedPrincipalsFile (%h %u %%, relative to home; opened and
+ * checked like an authorized_keys file) for a certificate: lines are
+ * "[options] principal". 0 and *optsp (that line's options) when one of
+ * the certificate's principals is listed; ERR_NOT_FOUND otherwise.
+ */
+int authkeys_principals(const struct servconf *sc, const struct passwd *pw,
+    const struct key_cert *cert, const char *remote_host,
+    const char *remote_ip, struct authopts **optsp);
 
 /*
  * AuthorizedKeysCommand (authkeys_cmd.c): run sc's command for pw and

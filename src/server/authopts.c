@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "authopts.h"
+#include "cert.h"
 #include "err.h"
 #include "mem.h"
 
@@ -523,4 +524,95 @@ authopts_parse(const char *opts, struct authopts **outp, const char **endp,
 	if (errstrp != NULL)
 		*errstrp = err;
 	return r;
+}
+
+/* A certificate option's data as one string, nothing after it. */
+static int
+option_string(const struct cert_option *opt, char **sp)
+{
+	struct sbuf *b = sbuf_from(opt->data, opt->len);
+	int r;
+
+	*sp = NULL;
+	if (b == NULL)
+		return ERR_ALLOC;
+	if ((r = sbuf_get_cstring(b, sp, NULL)) == 0 && sbuf_len(b) != 0)
+		r = ERR_INVALID_FORMAT;
+	if (r != 0) {
+		x_free(*sp);
+		*sp = NULL;
+	}
+	sbuf_free(b);
+	return r;
+}
+
+/* Certificate extensions: each turns on one permission. */
+static const struct {
+	const char *name;
+	size_t off;
+} cert_exts[] = {
+	{ "permit-X11-forwarding", offsetof(struct authopts,
+	    permit_x11_forwarding) },
+	{ "permit-agent-forwarding", offsetof(struct authopts,
+	    permit_agent_forwarding) },
+	{ "permit-port-forwarding", offsetof(struct authopts,
+	    permit_port_forwarding) },
+	{ "permit-pty", offsetof(struct authopts, permit_pty) },
+	{ "permit-user-rc", offsetof(struct authopts, permit_user_rc) },
+};
+
+int
+authopts_apply_cert(struct authopts *o, const struct key_cert *c,
+    char **source_addrp, const char **errstrp)
+{
+	const struct cert_option *opt;
+	char *s = NULL;
+	size_t i;
+	int *flag;
+
+	*source_addrp = NULL;
+	*errstrp = NULL;
+	for (i = 0; i < sizeof(cert_exts) / sizeof(cert_exts[0]); i++) {
+		flag = (int *)(void *)((char *)o + cert_exts[i].off);
+		if (cert_option(c, 0, cert_exts[i].name) == NULL)
+			*flag = 0;
+	}
+	if (cert_option(c, 0, "no-touch-required") != NULL)
+		o->no_touch_required = 1;
+	for (i = 0; i < c->ncritical; i++) {
+		opt = &c->critical[i];
+		if (strcmp(opt->name, "verify-required") == 0) {
+			*errstrp = "verify-required needs a FIDO key";
+			goto fail;
+		}
+		if (strcmp(opt->name, "force-command") != 0 &&
+		    strcmp(opt->name, "source-address") != 0) {
+			*errstrp = "unsupported critical option";
+			goto fail;
+		}
+		if (option_string(opt, &s) != 0) {
+			*errstrp = "invalid critical option data";
+			goto fail;
+		}
+		if (strcmp(opt->name, "source-address") == 0) {
+			*source_addrp = s;
+			s = NULL;
+			continue;
+		}
+		if (o->force_command != NULL &&
+		    strcmp(o->force_command, s) != 0) {
+			*errstrp = "forced command in certificate and key "
+			    "options differ";
+			goto fail;
+		}
+		x_free(o->force_command);
+		o->force_command = s;
+		s = NULL;
+	}
+	return 0;
+ fail:
+	x_free(s);
+	x_free(*source_addrp);
+	*source_addrp = NULL;
+	return ERR_KEY_CERT_INVALID;
 }

@@ -74,4 +74,18 @@ int authopts_dup(const struct authopts *o, struct authopts **outp);
 int authopts_parse_time(const char *s, uint64_t *tp);
 void authopts_free(struct authopts *o);
 
+struct key_cert;
+/*
+ * Narrow o by a user certificate's options (PROTOCOL.certkeys): each
+ * permit-* extension the certificate lacks turns that permission off;
+ * force-command becomes the forced command (refused if o already forces
+ * a different one); source-address is handed back in *source_addrp
+ * (caller frees; NULL when absent) for the caller to match against the
+ * client's address. verify-required (we have no FIDO keys) and any
+ * unknown critical option refuse: ERR_KEY_CERT_INVALID with the reason
+ * in *errstrp (static).
+ */
+int authopts_apply_cert(struct authopts *o, const struct key_cert *c,
+    char **source_addrp, const char **errstrp);
+
 #endif

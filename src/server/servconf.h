@@ -116,6 +116,7 @@ struct servconf {
 	int authorized_keys_command_timeout;	/* seconds; 0: none */
 	char *trusted_user_ca_keys;
 	char *revoked_keys;
+	char *authorized_principals_file;	/* %h %u %%; NULL: none */
 	char *host_certificates[SC_MAX_LIST];
 	size_t nhost_certificates;
 	char *authentication_methods;	/* NULL: any */

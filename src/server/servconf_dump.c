@@ -135,6 +135,7 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	put_str(f, "chrootdirectory", sc->chroot_directory);
 	put_str(f, "trustedusercakeys", sc->trusted_user_ca_keys);
 	put_str(f, "revokedkeys", sc->revoked_keys);
+	put_str(f, "authorizedprincipalsfile", sc->authorized_principals_file);
 	put_str(f, "versionaddendum", sc->version_addendum);
 	put_str(f, "authorizedkeyscommand", sc->authorized_keys_command);
 	put_str(f, "authorizedkeyscommanduser", sc->authorized_keys_command_user);

@@ -19,6 +19,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 
+#include "cert.h"
 #include "cipher.h"
 #include "err.h"
 #include "kexalg.h"
@@ -60,7 +61,7 @@ static const struct sc_alg alg_mac = {
 static const struct sc_alg alg_kex = {
 	kexalg_default_names, kexalg_all_names, 0, "SSH2 KexAlgorithms" };
 static const struct sc_alg alg_sig = {
-	sigalg_defaults, key_sigalg_all_names, 1, "key types" };
+	sigalg_defaults, cert_sigalg_all_names, 1, "key types" };
 
 static const struct sc_enum enum_root[] = {
 	{ "yes", PERMIT_ROOT_YES }, { "no", PERMIT_ROOT_NO },
@@ -164,6 +165,8 @@ const struct sc_kw sc_keywords[] = {
 	{ "trustedusercakeys", T_STR, M | KWF_NONE, F(trusted_user_ca_keys), 0,
 	    NULL },
 	{ "revokedkeys", T_STR, M | KWF_NONE, F(revoked_keys), 0, NULL },
+	{ "authorizedprincipalsfile", T_STR, M | KWF_NONE,
+	    F(authorized_principals_file), 0, NULL },
 	{ "authenticationmethods", T_AUTHMETHODS, M,
 	    F(authentication_methods), 0, NULL },
 	{ "permitopen", T_STRARR, M, A(permit_open), NULL },
@@ -176,7 +179,6 @@ const struct sc_kw sc_keywords[] = {
 	/* Accepted and not acted on (yet); allowed where OpenSSH allows. */
 	{ "authorizedprincipalscommand", T_IGNORE, M, 0, 0, NULL },
 	{ "authorizedprincipalscommanduser", T_IGNORE, M, 0, 0, NULL },
-	{ "authorizedprincipalsfile", T_IGNORE, M, 0, 0, NULL },
 	{ "casignaturealgorithms", T_IGNORE, M, 0, 0, NULL },
 	{ "channeltimeout", T_IGNORE, M, 0, 0, NULL },
 	{ "debianbanner", T_IGNORE, 0, 0, 0, NULL },

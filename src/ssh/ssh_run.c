@@ -142,6 +142,7 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 	cfg.rekey_seconds = o->rekey_seconds;
 	cfg.peer_desc = desc;
 	cfg.hostkey_verify = hostcheck_verify;
+	cfg.hostcert_verify = hostcheck_verify_cert;
 	cfg.verify_arg = &hc;
 	if ((t = tr_new(fd_in, fd_out, &cfg)) == NULL) {
 		log_error("ssh: could not start the transport");

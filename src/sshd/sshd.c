@@ -76,6 +76,38 @@ hostkey_sign(void *arg, const struct key *pub, const char *sigalg,
 	return ERR_NOT_FOUND;
 }
 
+/* HostCertificate: each is paired with the host key it certifies. */
+static void
+load_hostcerts(struct server *s)
+{
+	const struct servconf *sc = s->sc;
+	struct key_cert *c;
+	size_t i, j;
+	int r;
+
+	for (j = 0; j < sc->nhost_certificates; j++) {
+		if ((r = cert_load_public(sc->host_certificates[j], &c,
+		    NULL)) != 0) {
+			log_error("Could not load host certificate \"%s\": %s",
+			    sc->host_certificates[j], err_str(r));
+			continue;
+		}
+		for (i = 0; i < s->nhostkeys; i++)
+			if (s->hostcerts[i] == NULL &&
+			    key_equal_public(s->hostpub[i], c->key))
+				break;
+		if (i == s->nhostkeys || c->type != CERT_TYPE_HOST) {
+			log_error("Certificate for %s doesn't match any "
+			    "private key", sc->host_certificates[j]);
+			cert_free(c);
+			continue;
+		}
+		s->hostcerts[i] = c;
+		log_debug("host certificate: #%zu type %s %s", i,
+		    cert_type_name(c->key), c->key_id);
+	}
+}
+
 static int
 load_hostkeys(struct server *s)
 {
@@ -111,6 +143,7 @@ load_hostkeys(struct server *s)
 		log_error("sshd: no hostkeys available -- exiting.");
 		return ERR_CONFIG;
 	}
+	load_hostcerts(s);
 	return 0;
 }
 
@@ -181,6 +214,7 @@ serve_connection(struct server *s, int in, int out, int authpipe)
 	tc.hostkeys = s->hostpub;
 	tc.nhostkeys = s->nhostkeys;
 	tc.hostkey_sign = hostkey_sign;
+	tc.hostcerts = s->hostcerts;
 	tc.hostkey_arg = s;
 	tc.moduli_path = s->sc->moduli_file ? s->sc->moduli_file :
 	    "/etc/ssh/moduli";

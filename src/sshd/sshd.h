@@ -4,6 +4,7 @@
 
 #include <netdb.h>
 
+#include "cert.h"
 #include "key.h"
 #include "servconf.h"
 
@@ -14,6 +15,7 @@ struct server {
 	struct servconf *sc;
 	struct key *hostkeys[SC_MAX_LIST];	/* private */
 	struct key *hostpub[SC_MAX_LIST];	/* public halves */
+	struct key_cert *hostcerts[SC_MAX_LIST]; /* HostCertificate, or NULL */
 	size_t nhostkeys;
 	int log_stderr;
 };

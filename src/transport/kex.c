@@ -12,11 +12,19 @@
  * sending it and its incoming keys right after receiving the peer's.
  * The method math is in src/crypto/kexalg.c; this file holds the
  * protocol state and the exchange hash.
+ *
+ * Host certificates: a certificate algorithm (ssh-ed25519-cert-v01@...)
+ * is offered by a server for each host key with a certificate in
+ * cfg.hostcerts; K_S is then the certificate blob and the signature is
+ * made with the plain key and the plain algorithm. A client receiving
+ * one parses and checks the certificate (cert.c), verifies the KEX
+ * signature with its subject key and asks cfg.hostcert_verify.
  */
 #include <string.h>
 
 #include <openssl/rand.h>
 
+#include "cert.h"
 #include "err.h"
 #include "log.h"
 #include "mem.h"
@@ -72,15 +80,20 @@ first_common(const char *client, const char *server)
 	return NULL;
 }
 
+/* Index of our host key for alg (certificate algorithms too); -1: none. */
 static int
-have_hostkey_for(const struct transport *t, const char *alg)
+hostkey_index(const struct transport *t, const char *alg)
 {
+	const struct key_cert *c;
 	size_t i;
 
-	for (i = 0; i < t->cfg.nhostkeys; i++)
-		if (key_sigalg_matches(t->cfg.hostkeys[i], alg))
-			return 1;
-	return 0;
+	for (i = 0; i < t->cfg.nhostkeys; i++) {
+		c = t->cfg.hostcerts != NULL ? t->cfg.hostcerts[i] : NULL;
+		if (cert_sigalg_base(alg) != NULL ? cert_sigalg_matches(c, alg) :
+		    key_sigalg_matches(t->cfg.hostkeys[i], alg))
+			return (int)i;
+	}
+	return -1;
 }
 
 /* The server offers only host key algorithms it has a key for. */
@@ -96,7 +109,7 @@ server_hostkey_list(const struct transport *t)
 		size_t len = e ? (size_t)(e - p) : strlen(p);
 		char *name = x_strndup(p, len);
 
-		if (have_hostkey_for(t, name))
+		if (hostkey_index(t, name) >= 0)
 			sbuf_putf(b, "%s%s", sbuf_len(b) ? "," : "", name);
 		x_free(name);
 		p = e ? e + 1 : NULL;
@@ -184,6 +197,8 @@ kex_clear(struct transport *t)
 	t->gex_p = t->gex_g = NULL;
 	key_free(t->peer_hostkey);
 	t->peer_hostkey = NULL;
+	cert_free(t->peer_hostcert);
+	t->peer_hostcert = NULL;
 	x_free(t->hostkey_alg);
 	t->hostkey_alg = NULL;
 	newkeys_clear(&t->nk_send);
@@ -498,17 +513,6 @@ get_peer_pub(struct transport *t, struct sbuf *body, const unsigned char **raw,
 	return sbuf_get_mpint_direct(body, val, vallen);
 }
 
-static const struct key *
-find_hostkey(const struct transport *t, const char *alg)
-{
-	size_t i;
-
-	for (i = 0; i < t->cfg.nhostkeys; i++)
-		if (key_sigalg_matches(t->cfg.hostkeys[i], alg))
-			return t->cfg.hostkeys[i];
-	return NULL;
-}
-
 /* Server: the client's public value arrived; reply and send NEWKEYS. */
 static int
 server_kex_reply(struct transport *t, uint8_t reply_type)
@@ -518,7 +522,8 @@ server_kex_reply(struct transport *t, uint8_t reply_type)
 	unsigned char H[64];
 	struct sbuf *K = sbuf_new(), *blob = sbuf_new(), *sig = sbuf_new();
 	struct sbuf *m = NULL;
-	int r;
+	const char *sigalg = cert_sigalg_base(t->hostkey_alg);
+	int r, hk;
 
 	if ((r = get_peer_pub(t, t->body, &raw, &rawlen, &val, &vallen)) != 0 ||
 	    sbuf_len(t->body) != 0) {
@@ -526,10 +531,11 @@ server_kex_reply(struct transport *t, uint8_t reply_type)
 		    "bad key exchange message");
 		goto out;
 	}
-	if ((t->hostkey = find_hostkey(t, t->hostkey_alg)) == NULL) {
+	if ((hk = hostkey_index(t, t->hostkey_alg)) < 0) {
 		r = ERR_NO_HOSTKEY_MATCH;
 		goto out;
 	}
+	t->hostkey = t->cfg.hostkeys[hk];
 	t->my_pub = sbuf_new();
 	if ((r = kexalg_keygen(t->kex, t->gex_p, t->gex_g, &t->eph,
 	    t->my_pub)) != 0)
@@ -539,12 +545,14 @@ server_kex_reply(struct transport *t, uint8_t reply_type)
 		    "key exchange failed: %s", err_str(r));
 		goto out;
 	}
-	if ((r = key_to_blob(t->hostkey, blob)) != 0 ||
+	if ((r = sigalg != NULL ? cert_to_blob(t->cfg.hostcerts[hk], blob) :
+	    key_to_blob(t->hostkey, blob)) != 0 ||
 	    (r = exchange_hash(t, blob, raw, rawlen, sbuf_ptr(t->my_pub),
 	    sbuf_len(t->my_pub), K, H)) != 0)
 		goto out;
 	if ((r = t->cfg.hostkey_sign(t->cfg.hostkey_arg, t->hostkey,
-	    t->hostkey_alg, H, t->kex->hash_len, sig)) != 0) {
+	    sigalg != NULL ? sigalg : t->hostkey_alg, H, t->kex->hash_len,
+	    sig)) != 0) {
 		log_error("host key signing failed: %s", err_str(r));
 		goto out;
 	}
@@ -576,6 +584,7 @@ client_kex_reply(struct transport *t)
 	size_t kbloblen, rawlen, vallen, siglen;
 	unsigned char H[64];
 	struct sbuf *K = sbuf_new(), *blob = NULL;
+	const char *sigalg = cert_sigalg_base(t->hostkey_alg);
 	int r;
 
 	if ((r = sbuf_get_string_direct(t->body, &kblob, &kbloblen)) != 0 ||
@@ -588,7 +597,22 @@ client_kex_reply(struct transport *t)
 	}
 	key_free(t->peer_hostkey);
 	t->peer_hostkey = NULL;
-	if ((r = key_from_blob(kblob, kbloblen, &t->peer_hostkey)) != 0 ||
+	cert_free(t->peer_hostcert);
+	t->peer_hostcert = NULL;
+	if (sigalg != NULL) {
+		if ((r = cert_from_blob(kblob, kbloblen,
+		    &t->peer_hostcert)) != 0 ||
+		    !cert_sigalg_matches(t->peer_hostcert, t->hostkey_alg) ||
+		    (r = key_demote(t->peer_hostcert->key,
+		    &t->peer_hostkey)) != 0) {
+			r = tr_protocol_error(t,
+			    SSH2_DISCONNECT_KEY_EXCHANGE_FAILED,
+			    "bad server host certificate for %s",
+			    t->hostkey_alg);
+			goto out;
+		}
+	} else if ((r = key_from_blob(kblob, kbloblen,
+	    &t->peer_hostkey)) != 0 ||
 	    !key_sigalg_matches(t->peer_hostkey, t->hostkey_alg)) {
 		r = tr_protocol_error(t, SSH2_DISCONNECT_KEY_EXCHANGE_FAILED,
 		    "server host key does not match %s", t->hostkey_alg);
@@ -604,13 +628,17 @@ client_kex_reply(struct transport *t)
 	    sbuf_len(t->my_pub), raw, rawlen, K, H)) != 0)
 		goto out;
 	if ((r = key_verify(t->peer_hostkey, sig, siglen, H, t->kex->hash_len,
-	    t->hostkey_alg)) != 0) {
+	    sigalg != NULL ? sigalg : t->hostkey_alg)) != 0) {
 		r = tr_protocol_error(t, SSH2_DISCONNECT_KEY_EXCHANGE_FAILED,
 		    "signature on key exchange does not verify");
 		goto out;
 	}
-	if (t->cfg.hostkey_verify != NULL && (r = t->cfg.hostkey_verify(
-	    t->cfg.verify_arg, t->peer_hostkey)) != 0) {
+	if (t->peer_hostcert != NULL)
+		r = t->cfg.hostcert_verify == NULL ? ERR_PERMISSION_DENIED :
+		    t->cfg.hostcert_verify(t->cfg.verify_arg, t->peer_hostcert);
+	else if (t->cfg.hostkey_verify != NULL)
+		r = t->cfg.hostkey_verify(t->cfg.verify_arg, t->peer_hostkey);
+	if (r != 0) {
 		tr_disconnect(t, SSH2_DISCONNECT_HOST_KEY_NOT_VERIFIABLE,
 		    "Host key verification failed.");
 		goto out;

@@ -87,6 +87,8 @@
 
 #define TR_MAX_PACKET	(256 * 1024)	/* largest packet we accept */
 
+struct key_cert;
+
 struct tr_config {
 	int server;			/* 1: server role, 0: client */
 	/* Final algorithm lists (after +,-,^ processing), comma-separated. */
@@ -106,10 +108,25 @@ struct tr_config {
 	    const char *sigalg, const unsigned char *data, size_t dlen,
 	    struct sbuf *sig);
 	void *hostkey_arg;
+	/*
+	 * Server, optional: host certificates parallel to hostkeys
+	 * (hostcerts[i] certifies hostkeys[i], or is NULL); NULL: none.
+	 * Each adds its certificate algorithm to the offer; when chosen,
+	 * K_S is the certificate and hostkey_sign is called for
+	 * hostkeys[i] with the plain algorithm (cert_sigalg_base()).
+	 */
+	struct key_cert **hostcerts;
 	const char *moduli_path;	/* DH group exchange; NULL: default */
 
 	/* Client: 0 to accept the server's host key, an error to refuse. */
 	int (*hostkey_verify)(void *arg, const struct key *hostkey);
+	/*
+	 * Client: called instead of hostkey_verify when the server sent a
+	 * host certificate (its CA signature and the KEX signature by its
+	 * subject key already checked); 0 to accept. NULL: refuse every
+	 * certificate.
+	 */
+	int (*hostcert_verify)(void *arg, const struct key_cert *cert);
 	void *verify_arg;
 };
 

@@ -40,6 +40,8 @@ enum kex_state {
 	KEX_RUNNING,		/* KEXINIT sent and/or received */
 };
 
+struct key_cert;
+
 struct transport {
 	struct tr_config cfg;
 	int fd_in, fd_out;
@@ -80,6 +82,7 @@ struct transport {
 	char *hostkey_alg;
 	const struct key *hostkey;	/* server: the key in use */
 	struct key *peer_hostkey;	/* client: the server's key */
+	struct key_cert *peer_hostcert;	/* client: its certificate, if any */
 	struct kex_eph *eph;
 	struct sbuf *my_pub;		/* our encoded public value */
 	uint32_t gex_min, gex_want, gex_max;

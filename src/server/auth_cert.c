@@ -1,0 +1,214 @@
+/*
+ * auth_cert.c: user certificates in publickey authentication
+ * (PROTOCOL.certkeys; sshd_config TrustedUserCAKeys,
+ * AuthorizedPrincipalsFile; authorized_keys cert-authority).
+ *
+ * The certificate arrives already parsed and its CA signature checked
+ * (cert_from_blob()). auth_cert_allowed() decides whether its CA is
+ * trusted for this user, in OpenSSH's order: the cert-authority lines
+ * of the authorized_keys files, then TrustedUserCAKeys (with the
+ * principals from AuthorizedPrincipalsFile when set, else the user's
+ * name). The restrictions of the line that matched are then narrowed by
+ * the certificate's own critical options and extensions, and its
+ * source-address list is matched against the client's address. Refusals
+ * are logged with OpenSSH's wording.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "auth_int.h"
+#include "authkeys.h"
+#include "cert.h"
+#include "err.h"
+#include "log.h"
+#include "match.h"
+#include "mem.h"
+
+#define CA_MAX_LINE	(16 * 1024)
+
+/* Short key type names as OpenSSH logs them. */
+static const struct {
+	enum key_type type;
+	const char *name;
+} key_log_names[] = {
+	{ KEY_ED25519, "ED25519" },
+	{ KEY_ECDSA, "ECDSA" },
+	{ KEY_RSA, "RSA" },
+};
+
+const char *
+auth_key_short_name(const struct key *k)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(key_log_names) / sizeof(key_log_names[0]); i++)
+		if (key_log_names[i].type == k->type)
+			return key_log_names[i].name;
+	return key_type_name(k);
+}
+
+char *
+auth_cert_info(const struct key_cert *c)
+{
+	char *fp = key_fingerprint(c->key, KEY_FP_SHA256);
+	char *cafp = key_fingerprint(c->ca_key, KEY_FP_SHA256), *s;
+
+	s = x_asprintf(": %s-CERT %s ID %s (serial %" PRIu64 ") CA %s %s",
+	    auth_key_short_name(c->key), fp ? fp : "?", c->key_id, c->serial,
+	    auth_key_short_name(c->ca_key), cafp ? cafp : "?");
+	x_free(fp);
+	x_free(cafp);
+	return s;
+}
+
+/* 1 if the CA key is one of the keys in the file (one per line). */
+static int
+ca_listed(const char *path, const struct key *ca)
+{
+	FILE *f;
+	char *line = NULL;
+	const char *cp;
+	size_t cap = 0;
+	ssize_t n;
+	struct key *k;
+	int found = 0;
+
+	if ((f = fopen(path, "r")) == NULL) {
+		log_error("cannot open TrustedUserCAKeys %s: %s", path,
+		    strerror(errno));
+		return 0;
+	}
+	while (!found && (n = getline(&line, &cap, f)) != -1) {
+		if (n > CA_MAX_LINE)
+			continue;
+		for (cp = line; *cp == ' ' || *cp == '\t'; cp++)
+			;
+		if (*cp == '#' || *cp == '\n' || *cp == '\0')
+			continue;
+		if (key_read_public_text(&cp, &k) != 0)
+			continue;
+		found = key_equal_public(k, ca);
+		key_free(k);
+	}
+	x_free(line);
+	fclose(f);
+	return found;
+}
+
+/* TrustedUserCAKeys: 0 and *optsp when the CA is trusted for the user. */
+static int
+trusted_ca(struct authctxt *ac, const struct key_cert *c, uint64_t now,
+    struct authopts **optsp)
+{
+	const struct servconf *sc = ac->sc;
+	const char *reason = NULL;
+	char *cafp;
+	int r;
+
+	*optsp = NULL;
+	if (sc->trusted_user_ca_keys == NULL)
+		return ERR_NOT_FOUND;
+	cafp = key_fingerprint(c->ca_key, KEY_FP_SHA256);
+	if (!ca_listed(sc->trusted_user_ca_keys, c->ca_key)) {
+		log_debug("CA %s %s is not listed in %s",
+		    key_type_name(c->ca_key), cafp ? cafp : "?",
+		    sc->trusted_user_ca_keys);
+		x_free(cafp);
+		return ERR_NOT_FOUND;
+	}
+	if (sc->authorized_principals_file != NULL) {
+		if (cert_check_reason(c, now, NULL, 0, &reason) == 0) {
+			reason = NULL;
+			if (authkeys_principals(sc, ac->pw, c,
+			    ac->conn->remote_host, ac->conn->remote_addr,
+			    optsp) != 0)
+				reason = "Certificate does not contain an "
+				    "authorized principal";
+		}
+	} else if (cert_check_reason(c, now, ac->pw->pw_name, 0,
+	    &reason) == 0) {
+		reason = NULL;
+		*optsp = authopts_new();
+	}
+	if (reason != NULL) {
+		log_error("%s", reason);
+		r = ERR_NOT_FOUND;
+	} else {
+		log_verbose("Accepted certificate ID \"%s\" (serial %" PRIu64
+		    ") signed by %s CA %s via %s", c->key_id, c->serial,
+		    key_type_name(c->ca_key), cafp ? cafp : "?",
+		    sc->trusted_user_ca_keys);
+		r = 0;
+	}
+	x_free(cafp);
+	return r;
+}
+
+int
+auth_cert_allowed(struct authctxt *ac, const struct key_cert *c,
+    struct authopts **optsp)
+{
+	const struct auth_conn *conn = ac->conn;
+	struct authopts *o = NULL;
+	const char *err = NULL;
+	char *src = NULL;
+	uint64_t now = (uint64_t)time(NULL);
+	int r = ERR_NOT_FOUND, m;
+
+	*optsp = NULL;
+	if (authkeys_find_cert(ac->sc, ac->pw, c, conn->remote_host,
+	    conn->remote_addr, &o) != 0 &&
+	    trusted_ca(ac, c, now, &o) != 0)
+		goto out;
+	if (authopts_apply_cert(o, c, &src, &err) != 0) {
+		log_error("Refused by certificate options: %s", err);
+		goto out;
+	}
+	if (src != NULL) {
+		m = match_addr_list(conn->remote_addr, src);
+		if (m == -2) {
+			log_error("Certificate source-address contents "
+			    "invalid");
+			goto out;
+		}
+		if (m != 1) {
+			log_error("Authentication tried for %s with valid "
+			    "certificate but not from a permitted source "
+			    "address (%s).", ac->pw->pw_name,
+			    conn->remote_addr);
+			goto out;
+		}
+	}
+	*optsp = o;
+	o = NULL;
+	r = 0;
+ out:
+	x_free(src);
+	authopts_free(o);
+	return r;
+}
+
+int
+auth_key_revoked(const struct authctxt *ac, const struct key *key,
+    const struct key_cert *cert)
+{
+	char *fp;
+
+	if (ac->sc->revoked_keys == NULL)
+		return 0;
+	/*
+	 * No KRL reader in the tree yet: a RevokedKeys file cannot be
+	 * checked, so every key is refused (fail closed), as OpenSSH does
+	 * for a file it cannot load.
+	 */
+	fp = key_fingerprint(key, KEY_FP_SHA256);
+	log_error("Error checking authentication key %s %s in revoked keys "
+	    "file %s: %s", cert != NULL ? cert_type_name(key) :
+	    key_type_name(key), fp ? fp : "?", ac->sc->revoked_keys,
+	    "revoked keys files are not supported");
+	x_free(fp);
+	return 1;
+}
