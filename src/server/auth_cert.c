@@ -23,6 +23,7 @@
 #include "authkeys.h"
 #include "cert.h"
 #include "err.h"
+#include "krl.h"
 #include "log.h"
 #include "match.h"
 #include "mem.h"
@@ -191,24 +192,40 @@ auth_cert_allowed(struct authctxt *ac, const struct key_cert *c,
 	return r;
 }
 
+/*
+ * RevokedKeys: the file is read at each check (as OpenSSH does), so an
+ * updated KRL takes effect without a restart. A file that cannot be read
+ * or parsed refuses every key (fail closed).
+ */
 int
 auth_key_revoked(const struct authctxt *ac, const struct key *key,
     const struct key_cert *cert)
 {
-	char *fp;
+	struct krl *krl = NULL;
+	char *fp, *type;
+	int r, revoked = 1;
 
 	if (ac->sc->revoked_keys == NULL)
 		return 0;
-	/*
-	 * No KRL reader in the tree yet: a RevokedKeys file cannot be
-	 * checked, so every key is refused (fail closed), as OpenSSH does
-	 * for a file it cannot load.
-	 */
 	fp = key_fingerprint(key, KEY_FP_SHA256);
-	log_error("Error checking authentication key %s %s in revoked keys "
-	    "file %s: %s", cert != NULL ? cert_type_name(key) :
-	    key_type_name(key), fp ? fp : "?", ac->sc->revoked_keys,
-	    "revoked keys files are not supported");
+	/* OpenSSH's sshkey_type(): "ED25519", "RSA-CERT"... */
+	type = x_asprintf("%s%s", auth_key_short_name(key),
+	    cert != NULL ? "-CERT" : "");
+	if ((r = krl_load_file(ac->sc->revoked_keys, &krl)) != 0) {
+		log_error("Error checking authentication key %s %s in revoked "
+		    "keys file %s: %s", type, fp ? fp : "?",
+		    ac->sc->revoked_keys, err_str(r));
+	} else if ((r = krl_check_key(krl, key, cert)) == ERR_KEY_REVOKED) {
+		log_error("Authentication key %s %s revoked by file %s",
+		    type, fp ? fp : "?", ac->sc->revoked_keys);
+	} else if (r != 0) {
+		log_error("Error checking authentication key %s %s in revoked "
+		    "keys file %s: %s", type, fp ? fp : "?",
+		    ac->sc->revoked_keys, err_str(r));
+	} else
+		revoked = 0;
+	krl_free(krl);
 	x_free(fp);
-	return 1;
+	x_free(type);
+	return revoked;
 }

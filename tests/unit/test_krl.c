@@ -64,7 +64,7 @@ test_keys_and_certs(void)
 {
 	struct key *ca = NULL, *ca2 = NULL, *k[6];
 	struct key_cert *c1, *c2, *c3, *c4;
-	struct krl *krl = krl_new(), *p;
+	struct krl *krl = krl_new(), *p = NULL;
 	size_t i;
 
 	CHECK_OK(key_generate(KEY_ED25519, 0, &ca));
