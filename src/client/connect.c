@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "connect.h"
+#include "sbuf.h"
 #include "err.h"
 #include "log.h"
 #include "mem.h"
@@ -189,14 +190,96 @@ client_connect_proxy(const struct client_opts *o, const char *cmd,
 	return r;
 }
 
+/* Append s to b in single quotes, safe for sh -c. */
+static void
+put_quoted(struct sbuf *b, const char *s)
+{
+	sbuf_put_u8(b, '\'');
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			sbuf_putf(b, "'\\''");
+		else
+			sbuf_put_u8(b, (uint8_t)*s);
+	}
+	sbuf_put_u8(b, '\'');
+}
+
+/*
+ * ProxyJump "[user@]host[:port][,...]" becomes the ProxyCommand
+ * "SELF [-F file] [-v...] [-J earlier-hops] [-l user] [-p port]
+ * -W '[%h]:%p' last-hop", as OpenSSH builds it: the last jump host is
+ * reached through the ones before it, and the target through the last.
+ * SELF is this very program (/proc/self/exe), never whatever "ssh" is
+ * first on PATH.
+ */
 int
 client_proxyjump_command(const struct client_opts *o, const char *self,
-    char **cmdp)
+    const char *config_file, int verbose, char **cmdp)
 {
-	(void)o;
-	(void)self;
+	char exe[4096], *spec, *last, *user = NULL, *host, *port = NULL, *p;
+	struct sbuf *b;
+	ssize_t n;
+	int i;
+
 	*cmdp = NULL;
-	log_error("ProxyJump (-J) is not supported yet: it needs -W, "
-	    "which is not implemented; use ProxyCommand instead");
-	return ERR_FEATURE_UNSUPPORTED;
+	if ((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0)
+		exe[n] = '\0';
+	else
+		snprintf(exe, sizeof(exe), "%s", self);
+	spec = x_strdup(o->proxy_jump);
+	if ((last = strrchr(spec, ',')) != NULL)
+		*last++ = '\0';
+	else
+		last = spec;
+	host = last;
+	if ((p = strrchr(host, '@')) != NULL) {
+		*p = '\0';
+		user = host;
+		host = p + 1;
+	}
+	if (*host == '[') {			/* [v6addr]:port */
+		host++;
+		if ((p = strchr(host, ']')) == NULL)
+			goto bad;
+		*p++ = '\0';
+		if (*p == ':')
+			port = p + 1;
+		else if (*p != '\0')
+			goto bad;
+	} else if ((p = strchr(host, ':')) != NULL) {
+		*p = '\0';
+		port = p + 1;
+	}
+	if (*host == '\0' || (user != NULL && *user == '\0') ||
+	    (port != NULL && (*port == '\0' ||
+	    strspn(port, "0123456789") != strlen(port))))
+		goto bad;
+	b = sbuf_new();
+	put_quoted(b, exe);
+	if (config_file != NULL) {
+		sbuf_putf(b, " -F ");
+		put_quoted(b, config_file);
+	}
+	for (i = 0; i < verbose && i < 3; i++)
+		sbuf_putf(b, " -v");
+	if (last != spec) {
+		sbuf_putf(b, " -J ");
+		put_quoted(b, spec);
+	}
+	if (user != NULL) {
+		sbuf_putf(b, " -l ");
+		put_quoted(b, user);
+	}
+	if (port != NULL)
+		sbuf_putf(b, " -p %s", port);
+	sbuf_putf(b, " -W '[%%h]:%%p' ");
+	put_quoted(b, host);
+	*cmdp = x_strndup((const char *)sbuf_ptr(b), sbuf_len(b));
+	sbuf_free(b);
+	x_free(spec);
+	return 0;
+ bad:
+	log_error("ssh: bad ProxyJump specification \"%s\"", o->proxy_jump);
+	x_free(spec);
+	return ERR_INVALID_ARGUMENT;
 }

@@ -28,9 +28,9 @@ int client_connect_proxy(const struct client_opts *o, const char *cmd,
 /*
  * The ProxyCommand that implements ProxyJump spec ("[user@]host[:port]"
  * list, comma-separated) with this program's own path; caller frees.
- * ERR_FEATURE_UNSUPPORTED until -W exists.
+ * ERR_INVALID_ARGUMENT for a malformed specification.
  */
 int client_proxyjump_command(const struct client_opts *o, const char *self,
-    char **cmdp);
+    const char *config_file, int verbose, char **cmdp);
 
 #endif

@@ -57,7 +57,7 @@ int
 fwd_client_option(struct client_opts *o, int ch, const char *arg)
 {
 	struct fwd_spec f;
-	char *p, *q;
+	char *q;
 	const char *kw = ch == 'L' ? "LocalForward" : ch == 'R' ?
 	    "RemoteForward" : "DynamicForward";
 
@@ -70,13 +70,12 @@ fwd_client_option(struct client_opts *o, int ch, const char *arg)
 			return -1;
 		}
 		x_free(o->stdio_forward_host);
-		o->stdio_forward_host = x_strdup(arg);
-		p = o->stdio_forward_host;
-		if (*p == '[' && q[-1] == ']') {
-			memmove(p, p + 1, (size_t)(q - p) - 2);
-			p[q - p - 2] = '\0';
-		} else
-			p[q - arg] = '\0';
+		if (arg[0] == '[' && q[-1] == ']')	/* [v6 or host]:port */
+			o->stdio_forward_host = x_strndup(arg + 1,
+			    (size_t)(q - arg) - 2);
+		else
+			o->stdio_forward_host = x_strndup(arg,
+			    (size_t)(q - arg));
 		o->stdio_forward_port = atoi(q + 1);
 		if (o->stdio_forward_port <= 0 ||
 		    o->stdio_forward_port > 65535) {

@@ -113,7 +113,8 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 	if (o->proxy_command != NULL && strcmp(o->proxy_command, "none") != 0)
 		proxy = o->proxy_command;
 	else if (o->proxy_jump != NULL && strcmp(o->proxy_jump, "none") != 0) {
-		if (client_proxyjump_command(o, cl->self, &jump) != 0)
+		if (client_proxyjump_command(o, cl->self, cl->config_file,
+		    cl->verbose, &jump) != 0)
 			return 255;
 		proxy = jump;
 	}

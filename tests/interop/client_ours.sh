@@ -109,4 +109,15 @@ check "unresolvable name: 255" [ $? -eq 255 ]
 check "... Could not resolve hostname" grep -q "ssh: Could not resolve hostname no-such-host.invalid" "$T/err"
 "$BIN/ssh" -F /dev/null -L 1:a 127.0.0.1 true </dev/null 2>"$T/err"
 check "a bad -L is refused clearly" grep -q "Bad local forwarding specification '1:a'" "$T/err"
+
+# ProxyJump: one and two hops through our own sshd (the inner ssh is this
+# same binary, reading the same -F file); -W with a bracketed host.
+out=$(mssh -J target target 'echo one-hop')
+check "ProxyJump through one host" [ "$out" = one-hop ]
+out=$(mssh -J "target,target" target 'echo two-hops')
+check "ProxyJump through two hosts" [ "$out" = two-hops ]
+out=$(mssh -W "[127.0.0.1]:$PORT" target </dev/null 2>/dev/null | head -c 8)
+check "-W [host]:port reaches the target (its banner)" [ "$out" = "SSH-2.0-" ]
+"$BIN/ssh" -F /dev/null -J 'a@:x' target true </dev/null 2>"$T/err"
+check "a bad ProxyJump is refused" grep -q "bad ProxyJump specification" "$T/err"
 finish
