@@ -101,18 +101,24 @@ static const struct {
 	{ KEY_RSA, "RSA" },
 };
 
-/* "TYPE SHA256:..." for log lines (caller frees). */
-static char *
-hb_key_desc(const struct key *k)
+static const char *
+hb_type_name(const struct key *k)
 {
-	const char *tn = key_type_name(k);
-	char *fp = key_fingerprint(k, KEY_FP_SHA256), *s;
 	size_t i;
 
 	for (i = 0; i < sizeof(hb_log_names) / sizeof(hb_log_names[0]); i++)
 		if (hb_log_names[i].type == k->type)
-			tn = hb_log_names[i].name;
-	s = x_asprintf("%s %s", tn, fp ? fp : "?");
+			return hb_log_names[i].name;
+	return key_type_name(k);
+}
+
+/* "TYPE SHA256:..." for log lines (caller frees). */
+static char *
+hb_key_desc(const struct key *k)
+{
+	char *fp = key_fingerprint(k, KEY_FP_SHA256), *s;
+
+	s = x_asprintf("%s %s", hb_type_name(k), fp ? fp : "?");
 	x_free(fp);
 	return s;
 }
@@ -152,7 +158,7 @@ hb_allowed(struct authctxt *ac, const struct key *key, const char *chost,
 {
 	const struct auth_conn *c = ac->conn;
 	struct rhosts_query q;
-	char *resolved = NULL, *desc;
+	char *resolved = NULL, *fp;
 	const char *lookup;
 	int ok = 0;
 
@@ -195,10 +201,10 @@ hb_allowed(struct authctxt *ac, const struct key *key, const char *chost,
 	if (!hostbased_key_known(ac->sc, ac->pw, key, lookup,
 	    &hostbased_system_paths))
 		goto out;
-	desc = hb_key_desc(key);
-	log_verbose("Accepted %s public key %s from %s@%s",
-	    key_type_name(key), strchr(desc, ' ') + 1, cuser, lookup);
-	x_free(desc);
+	fp = key_fingerprint(key, KEY_FP_SHA256);
+	log_verbose("Accepted %s public key %s from %s@%s", hb_type_name(key),
+	    fp ? fp : "?", cuser, lookup);
+	x_free(fp);
 	ok = 1;
  out:
 	x_free(resolved);
