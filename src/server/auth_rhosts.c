@@ -115,17 +115,19 @@ struct rh_ident {
 	int ngroups;
 };
 
-static void
+/* Back to our own identity; ERR_SYSTEM (logged) if that fails. */
+static int
 rh_restore(struct rh_ident *s)
 {
 	if (!s->changed)
-		return;
+		return 0;
+	s->changed = 0;
 	if (seteuid(s->euid) != 0 || setegid(s->egid) != 0 ||
 	    setgroups((size_t)s->ngroups, s->groups) != 0) {
 		log_error("cannot restore privileges: %s", strerror(errno));
-		_exit(255);	/* never go on with the user's identity */
+		return ERR_SYSTEM;
 	}
-	s->changed = 0;
+	return 0;
 }
 
 /* Act as pw when we are root and pw is not. */
@@ -151,7 +153,7 @@ rh_become(const struct passwd *pw, struct rh_ident *s)
 	    seteuid(pw->pw_uid) != 0) {
 		log_error("cannot act as user %s: %s", pw->pw_name,
 		    strerror(errno));
-		rh_restore(s);
+		(void)rh_restore(s);
 		return ERR_SYSTEM;
 	}
 	return 0;
@@ -267,7 +269,8 @@ hostbased_rhosts_ok(const struct servconf *sc, const struct passwd *pw,
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", pw->pw_dir,
 		    user_files[i]) < sizeof(path) && stat(path, &st) == 0)
 			any = 1;
-	rh_restore(&id);
+	if (rh_restore(&id) != 0)
+		return 0;
 	if (!any && stat(paths->hosts_equiv, &st) == -1 &&
 	    stat(paths->shosts_equiv, &st) == -1) {
 		log_debug3("auth_rhosts2: no hosts access files exist");
@@ -291,7 +294,8 @@ hostbased_rhosts_ok(const struct servconf *sc, const struct passwd *pw,
 	if (rh_become(pw, &id) != 0)
 		return 0;
 	ok = rh_user_files(sc, pw, q);
-	rh_restore(&id);
+	if (rh_restore(&id) != 0)
+		return 0;
 	return ok;
 }
 
@@ -322,7 +326,10 @@ key_in_files(const struct servconf *sc, const struct passwd *pw,
 			    "modes for %s", pw->pw_name, upath);
 		else
 			paths[n++] = upath;
-		rh_restore(&id);
+		if (rh_restore(&id) != 0) {
+			x_free(upath);
+			return HOST_NEW;
+		}
 	}
 	memset(&res, 0, sizeof(res));
 	if (n == 2 && rh_become(pw, &id) != 0) {
@@ -331,8 +338,8 @@ key_in_files(const struct servconf *sc, const struct passwd *pw,
 	}
 	if (hostfile_lookup(paths, n, host, 22, key, &res) == 0)
 		status = res.status;
-	if (n == 2)
-		rh_restore(&id);
+	if (n == 2 && rh_restore(&id) != 0)
+		status = HOST_NEW;
 	if (status == HOST_REVOKED)
 		log_error("WARNING: revoked key for %s attempted "
 		    "authentication", host);
