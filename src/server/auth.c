@@ -311,6 +311,7 @@ static const struct method {
 	{ "password",	SC_FIELD(password_authentication),	m_password },
 	{ "keyboard-interactive", SC_FIELD(kbd_interactive_authentication),
 	    auth_m_kbdint },
+	{ "hostbased",	SC_FIELD(hostbased_authentication), auth_m_hostbased },
 };
 #define NMETHODS (sizeof(methods) / sizeof(methods[0]))
 
@@ -353,7 +354,8 @@ root_allowed(struct authctxt *ac, const char *method)
 		ok = 1;
 		break;
 	case PERMIT_ROOT_NO_PASSWORD:
-		ok = strcmp(method, "publickey") == 0;
+		ok = strcmp(method, "publickey") == 0 ||
+		    strcmp(method, "hostbased") == 0;
 		break;
 	case PERMIT_ROOT_FORCED_ONLY:
 		if (strcmp(method, "publickey") == 0 && ac->opts != NULL &&

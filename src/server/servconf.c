@@ -443,6 +443,7 @@ static const struct int_default int_defaults[] = {
 	D(allow_tcp_forwarding, 3), D(allow_agent_forwarding, 1),
 	D(allow_streamlocal_forwarding, 3),
 	D(compression, 1), D(authorized_keys_command_timeout, 30),
+	D(ignore_rhosts, IGNORE_RHOSTS_YES),
 };
 #undef D
 
@@ -457,7 +458,7 @@ static const struct {
 	{ "password", offsetof(struct servconf, password_authentication) },
 	{ "keyboard-interactive",
 	    offsetof(struct servconf, kbd_interactive_authentication) },
-	{ "hostbased", (size_t)-1 },
+	{ "hostbased", offsetof(struct servconf, hostbased_authentication) },
 	{ "gssapi-with-mic", (size_t)-1 },
 };
 

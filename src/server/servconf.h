@@ -27,6 +27,11 @@ enum permit_root {
 	PERMIT_ROOT_YES,
 };
 
+enum ignore_rhosts {
+	IGNORE_RHOSTS_NO, IGNORE_RHOSTS_YES,
+	IGNORE_RHOSTS_SHOSTS /* shosts-only: read .shosts, not .rhosts */,
+};
+
 struct sc_listen {
 	char *addr;		/* NULL: any */
 	int port;		/* 0: the Port values */
@@ -126,6 +131,12 @@ struct servconf {
 	size_t npermit_listen;
 	int disable_forwarding;
 	int allow_streamlocal_forwarding;	/* as allow_tcp_forwarding */
+	/* Hostbased authentication (auth_hostbased.c). */
+	int hostbased_authentication;
+	char *hostbased_accepted_algorithms;
+	int hostbased_uses_name_from_packet_only;
+	int ignore_rhosts;		/* enum ignore_rhosts */
+	int ignore_user_known_hosts;
 
 	/* Private to servconf.c: Match blocks and parse bookkeeping. */
 	void *priv;

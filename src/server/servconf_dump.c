@@ -26,6 +26,9 @@ static const struct sc_enum dump_gw[] = {
 static const struct sc_enum dump_fwd[] = {
 	{ "yes", 3 }, { "no", 0 }, { "local", 2 }, { "remote", 1 },
 	{ NULL, 0 } };
+static const struct sc_enum dump_rhosts[] = {
+	{ "yes", IGNORE_RHOSTS_YES }, { "no", IGNORE_RHOSTS_NO },
+	{ "shosts-only", IGNORE_RHOSTS_SHOSTS }, { NULL, 0 } };
 static const struct sc_enum dump_tun[] = {
 	{ "no", 0 }, { "point-to-point", 1 }, { "ethernet", 2 },
 	{ "yes", 3 }, { NULL, 0 } };
@@ -105,6 +108,11 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	fprintf(f, "clientalivecountmax %d\n", sc->client_alive_count_max);
 	put_str(f, "permitrootlogin",
 	    sc_enum_name(dump_root, sc->permit_root_login));
+	put_str(f, "ignorerhosts", sc_enum_name(dump_rhosts, sc->ignore_rhosts));
+	put_yn(f, "ignoreuserknownhosts", sc->ignore_user_known_hosts);
+	put_yn(f, "hostbasedauthentication", sc->hostbased_authentication);
+	put_yn(f, "hostbasedusesnamefrompacketonly",
+	    sc->hostbased_uses_name_from_packet_only);
 	put_yn(f, "pubkeyauthentication", sc->pubkey_authentication);
 	put_yn(f, "passwordauthentication", sc->password_authentication);
 	put_yn(f, "kbdinteractiveauthentication",
@@ -143,6 +151,8 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	    sc->authorized_keys_command_timeout);
 	put_str(f, "kexalgorithms", sc->kex_algorithms);
 	put_str(f, "hostkeyalgorithms", sc->hostkey_algorithms);
+	put_str(f, "hostbasedacceptedalgorithms",
+	    sc->hostbased_accepted_algorithms);
 	put_str(f, "pubkeyacceptedalgorithms", sc->pubkey_accepted_algorithms);
 	put_str(f, "loglevel", log_level_name(sc->log_level));
 	put_str(f, "syslogfacility", log_facility_name(sc->log_facility));

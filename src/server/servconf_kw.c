@@ -81,6 +81,9 @@ static const struct sc_enum enum_fwd[] = {
 static const struct sc_enum enum_tun[] = {
 	{ "no", 0 }, { "point-to-point", 1 }, { "ethernet", 2 },
 	{ "yes", 3 }, { NULL, 0 } };
+static const struct sc_enum enum_rhosts[] = {
+	{ "yes", IGNORE_RHOSTS_YES }, { "no", IGNORE_RHOSTS_NO },
+	{ "shosts-only", IGNORE_RHOSTS_SHOSTS }, { NULL, 0 } };
 
 #define F(m)  offsetof(struct servconf, m)
 #define A(m)  offsetof(struct servconf, m), offsetof(struct servconf, n##m)
@@ -174,6 +177,17 @@ const struct sc_kw sc_keywords[] = {
 	{ "disableforwarding", T_FLAG, M, F(disable_forwarding), 0, NULL },
 	{ "allowstreamlocalforwarding", T_ENUM, M,
 	    F(allow_streamlocal_forwarding), 0, enum_fwd },
+	{ "hostbasedauthentication", T_FLAG, M, F(hostbased_authentication), 0,
+	    NULL },
+	{ "hostbasedacceptedalgorithms", T_ALGS, M,
+	    F(hostbased_accepted_algorithms), 0, &alg_sig },
+	{ "hostbasedacceptedkeytypes", T_ALGS, M,
+	    F(hostbased_accepted_algorithms), 0, &alg_sig },
+	{ "hostbasedusesnamefrompacketonly", T_FLAG, M,
+	    F(hostbased_uses_name_from_packet_only), 0, NULL },
+	{ "ignorerhosts", T_ENUM, M, F(ignore_rhosts), 0, enum_rhosts },
+	{ "ignoreuserknownhosts", T_FLAG, 0, F(ignore_user_known_hosts), 0,
+	    NULL },
 	{ "include", T_INCLUDE, M, 0, 0, NULL },
 	{ "match", T_MATCH, M, 0, 0, NULL },
 	/* Accepted and not acted on (yet); allowed where OpenSSH allows. */
@@ -188,12 +202,7 @@ const struct sc_kw sc_keywords[] = {
 	{ "gssapicleanupcredentials", T_IGNORE, 0, 0, 0, NULL },
 	{ "gssapikeyexchange", T_IGNORE, 0, 0, 0, NULL },
 	{ "gssapistrictacceptorcheck", T_IGNORE, 0, 0, 0, NULL },
-	{ "hostbasedacceptedalgorithms", T_IGNORE, M, 0, 0, NULL },
-	{ "hostbasedauthentication", T_IGNORE, M, 0, 0, NULL },
-	{ "hostbasedusesnamefrompacketonly", T_IGNORE, M, 0, 0, NULL },
 	{ "hostkeyagent", T_IGNORE, 0, 0, 0, NULL },
-	{ "ignorerhosts", T_IGNORE, M, 0, 0, NULL },
-	{ "ignoreuserknownhosts", T_IGNORE, 0, 0, 0, NULL },
 	{ "ipqos", T_IGNORE, M, 0, 0, NULL },
 	{ "kerberosauthentication", T_IGNORE, M, 0, 0, NULL },
 	{ "kerberosorlocalpasswd", T_IGNORE, 0, 0, 0, NULL },
