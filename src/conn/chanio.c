@@ -5,9 +5,10 @@
  * length field is filled in after the read), so each byte is copied once
  * on its way from the fd to the transport; a read that yields nothing
  * leaves the started message unsent, and the next tr_msg_start() simply
- * replaces it. Data from the peer waits in wbuf/ebuf (bounded by our
- * window) until the fd is writable; what is written is counted towards
- * the next WINDOW_ADJUST.
+ * replaces it. Data from the peer is written straight from the message
+ * to the fd when nothing is queued before it (saving a copy); what the fd
+ * does not take waits in wbuf/ebuf (bounded by our window) until it is
+ * writable. What is written is counted towards the next WINDOW_ADJUST.
  */
 #include <errno.h>
 #include <string.h>
@@ -86,4 +87,30 @@ chan_write_fd(struct chan_set *cs, struct chan *c, int ext)
 	}
 	c->local_consumed += (uint32_t)n;
 	return sbuf_consume(buf, (size_t)n);
+}
+
+/* Data from the peer for wfd (ext 0) or efd (ext 1); buf is its queue. */
+int
+chan_put_data(struct chan *c, struct sbuf *buf, int ext,
+    const unsigned char *data, size_t len)
+{
+	int fd = ext ? c->efd : c->wfd;
+	ssize_t n = 0;
+
+	if (sbuf_len(buf) == 0 && fd != -1 && len > 0) {
+		n = write(fd, data, len);
+		if (n < 0 && errno != EAGAIN && errno != EINTR) {
+			log_debug("channel %u: write failed: %s", c->local_id,
+			    strerror(errno));
+			chan_close_write(c);
+			c->local_consumed += (uint32_t)len;
+			return 0;
+		}
+		if (n < 0)
+			n = 0;
+		c->local_consumed += (uint32_t)n;
+	}
+	if ((size_t)n == len)
+		return 0;
+	return sbuf_put(buf, data + n, len - (size_t)n);
 }

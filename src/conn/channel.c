@@ -579,7 +579,7 @@ in_data_common(struct chan_set *cs, struct sbuf *m, int ext)
 		c->local_consumed += (uint32_t)len;
 		return 0;
 	}
-	return sbuf_put(dst, data, len);
+	return chan_put_data(c, dst, ext, data, len);
 }
 
 static int
