@@ -11,6 +11,7 @@
  * writable. What is written is counted towards the next WINDOW_ADJUST.
  */
 #include <errno.h>
+#include <sys/socket.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -113,4 +114,17 @@ chan_put_data(struct chan *c, struct sbuf *buf, int ext,
 	if ((size_t)n == len)
 		return 0;
 	return sbuf_put(buf, data + n, len - (size_t)n);
+}
+
+/* The transport socket's receive buffer, as a bandwidth-delay hint. */
+size_t
+chan_bdp_hint(struct chan_set *cs)
+{
+	int v = 0;
+	socklen_t len = sizeof(v);
+
+	if (getsockopt(tr_fd_in(cs->t), SOL_SOCKET, SO_RCVBUF, &v,
+	    &len) != 0 || v < 0)
+		return 0;
+	return (size_t)v;
 }

@@ -80,8 +80,15 @@ pad_bytes(struct transport *t, unsigned char *dst, unsigned int n)
 	return 0;
 }
 
-int
-pkt_send(struct transport *t, const unsigned char *payload, size_t len)
+/*
+ * Frame, pad, encrypt and MAC one packet into t->out. The payload is at
+ * buf + PKT_HEADROOM; buf has room for the header before it and for
+ * the padding after it, and is used as scratch space. The cipher
+ * writes the packet straight into t->out, so the payload is not copied
+ * first.
+ */
+static int
+pkt_send_frame(struct transport *t, unsigned char *buf, size_t len)
 {
 	struct tr_dir *d = &t->send;
 	unsigned int bs = dir_block_size(d), aad = dir_aad(d) ? 4 : 0;
@@ -101,27 +108,63 @@ pkt_send(struct transport *t, const unsigned char *payload, size_t len)
 	if (pad < 4)
 		pad += bs;
 	plen = (uint32_t)(1 + len + pad);
+	put32(buf, plen);
+	buf[4] = (unsigned char)pad;
+	if ((r = pad_bytes(t, buf + 5 + len, pad)) != 0)
+		return r;
 	if ((r = tr_buf_room(t->out, 4 + plen + taglen)) != 0 ||
 	    (r = sbuf_reserve(t->out, 4 + plen + taglen, &p)) != 0)
 		return r;
-	put32(p, plen);
-	p[4] = (unsigned char)pad;
-	memcpy(p + 5, payload, len);
-	if ((r = pad_bytes(t, p + 5 + len, pad)) != 0)
-		return r;
 	if (d->mac != NULL && !etm &&
-	    (r = mac_compute(d->mctx, d->seqnr, p, 4 + plen, p + 4 + plen)) != 0)
+	    (r = mac_compute(d->mctx, d->seqnr, buf, 4 + plen,
+	    p + 4 + plen)) != 0)
 		return r;
-	if (d->cipher != NULL &&
-	    (r = cipher_crypt(d->cctx, d->seqnr, p, p, plen + 4 - aad, aad,
-	    aead ? taglen : 0)) != 0)
-		return r;
+	if (d->cipher != NULL) {
+		if ((r = cipher_crypt(d->cctx, d->seqnr, p, buf, plen + 4 - aad,
+		    aad, aead ? taglen : 0)) != 0)
+			return r;
+	} else
+		memcpy(p, buf, 4 + plen);
 	if (etm &&
 	    (r = mac_compute(d->mctx, d->seqnr, p, 4 + plen, p + 4 + plen)) != 0)
 		return r;
 	d->seqnr++;
 	d->blocks += (4 + plen) / bs;
 	return 0;
+}
+
+int
+pkt_send(struct transport *t, const unsigned char *payload, size_t len)
+{
+	unsigned char stackbuf[PKT_HEADROOM + 1024 + PKT_TAILROOM], *buf;
+	size_t n = PKT_HEADROOM + len + PKT_TAILROOM;
+	int r;
+
+	if (len == 0 || len > TR_MAX_PACKET - 64)
+		return ERR_PACKET_TOO_LARGE;
+	buf = n <= sizeof(stackbuf) ? stackbuf : x_malloc(n);
+	memcpy(buf + PKT_HEADROOM, payload, len);
+	r = pkt_send_frame(t, buf, len);
+	if (buf != stackbuf)
+		x_freezero(buf, n);
+	else
+		x_wipe(buf, n);
+	return r;
+}
+
+/*
+ * Send the unread bytes of b as one packet without copying them: when b
+ * has PKT_HEADROOM bytes before them and PKT_TAILROOM after (see
+ * tr_msg_start), they are framed in place; otherwise through pkt_send.
+ * b's contents are left as they were, plus scratch bytes around them.
+ */
+int
+pkt_send_sbuf(struct transport *t, struct sbuf *b)
+{
+	if (b->readonly || b->off < PKT_HEADROOM ||
+	    b->alloc - b->size < PKT_TAILROOM)
+		return pkt_send(t, sbuf_ptr(b), sbuf_len(b));
+	return pkt_send_frame(t, b->d + b->off - PKT_HEADROOM, sbuf_len(b));
 }
 
 /*

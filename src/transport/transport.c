@@ -249,6 +249,10 @@ tr_msg_start(struct transport *t, uint8_t type)
 		(void)sbuf_consume(t->compose, sbuf_len(t->compose));
 	else
 		sbuf_reset(t->compose);
+	/* Leave room for the packet header, so it is framed in place. */
+	if (sbuf_allocate(t->compose, PKT_HEADROOM + 1 + PKT_TAILROOM) == 0) {
+		t->compose->off = t->compose->size = PKT_HEADROOM;
+	}
 	sbuf_put_u8(t->compose, type);
 	return t->compose;
 }
@@ -269,7 +273,7 @@ tr_msg_send(struct transport *t)
 		/* Held until the new keys are in use. */
 		r = sbuf_put_string(t->deferred, p, len);
 	} else {
-		r = pkt_send(t, p, len);
+		r = pkt_send_sbuf(t, t->compose);
 	}
 	/* Channel data is the user's stream, not a secret of ours. */
 	if (p[0] == SSH2_MSG_CHANNEL_DATA ||

@@ -101,7 +101,11 @@ struct transport {
 };
 
 /* packet.c */
+/* Scratch room a framed payload needs before and after it. */
+#define PKT_HEADROOM	5	/* uint32 packet_length, byte padding_length */
+#define PKT_TAILROOM	256	/* padding (up to 255 bytes) */
 int pkt_send(struct transport *t, const unsigned char *payload, size_t len);
+int pkt_send_sbuf(struct transport *t, struct sbuf *b);
 /* 0: t->msg holds a message; ERR_AGAIN: need more input. */
 int pkt_read(struct transport *t);
 int pkt_set_keys(struct tr_dir *d, struct tr_newkeys *nk, int encrypt);
