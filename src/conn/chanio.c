@@ -113,6 +113,17 @@ chan_put_data(struct chan *c, struct sbuf *buf, int ext,
 	}
 	if ((size_t)n == len)
 		return 0;
+	/*
+	 * Queue the rest. Slide what is queued to the front ourselves when
+	 * that makes room: sbuf_allocate() would wipe the bytes already
+	 * written, and this is the user's stream, not a secret of ours.
+	 */
+	if (buf->off > 0 && buf->size + (len - (size_t)n) > buf->alloc &&
+	    sbuf_len(buf) + (len - (size_t)n) <= buf->alloc) {
+		memmove(buf->d, buf->d + buf->off, sbuf_len(buf));
+		buf->size -= buf->off;
+		buf->off = 0;
+	}
 	return sbuf_put(buf, data + n, len - (size_t)n);
 }
 

@@ -51,7 +51,13 @@ struct transport;
 #define CHAN_WINDOW		(2u * 1024 * 1024)
 /* Autotuning may grow a channel's window (and so its buffer) to this. */
 #define CHAN_WINDOW_CAP		(16u * 1024 * 1024)
-#define CHAN_MAXPACKET		(32u * 1024)
+/*
+ * 128 KiB packets (OpenSSH offers 32 KiB): a peer with more than 32 KiB at
+ * hand sends fewer, larger packets, and per-packet costs (a MAC or tag, a
+ * syscall, a loop pass) are spread over more bytes. Well under the
+ * transport's 256 KiB packet limit.
+ */
+#define CHAN_MAXPACKET		(128u * 1024)
 /* Largest chunk we read from an fd for one packet, whatever the peer says. */
 #define CHAN_READ_MAX		(128u * 1024)
 /* Stop reading channel fds while this much transport output is queued. */
