@@ -67,6 +67,11 @@ int chan_check_all(struct chan_set *cs);
 /* fd work for one channel: read rfd/efd into packets, write wbuf/ebuf. */
 int chan_read_fd(struct chan_set *cs, struct chan *c, int ext);
 int chan_write_fd(struct chan_set *cs, struct chan *c, int ext);
+/* Bandwidth-delay hint for window autotuning (0: none). */
+size_t chan_bdp_hint(struct chan_set *cs);
+/* Peer data for wfd/efd: written at once if nothing is queued, or queued. */
+int chan_put_data(struct chan *c, struct sbuf *buf, int ext,
+    const unsigned char *data, size_t len);
 time_t chan_now(void);
 /* Close one fd slot; an fd shared with another slot stays open. */
 void chan_fd_close(struct chan *c, int *fdp);

@@ -5,11 +5,13 @@
  * length field is filled in after the read), so each byte is copied once
  * on its way from the fd to the transport; a read that yields nothing
  * leaves the started message unsent, and the next tr_msg_start() simply
- * replaces it. Data from the peer waits in wbuf/ebuf (bounded by our
- * window) until the fd is writable; what is written is counted towards
- * the next WINDOW_ADJUST.
+ * replaces it. Data from the peer is written straight from the message
+ * to the fd when nothing is queued before it (saving a copy); what the fd
+ * does not take waits in wbuf/ebuf (bounded by our window) until it is
+ * writable. What is written is counted towards the next WINDOW_ADJUST.
  */
 #include <errno.h>
+#include <sys/socket.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -86,4 +88,54 @@ chan_write_fd(struct chan_set *cs, struct chan *c, int ext)
 	}
 	c->local_consumed += (uint32_t)n;
 	return sbuf_consume(buf, (size_t)n);
+}
+
+/* Data from the peer for wfd (ext 0) or efd (ext 1); buf is its queue. */
+int
+chan_put_data(struct chan *c, struct sbuf *buf, int ext,
+    const unsigned char *data, size_t len)
+{
+	int fd = ext ? c->efd : c->wfd;
+	ssize_t n = 0;
+
+	if (sbuf_len(buf) == 0 && fd != -1 && len > 0) {
+		n = write(fd, data, len);
+		if (n < 0 && errno != EAGAIN && errno != EINTR) {
+			log_debug("channel %u: write failed: %s", c->local_id,
+			    strerror(errno));
+			chan_close_write(c);
+			c->local_consumed += (uint32_t)len;
+			return 0;
+		}
+		if (n < 0)
+			n = 0;
+		c->local_consumed += (uint32_t)n;
+	}
+	if ((size_t)n == len)
+		return 0;
+	/*
+	 * Queue the rest. Slide what is queued to the front ourselves when
+	 * that makes room: sbuf_allocate() would wipe the bytes already
+	 * written, and this is the user's stream, not a secret of ours.
+	 */
+	if (buf->off > 0 && buf->size + (len - (size_t)n) > buf->alloc &&
+	    sbuf_len(buf) + (len - (size_t)n) <= buf->alloc) {
+		memmove(buf->d, buf->d + buf->off, sbuf_len(buf));
+		buf->size -= buf->off;
+		buf->off = 0;
+	}
+	return sbuf_put(buf, data + n, len - (size_t)n);
+}
+
+/* The transport socket's receive buffer, as a bandwidth-delay hint. */
+size_t
+chan_bdp_hint(struct chan_set *cs)
+{
+	int v = 0;
+	socklen_t len = sizeof(v);
+
+	if (getsockopt(tr_fd_in(cs->t), SOL_SOCKET, SO_RCVBUF, &v,
+	    &len) != 0 || v < 0)
+		return 0;
+	return (size_t)v;
 }

@@ -374,6 +374,15 @@ chan_check(struct chan_set *cs, struct chan *c)
 	}
 	if (chan_adjust_due(c->local_consumed, c->local_window,
 	    c->local_window_max, c->write_closed || c->eof_rcvd, &add)) {
+		uint32_t grown = chan_window_autotune(c->local_window_max,
+		    chan_bdp_hint(cs), sbuf_len(c->wbuf) + sbuf_len(c->ebuf),
+		    CHAN_WINDOW_CAP);
+
+		add += grown - c->local_window_max;
+		if (grown != c->local_window_max)
+			log_debug2("channel %u: window %u -> %u", c->local_id,
+			    c->local_window_max, grown);
+		c->local_window_max = grown;
 		if ((b = chan_msg_start(cs, c,
 		    SSH2_MSG_CHANNEL_WINDOW_ADJUST)) == NULL ||
 		    (r = sbuf_put_u32(b, add)) != 0 ||
@@ -615,7 +624,7 @@ in_data_common(struct chan_set *cs, struct sbuf *m, int ext)
 		c->local_consumed += (uint32_t)len;
 		return 0;
 	}
-	return sbuf_put(dst, data, len);
+	return chan_put_data(c, dst, ext, data, len);
 }
 
 static int

@@ -16,7 +16,8 @@
  *
  * Flow control: we offer CHAN_WINDOW bytes of window and accept packets up
  * to CHAN_MAXPACKET; once the bytes written out to wfd/efd reach half the
- * window we send WINDOW_ADJUST for them. We never send more than the
+ * window we send WINDOW_ADJUST for them, and grow the window (up to
+ * CHAN_WINDOW_CAP) when the peer keeps it used up (chanwin.c). We never send more than the
  * peer's window or its maximum packet size.
  *
  * EOF and CLOSE: EOF is sent once rfd and efd have both reached end of
@@ -48,7 +49,15 @@ struct transport;
 
 /* What we offer the peer; easy to change. */
 #define CHAN_WINDOW		(2u * 1024 * 1024)
-#define CHAN_MAXPACKET		(32u * 1024)
+/* Autotuning may grow a channel's window (and so its buffer) to this. */
+#define CHAN_WINDOW_CAP		(16u * 1024 * 1024)
+/*
+ * 128 KiB packets (OpenSSH offers 32 KiB): a peer with more than 32 KiB at
+ * hand sends fewer, larger packets, and per-packet costs (a MAC or tag, a
+ * syscall, a loop pass) are spread over more bytes. Well under the
+ * transport's 256 KiB packet limit.
+ */
+#define CHAN_MAXPACKET		(128u * 1024)
 /* Largest chunk we read from an fd for one packet, whatever the peer says. */
 #define CHAN_READ_MAX		(128u * 1024)
 /* Stop reading channel fds while this much transport output is queued. */
@@ -256,5 +265,13 @@ int chan_window_consume(uint32_t *window, uint32_t len);
 int chan_adjust_due(uint32_t consumed, uint32_t window, uint32_t window_max,
     int write_closed, uint32_t *addp);
 int chan_window_add(uint32_t *window, uint32_t add);
+/*
+ * chan_window_autotune: the window to offer from now on, given the
+ * current one, a bandwidth-delay hint (the transport socket's receive
+ * buffer; 0: none) and what we hold queued for the fd: doubled, up to
+ * the hint and cap, while the hint is larger and nothing is queued.
+ */
+uint32_t chan_window_autotune(uint32_t window_max, size_t bdp_hint,
+    size_t queued, uint32_t cap);
 
 #endif

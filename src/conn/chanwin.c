@@ -7,6 +7,15 @@
  * with one WINDOW_ADJUST (fewer, larger adjusts keep bulk data flowing
  * without a message per packet). The peer's window shrinks by what we
  * send and grows by its adjusts, never past 2^32-1.
+ *
+ * Autotuning (as HPN-SSH does): a fixed window caps a connection at
+ * window / round-trip time. The kernel's TCP receive buffer, which Linux
+ * grows with the connection's bandwidth-delay product, is the hint: while
+ * it is larger than the window we offer and our side keeps up (nothing
+ * queued for the fd), each due adjust doubles the window, up to the hint
+ * and a cap. The peer may never have more than the window in flight, and
+ * what we have not yet written is part of it, so the cap is also the most
+ * memory one channel can make us hold.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -58,4 +67,18 @@ chan_window_add(uint32_t *window, uint32_t add)
 		return ERR_PROTOCOL;
 	*window += add;
 	return 0;
+}
+
+uint32_t
+chan_window_autotune(uint32_t window_max, size_t bdp_hint, size_t queued,
+    uint32_t cap)
+{
+	uint32_t want;
+
+	if (queued > 0 || bdp_hint <= window_max || window_max >= cap)
+		return window_max;
+	want = window_max > cap / 2 ? cap : window_max * 2;
+	if (want > bdp_hint)
+		want = (uint32_t)bdp_hint;
+	return want;
 }

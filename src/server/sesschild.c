@@ -39,6 +39,7 @@
 #define SESS_PATH_ROOT	"/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 #define SESS_MAILDIR	"/var/mail"
 #define SESS_MOTD	"/etc/motd"
+#define SESS_PIPE_SIZE	(1024 * 1024)	/* stdin/stdout pipes of a command */
 
 static const char *
 user_shell(const struct passwd *pw)
@@ -254,6 +255,14 @@ sess_spawn(struct session *s, const char *command,
 		fds[0] = in[0];
 		fds[1] = out[1];
 		fds[2] = err[1];
+		/*
+		 * Bulk data: a 64 KiB pipe holds two packets, so the loop
+		 * would mostly queue and copy; a larger pipe takes a whole
+		 * read's worth of packets straight from the message.
+		 * Best effort (the kernel caps it at pipe-max-size).
+		 */
+		(void)fcntl(in[1], F_SETPIPE_SZ, SESS_PIPE_SIZE);
+		(void)fcntl(out[1], F_SETPIPE_SZ, SESS_PIPE_SIZE);
 	}
 	log_verbose("Starting session: %s%s%s for %s from %s port %d id %d",
 	    command == NULL ? "shell" : "command",

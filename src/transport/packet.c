@@ -7,10 +7,11 @@
  * With an AEAD cipher or an EtM MAC the length field is sent outside the
  * padded block (it is AAD, or MACed as ciphertext) and only the rest is
  * padded to the block size; otherwise the whole packet is. Incoming
- * packets are decrypted in place in the input buffer: for EtM and AEAD the
- * MAC or tag is checked before anything is decrypted; for the classic
- * order the first block is decrypted to learn the length, the rest when
- * the whole packet has arrived, and the MAC is checked over the plaintext.
+ * packets are decrypted out of place, from the input buffer straight into
+ * the message buffer: for EtM and AEAD the MAC or tag is checked before
+ * anything is decrypted; for the classic order the first block is
+ * decrypted (in place) to learn the length, the rest when the whole packet
+ * has arrived, and the MAC is checked over the plaintext.
  * Nothing here allocates per packet once buffers reach working size.
  */
 #include <string.h>
@@ -61,8 +62,33 @@ get32(const unsigned char *p)
 	    (uint32_t)p[2] << 8 | p[3];
 }
 
-int
-pkt_send(struct transport *t, const unsigned char *payload, size_t len)
+/*
+ * Random padding: one RAND_bytes call fills a pool for many packets
+ * (padding is at most 255 bytes, usually 4 to 19).
+ */
+static int
+pad_bytes(struct transport *t, unsigned char *dst, unsigned int n)
+{
+	if (t->padpos == 0 || t->padpos + n > sizeof(t->padpool)) {
+		if (RAND_bytes(t->padpool, (int)sizeof(t->padpool)) != 1)
+			return ERR_LIBCRYPTO;
+		t->padpos = 0;
+	}
+	memcpy(dst, t->padpool + t->padpos, n);
+	x_wipe(t->padpool + t->padpos, n);
+	t->padpos += n;
+	return 0;
+}
+
+/*
+ * Frame, pad, encrypt and MAC one packet into t->out. The payload is at
+ * buf + PKT_HEADROOM; buf has room for the header before it and for
+ * the padding after it, and is used as scratch space. The cipher
+ * writes the packet straight into t->out, so the payload is not copied
+ * first.
+ */
+static int
+pkt_send_frame(struct transport *t, unsigned char *buf, size_t len)
 {
 	struct tr_dir *d = &t->send;
 	unsigned int bs = dir_block_size(d), aad = dir_aad(d) ? 4 : 0;
@@ -82,26 +108,79 @@ pkt_send(struct transport *t, const unsigned char *payload, size_t len)
 	if (pad < 4)
 		pad += bs;
 	plen = (uint32_t)(1 + len + pad);
-	if ((r = sbuf_reserve(t->out, 4 + plen + taglen, &p)) != 0)
+	put32(buf, plen);
+	buf[4] = (unsigned char)pad;
+	if ((r = pad_bytes(t, buf + 5 + len, pad)) != 0)
 		return r;
-	put32(p, plen);
-	p[4] = (unsigned char)pad;
-	memcpy(p + 5, payload, len);
-	if (RAND_bytes(p + 5 + len, (int)pad) != 1)
-		return ERR_LIBCRYPTO;
+	if ((r = tr_buf_room(t->out, 4 + plen + taglen)) != 0 ||
+	    (r = sbuf_reserve(t->out, 4 + plen + taglen, &p)) != 0)
+		return r;
 	if (d->mac != NULL && !etm &&
-	    (r = mac_compute(d->mctx, d->seqnr, p, 4 + plen, p + 4 + plen)) != 0)
+	    (r = mac_compute(d->mctx, d->seqnr, buf, 4 + plen,
+	    p + 4 + plen)) != 0)
 		return r;
-	if (d->cipher != NULL &&
-	    (r = cipher_crypt(d->cctx, d->seqnr, p, p, plen + 4 - aad, aad,
-	    aead ? taglen : 0)) != 0)
-		return r;
+	if (d->cipher != NULL) {
+		if ((r = cipher_crypt(d->cctx, d->seqnr, p, buf, plen + 4 - aad,
+		    aad, aead ? taglen : 0)) != 0)
+			return r;
+	} else
+		memcpy(p, buf, 4 + plen);
 	if (etm &&
 	    (r = mac_compute(d->mctx, d->seqnr, p, 4 + plen, p + 4 + plen)) != 0)
 		return r;
 	d->seqnr++;
 	d->blocks += (4 + plen) / bs;
 	return 0;
+}
+
+int
+pkt_send(struct transport *t, const unsigned char *payload, size_t len)
+{
+	unsigned char stackbuf[PKT_HEADROOM + 1024 + PKT_TAILROOM], *buf;
+	size_t n = PKT_HEADROOM + len + PKT_TAILROOM;
+	int r;
+
+	if (len == 0 || len > TR_MAX_PACKET - 64)
+		return ERR_PACKET_TOO_LARGE;
+	buf = n <= sizeof(stackbuf) ? stackbuf : x_malloc(n);
+	memcpy(buf + PKT_HEADROOM, payload, len);
+	r = pkt_send_frame(t, buf, len);
+	if (buf != stackbuf)
+		x_freezero(buf, n);
+	else
+		x_wipe(buf, n);
+	return r;
+}
+
+/*
+ * Send the unread bytes of b as one packet without copying them: when b
+ * has PKT_HEADROOM bytes before them and PKT_TAILROOM after (see
+ * tr_msg_start), they are framed in place; otherwise through pkt_send.
+ * b's contents are left as they were, plus scratch bytes around them.
+ */
+int
+pkt_send_sbuf(struct transport *t, struct sbuf *b)
+{
+	if (b->readonly || b->off < PKT_HEADROOM ||
+	    b->alloc - b->size < PKT_TAILROOM)
+		return pkt_send(t, sbuf_ptr(b), sbuf_len(b));
+	return pkt_send_frame(t, b->d + b->off - PKT_HEADROOM, sbuf_len(b));
+}
+
+/*
+ * Empty t->msg for the next packet. The plaintext of a message is wiped
+ * once it has been handled, except channel data: that is the user's
+ * stream, which is copied on to a pipe or socket anyway, and wiping it
+ * would cost as much as decrypting it.
+ */
+static void
+msg_release(struct transport *t)
+{
+	if (t->msg_keep)
+		(void)sbuf_consume(t->msg, sbuf_len(t->msg));
+	else
+		sbuf_reset(t->msg);
+	t->msg_keep = 0;
 }
 
 int
@@ -113,11 +192,12 @@ pkt_read(struct transport *t)
 	int aead = d->cipher != NULL && (d->cipher->flags & CIPHER_AEAD);
 	int etm = d->mac != NULL && d->mac->etm;
 	int classic_cipher = d->cipher != NULL && !aad;
-	unsigned char *p;
+	unsigned char *p, *m;
 	uint32_t plen;
 	size_t need;
 	int r;
 
+	msg_release(t);
 	if ((p = sbuf_mutable_ptr(t->in)) == NULL)
 		return ERR_INTERNAL;
 	if (t->pending_len == 0) {
@@ -159,33 +239,46 @@ pkt_read(struct transport *t)
 	if (etm && (r = mac_check(d->mctx, d->seqnr, p, 4 + plen,
 	    p + 4 + plen)) != 0)
 		return r;
-	if (aead) {
-		if ((r = cipher_crypt(d->cctx, d->seqnr, p, p, plen, 4,
-		    taglen)) != 0)
-			return r;
-	} else if (classic_cipher) {
-		if (4 + plen > bs && (r = cipher_crypt(d->cctx, d->seqnr,
-		    p + bs, p + bs, 4 + plen - bs, 0, 0)) != 0)
-			return r;
-	} else if (d->cipher != NULL) {
-		if ((r = cipher_crypt(d->cctx, d->seqnr, p + 4, p + 4, plen, 0,
-		    0)) != 0)
-			return r;
-	}
-	if (d->mac != NULL && !etm && (r = mac_check(d->mctx, d->seqnr, p,
-	    4 + plen, p + 4 + plen)) != 0)
+	/*
+	 * Decrypt out of place into t->msg, so the plaintext is written
+	 * once and the input buffer only ever holds ciphertext (apart from
+	 * the first block of the classic order, wiped below).
+	 */
+	if ((r = sbuf_reserve(t->msg, 4 + plen, &m)) != 0)
 		return r;
-	padlen = p[4];
+	r = 0;
+	if (aead) {
+		r = cipher_crypt(d->cctx, d->seqnr, m, p, plen, 4, taglen);
+	} else if (classic_cipher) {
+		memcpy(m, p, bs);
+		if (4 + plen > bs)
+			r = cipher_crypt(d->cctx, d->seqnr, m + bs, p + bs,
+			    4 + plen - bs, 0, 0);
+		x_wipe(p, bs);
+	} else if (d->cipher != NULL) {
+		memcpy(m, p, 4);
+		r = cipher_crypt(d->cctx, d->seqnr, m + 4, p + 4, plen, 0, 0);
+	} else
+		memcpy(m, p, 4 + plen);
+	if (r == 0 && d->mac != NULL && !etm)
+		r = mac_check(d->mctx, d->seqnr, m, 4 + plen, p + 4 + plen);
+	if (r != 0) {
+		sbuf_reset(t->msg);
+		return r;
+	}
+	padlen = m[4];
 	if (padlen < 4 || padlen >= plen - 1) {
 		log_error("Bad padding length %u in packet of %u", padlen,
 		    plen);
+		sbuf_reset(t->msg);
 		return ERR_INVALID_FORMAT;
 	}
-	sbuf_reset(t->msg);
-	if ((r = sbuf_put(t->msg, p + 5, plen - 1 - padlen)) != 0)
+	if ((r = sbuf_consume(t->msg, 5)) != 0 ||
+	    (r = sbuf_consume_end(t->msg, padlen)) != 0 ||
+	    (r = sbuf_consume(t->in, need)) != 0)
 		return r;
-	if ((r = sbuf_consume(t->in, need)) != 0)
-		return r;
+	t->msg_keep = m[5] == SSH2_MSG_CHANNEL_DATA ||
+	    m[5] == SSH2_MSG_CHANNEL_EXTENDED_DATA;
 	t->pending_len = 0;
 	t->last_seqnr = d->seqnr;
 	d->seqnr++;

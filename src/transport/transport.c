@@ -24,6 +24,7 @@
 #include "transport_int.h"
 
 #define TR_READ_CHUNK	(256 * 1024)
+#define TR_READ_MIN	(32 * 1024)	/* smallest read worth a syscall */
 #define TR_MAX_INPUT	(4 * TR_MAX_PACKET)
 
 uint64_t
@@ -56,7 +57,7 @@ tr_new(int fd_in, int fd_out, const struct tr_config *cfg)
 	t->in = sbuf_new();
 	t->out = sbuf_new();
 	t->msg = sbuf_new();
-	t->body = NULL;
+	t->body = sbuf_from(NULL, 0);
 	t->compose = sbuf_new();
 	t->deferred = sbuf_new();
 	sbuf_set_max_size(t->in, TR_MAX_INPUT + TR_READ_CHUNK);
@@ -95,7 +96,7 @@ tr_free(struct transport *t)
 	x_free(t->peer_version);
 	x_free(t->peer_sig_algs);
 	x_wipe(t->session_id, sizeof(t->session_id));
-	x_free(t);
+	x_freezero(t, sizeof(*t));
 }
 
 int tr_fd_in(const struct transport *t) { return t->fd_in; }
@@ -128,19 +129,52 @@ tr_negotiated(const struct transport *t, const char *what)
 	return NULL;
 }
 
+/*
+ * Make room for len more bytes at the end of b. The transport's raw
+ * buffers hold only ciphertext (or pre-KEX cleartext, which is public), so
+ * unlike sbuf_allocate() this slides unread bytes down without wiping the
+ * consumed ones: wiping every byte that passes through costs about as
+ * much as encrypting it. Only the buffer's own fields are touched.
+ */
+int
+tr_buf_room(struct sbuf *b, size_t len)
+{
+	size_t n = sbuf_len(b);
+
+	if (b->size + len <= b->alloc)
+		return 0;
+	if (b->off > 0 && n + len <= b->alloc) {
+		memmove(b->d, b->d + b->off, n);
+		b->off = 0;
+		b->size = n;
+		return 0;
+	}
+	return sbuf_allocate(b, len);
+}
+
 int
 tr_fd_read(struct transport *t)
 {
 	unsigned char *p;
+	size_t want;
 	ssize_t n;
 	int r;
 
 	if (sbuf_len(t->in) >= TR_MAX_INPUT)
 		return 0;	/* let the consumer catch up */
-	if ((r = sbuf_reserve(t->in, TR_READ_CHUNK, &p)) != 0)
+	/* Read into the room there is; slide or grow only when it is small. */
+	want = t->in->alloc - t->in->size;
+	if (want < TR_READ_MIN) {
+		if ((r = tr_buf_room(t->in, TR_READ_CHUNK)) != 0)
+			return r;
+		want = t->in->alloc - t->in->size;
+	}
+	if (want > TR_READ_CHUNK)
+		want = TR_READ_CHUNK;
+	if ((r = sbuf_reserve(t->in, want, &p)) != 0)
 		return r;
-	n = read(t->fd_in, p, TR_READ_CHUNK);
-	sbuf_consume_end(t->in, TR_READ_CHUNK - (n > 0 ? (size_t)n : 0));
+	n = read(t->fd_in, p, want);
+	sbuf_consume_end(t->in, want - (n > 0 ? (size_t)n : 0));
 	if (n == 0)
 		return ERR_CONN_CLOSED;
 	if (n < 0) {
@@ -207,7 +241,18 @@ tr_send_raw(struct transport *t, uint8_t type, const struct sbuf *body)
 struct sbuf *
 tr_msg_start(struct transport *t, uint8_t type)
 {
-	sbuf_reset(t->compose);
+	const unsigned char *p = sbuf_ptr(t->compose);
+
+	/* An unsent message is dropped; wiped unless it is channel data. */
+	if (sbuf_len(t->compose) > 0 && (p[0] == SSH2_MSG_CHANNEL_DATA ||
+	    p[0] == SSH2_MSG_CHANNEL_EXTENDED_DATA))
+		(void)sbuf_consume(t->compose, sbuf_len(t->compose));
+	else
+		sbuf_reset(t->compose);
+	/* Leave room for the packet header, so it is framed in place. */
+	if (sbuf_allocate(t->compose, PKT_HEADROOM + 1 + PKT_TAILROOM) == 0) {
+		t->compose->off = t->compose->size = PKT_HEADROOM;
+	}
 	sbuf_put_u8(t->compose, type);
 	return t->compose;
 }
@@ -228,9 +273,14 @@ tr_msg_send(struct transport *t)
 		/* Held until the new keys are in use. */
 		r = sbuf_put_string(t->deferred, p, len);
 	} else {
-		r = pkt_send(t, p, len);
+		r = pkt_send_sbuf(t, t->compose);
 	}
-	sbuf_reset(t->compose);
+	/* Channel data is the user's stream, not a secret of ours. */
+	if (p[0] == SSH2_MSG_CHANNEL_DATA ||
+	    p[0] == SSH2_MSG_CHANNEL_EXTENDED_DATA)
+		(void)sbuf_consume(t->compose, len);
+	else
+		sbuf_reset(t->compose);
 	if (r != 0)
 		return r;
 	if (kex_need_rekey(t))
@@ -462,9 +512,11 @@ tr_next_message(struct transport *t, uint8_t *typep, struct sbuf **payloadp)
 			}
 			return r;
 		}
-		sbuf_free(t->body);
-		t->body = sbuf_from(sbuf_ptr(t->msg) + 1,
-		    sbuf_len(t->msg) - 1);
+		/* Re-point the one read-only view; no allocation. */
+		t->body->d = (unsigned char *)sbuf_ptr(t->msg) + 1;
+		t->body->off = 0;
+		t->body->size = t->body->alloc = t->body->max_size =
+		    sbuf_len(t->msg) - 1;
 		type = sbuf_ptr(t->msg)[0];
 		if (t->ignore_guess && type >= 30 && type < 50) {
 			t->ignore_guess = 0;

@@ -50,7 +50,8 @@ struct transport {
 	struct sbuf *in;	/* raw bytes from the peer */
 	struct sbuf *out;	/* raw bytes to the peer */
 	struct sbuf *msg;	/* current incoming message, type byte first */
-	struct sbuf *body;	/* view of msg after the type byte */
+	int msg_keep;		/* msg is channel data: no need to wipe it */
+	struct sbuf *body;	/* view of msg after the type byte, reused */
 	struct sbuf *compose;	/* outgoing message being built */
 	struct sbuf *deferred;	/* upper-layer messages held during KEX */
 
@@ -94,12 +95,20 @@ struct transport {
 	uint64_t kex_time;	/* when the last exchange completed */
 	char *peer_sig_algs;	/* from the server's ext-info */
 
+	/* Random padding, drawn from libcrypto a pool at a time. */
+	unsigned char padpool[512];
+	size_t padpos;			/* next unused byte of padpool */
+
 	uint64_t last_input;
 	int closed;		/* DISCONNECT sent or received */
 };
 
 /* packet.c */
+/* Scratch room a framed payload needs before and after it. */
+#define PKT_HEADROOM	5	/* uint32 packet_length, byte padding_length */
+#define PKT_TAILROOM	256	/* padding (up to 255 bytes) */
 int pkt_send(struct transport *t, const unsigned char *payload, size_t len);
+int pkt_send_sbuf(struct transport *t, struct sbuf *b);
 /* 0: t->msg holds a message; ERR_AGAIN: need more input. */
 int pkt_read(struct transport *t);
 int pkt_set_keys(struct tr_dir *d, struct tr_newkeys *nk, int encrypt);
@@ -117,5 +126,7 @@ int tr_send_raw(struct transport *t, uint8_t type, const struct sbuf *body);
 int tr_protocol_error(struct transport *t, uint32_t reason,
     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 uint64_t tr_now(void);
+/* Room for len more bytes in a raw (ciphertext) buffer, without wiping. */
+int tr_buf_room(struct sbuf *b, size_t len);
 
 #endif

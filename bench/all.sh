@@ -1,0 +1,244 @@
+#!/bin/sh
+# bench/all.sh: moat against Debian's OpenSSH (and Dropbear where it is
+# installed and has the algorithm) on this machine, in one run. Prints:
+#
+#   1. bulk MB/s per cipher/MAC through the same stock OpenSSH client into
+#      `cat > /dev/null`: our sshd vs OpenSSH's sshd (vs Dropbear);
+#   2. bulk MB/s of our ssh to our sshd vs OpenSSH's ssh to its sshd;
+#   3. memory per idle authenticated connection (all server processes of
+#      the connection: RSS, PSS and private bytes from smaps_rollup);
+#   4. connect+login latency (`ssh -o BatchMode=yes HOST true`,
+#      curve25519-sha256, ed25519 keys), mean of 10.
+#
+# Every figure is shown with the ratio ours/theirs (for memory and latency
+# lower is better).
+#
+#   sh bench/all.sh [MiB]      (default 1024; CI runs it with 8)
+#
+# Needs root for OpenSSH's sshd (it insists on an absolute path and on
+# /run/sshd); without root only our side is measured.
+set -u
+MIB=${1:-1024}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BIN=${MOAT_BIN:-$ROOT/build/bin}
+T=$(mktemp -d /tmp/moat-bench.XXXXXX)
+PIDS=""
+IDLE=""
+cleanup() {
+	for p in $IDLE $PIDS; do kill "$p" 2>/dev/null; done
+	[ -n "${DB_USER:-}" ] && userdel -r "$DB_USER" >/dev/null 2>&1
+	rm -rf "$T"
+}
+trap cleanup EXIT
+ME=$(id -un)
+NIDLE=4
+
+free_port() {
+	/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+ssh-keygen -q -t ed25519 -N '' -f "$T/host" >/dev/null
+ssh-keygen -q -t ed25519 -N '' -f "$T/id" >/dev/null
+cp "$T/id.pub" "$T/ak"
+chmod 600 "$T/ak"
+
+config() { # config port
+	cat <<EOF2
+ListenAddress 127.0.0.1
+Port $1
+HostKey $T/host
+AuthorizedKeysFile $T/ak
+PidFile none
+UsePAM no
+StrictModes no
+EOF2
+}
+
+MOAT_PORT=$(free_port)
+config "$MOAT_PORT" > "$T/moat_config"
+"$BIN/sshd" -D -e -f "$T/moat_config" 2>"$T/moat.log" &
+MOAT_PID=$!
+PIDS="$PIDS $MOAT_PID"
+
+OSSH_PORT=""
+OSSH_PID=""
+if [ "$(id -u)" = 0 ] && [ -x /usr/sbin/sshd ]; then
+	mkdir -p /run/sshd
+	OSSH_PORT=$(free_port)
+	config "$OSSH_PORT" > "$T/openssh_config"
+	/usr/sbin/sshd -D -e -f "$T/openssh_config" 2>"$T/openssh.log" &
+	OSSH_PID=$!
+	PIDS="$PIDS $OSSH_PID"
+fi
+
+# Dropbear reads only ~/.ssh/authorized_keys: it serves a temporary user.
+DB_PORT=""
+DB_PID=""
+DB_USER=""
+if [ "$(id -u)" = 0 ] && command -v dropbear >/dev/null 2>&1 &&
+    command -v dropbearconvert >/dev/null 2>&1 &&
+    dropbearconvert openssh dropbear "$T/host" "$T/db_host" >/dev/null 2>&1 &&
+    useradd -m -s /bin/sh "moatbench$$" 2>/dev/null; then
+	DB_USER=moatbench$$
+	usermod -p '*' "$DB_USER"
+	H=$(getent passwd "$DB_USER" | cut -d: -f6)
+	mkdir -p "$H/.ssh"
+	cp "$T/id.pub" "$H/.ssh/authorized_keys"
+	chown -R "$DB_USER" "$H/.ssh"
+	chmod 700 "$H/.ssh"
+	chmod 600 "$H/.ssh/authorized_keys"
+	DB_PORT=$(free_port)
+	# -F foreground, -E log to stderr, -s no passwords.
+	dropbear -F -E -s -r "$T/db_host" -p "127.0.0.1:$DB_PORT" \
+	    2>"$T/dropbear.log" &
+	DB_PID=$!
+	PIDS="$PIDS $DB_PID"
+fi
+sleep 0.5
+
+cli() { # cli ssh-binary port args...
+	c=$1 p=$2
+	shift 2
+	"$c" -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=no \
+	    -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -i "$T/id" \
+	    -p "$p" "$@"
+}
+
+now() { date +%s.%N; }
+ratio() { # ratio ours theirs
+	case "$1$2" in *-*) echo - ;; *)
+		echo "$1 $2" | awk '{ printf "%.2f", $1 / $2 }' ;; esac
+}
+
+# MB/s of MIB mebibytes through `cat > /dev/null`.
+user_of() { # user_of port
+	if [ "$1" = "$DB_PORT" ]; then echo "$DB_USER"; else echo "$ME"; fi
+}
+
+rate() { # rate ssh-binary port cipher mac
+	s=$(now)
+	head -c $((MIB * 1024 * 1024)) /dev/zero |
+	    cli "$1" "$2" -c "$3" -m "$4" "$(user_of "$2")@127.0.0.1" \
+	    'cat > /dev/null' \
+	    2>/dev/null || { echo -; return; }
+	e=$(now)
+	echo "$s $e $MIB" | awk '{ printf "%.0f", ($3 * 1.048576) / ($2 - $1) }'
+}
+
+ALGS="aes128-gcm@openssh.com:hmac-sha2-256-etm@openssh.com
+chacha20-poly1305@openssh.com:hmac-sha2-256-etm@openssh.com
+aes128-ctr:hmac-sha2-256-etm@openssh.com
+aes256-ctr:hmac-sha2-512-etm@openssh.com
+aes128-ctr:umac-64-etm@openssh.com
+aes128-ctr:umac-128-etm@openssh.com"
+
+name_of() { # name_of cipher mac
+	case "$1" in *-ctr) echo "$1+$2" ;; *) echo "$1" ;; esac
+}
+
+echo "1. bulk, stock OpenSSH client ($MIB MiB into cat; MB/s, higher is better)"
+printf '%-44s %9s %9s %9s %7s\n' "cipher" "moat" "OpenSSH" "Dropbear" "ratio"
+for cm in $ALGS; do
+	c=${cm%%:*} m=${cm#*:}
+	ours=$(rate ssh "$MOAT_PORT" "$c" "$m")
+	[ "$ours" = - ] && { echo "moat failed for $c $m" >&2; exit 1; }
+	theirs=-
+	[ -n "$OSSH_PORT" ] && theirs=$(rate ssh "$OSSH_PORT" "$c" "$m")
+	db=-
+	[ -n "$DB_PORT" ] && db=$(rate ssh "$DB_PORT" "$c" "$m")
+	printf '%-44s %9s %9s %9s %7s\n' "$(name_of "$c" "$m")" "$ours" \
+	    "$theirs" "$db" "$(ratio "$ours" "$theirs")"
+done
+
+echo
+echo "2. bulk, each suite's own client to its own server (MB/s)"
+printf '%-44s %9s %9s %7s\n' "cipher" "moat" "OpenSSH" "ratio"
+for cm in $ALGS; do
+	c=${cm%%:*} m=${cm#*:}
+	ours=$(rate "$BIN/ssh" "$MOAT_PORT" "$c" "$m")
+	[ "$ours" = - ] && { echo "moat client failed for $c $m" >&2; exit 1; }
+	theirs=-
+	[ -n "$OSSH_PORT" ] && theirs=$(rate /usr/bin/ssh "$OSSH_PORT" "$c" "$m")
+	printf '%-44s %9s %9s %7s\n' "$(name_of "$c" "$m")" "$ours" \
+	    "$theirs" "$(ratio "$ours" "$theirs")"
+done
+
+# Descendants of a PID (the per-connection server processes).
+descendants() {
+	for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do
+		echo "$c"
+		descendants "$c"
+	done
+}
+
+# KiB per idle connection: "rss pss private", summed over all server
+# processes of NIDLE connections (started with ssh -N) divided by NIDLE.
+idle_mem() { # idle_mem server-pid port
+	IDLE=""
+	i=0
+	while [ $i -lt $NIDLE ]; do
+		# exec: $! is then ssh itself, so kill reaches it.
+		(exec ssh -F /dev/null -o BatchMode=yes \
+		    -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
+		    -o LogLevel=ERROR -i "$T/id" -p "$2" -N \
+		    "$(user_of "$2")@127.0.0.1" </dev/null 2>/dev/null) &
+		IDLE="$IDLE $!"
+		i=$((i + 1))
+	done
+	# Wait until every connection has its processes and is logged in.
+	sleep 2
+	tot="0 0 0"
+	for p in $(descendants "$1"); do
+		f=/proc/$p/smaps_rollup
+		[ -r "$f" ] || continue
+		tot=$(awk -v t="$tot" 'BEGIN { split(t, a, " ") }
+		    /^Rss:/ { a[1] += $2 } /^Pss:/ { a[2] += $2 }
+		    /^Private_(Clean|Dirty):/ { a[3] += $2 }
+		    END { print a[1], a[2], a[3] }' "$f")
+	done
+	n=$(descendants "$1" | wc -l)
+	for p in $IDLE; do kill "$p" 2>/dev/null; done
+	wait $IDLE 2>/dev/null
+	IDLE=""
+	echo "$tot $n" | awk -v k=$NIDLE '{ printf "%.0f %.0f %.0f %.1f", $1/k, $2/k, $3/k, $4/k }'
+}
+
+echo
+echo "3. memory per idle authenticated connection (KiB; lower is better)"
+ours=$(idle_mem "$MOAT_PID" "$MOAT_PORT")
+theirs="- - - -"
+[ -n "$OSSH_PORT" ] && theirs=$(idle_mem "$OSSH_PID" "$OSSH_PORT")
+db="- - - -"
+[ -n "$DB_PORT" ] && db=$(idle_mem "$DB_PID" "$DB_PORT")
+printf '%-44s %9s %9s %9s %7s\n' "" "moat" "OpenSSH" "Dropbear" "ratio"
+set -- $ours
+o1=$1 o2=$2 o3=$3 o4=$4
+set -- $theirs
+t1=$1 t2=$2 t3=$3 t4=$4
+set -- $db
+printf '%-44s %9s %9s %9s %7s\n' "processes" "$o4" "$t4" "$4" "$(ratio "$o4" "$t4")"
+printf '%-44s %9s %9s %9s %7s\n' "RSS" "$o1" "$t1" "$1" "$(ratio "$o1" "$t1")"
+printf '%-44s %9s %9s %9s %7s\n' "PSS" "$o2" "$t2" "$2" "$(ratio "$o2" "$t2")"
+printf '%-44s %9s %9s %9s %7s\n' "private" "$o3" "$t3" "$3" "$(ratio "$o3" "$t3")"
+
+latency() { # latency port: mean ms of 10 logins running `true`
+	s=$(now)
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		cli ssh "$1" -o KexAlgorithms=curve25519-sha256 \
+		    "$(user_of "$1")@127.0.0.1" true 2>/dev/null ||
+		    { echo -; return; }
+	done
+	e=$(now)
+	echo "$s $e" | awk '{ printf "%.1f", ($2 - $1) * 100 }'
+}
+
+echo
+echo "4. connect+login, stock client (ms; lower is better)"
+ours=$(latency "$MOAT_PORT")
+[ "$ours" = - ] && { echo "moat login failed" >&2; exit 1; }
+theirs=-
+[ -n "$OSSH_PORT" ] && theirs=$(latency "$OSSH_PORT")
+db=-
+[ -n "$DB_PORT" ] && db=$(latency "$DB_PORT")
+printf '%-44s %9s %9s %9s %7s\n' "" "moat" "OpenSSH" "Dropbear" "ratio"
+printf '%-44s %9s %9s %9s %7s\n' "ssh -o BatchMode=yes HOST true" "$ours" \
+    "$theirs" "$db" "$(ratio "$ours" "$theirs")"
