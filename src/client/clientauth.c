@@ -399,9 +399,10 @@ client_auth_ex(struct transport *t, const struct client_opts *o,
 			/*
 			 * Some servers keep the flag set after the first
 			 * partial success: a new step is one that changed
-			 * the list.
+			 * the list, or the answer to a signed request (two
+			 * publickey steps leave the list as it was).
 			 */
-			if (partial && (prev == NULL ||
+			if (partial && (prev == NULL || c.signed_sent ||
 			    strcmp(prev, server) != 0)) {
 				log_verbose("Authenticated using \"%s\" with "
 				    "partial success.",
@@ -414,6 +415,7 @@ client_auth_ex(struct transport *t, const struct client_opts *o,
 			}
 			x_free(prev);
 			c.id_cur = NULL;
+			c.signed_sent = 0;
 			if ((r = advance(&c, &cur, server, ours, &done)) < 0)
 				goto out;
 			if (r == 0) {

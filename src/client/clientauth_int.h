@@ -40,6 +40,12 @@ struct ca_ctx {
 	size_t id_next;			/* publickey: next identity to try */
 	struct ca_identity *id_cur;	/* awaiting PK_OK or the answer */
 	const char *id_alg;		/* signature algorithm offered */
+	/*
+	 * The request answered next carried a signature (publickey after
+	 * PK_OK, hostbased): a partial success then is a step done even
+	 * when the server's list stays the same (publickey,publickey).
+	 */
+	int signed_sent;
 
 	int pw_tries;
 	int kbd_tries;
