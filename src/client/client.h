@@ -97,6 +97,9 @@ struct client_opts {
 	int visual_host_key;
 	int update_host_keys;
 	char *host_key_alias;
+	int hostbased_authentication;
+	int enable_ssh_keysign;		/* parsed and shown; ssh-keysign acts */
+	char *hostbased_accepted_algorithms;	/* resolved */
 	char *stdio_forward_host;	/* -W host:port; NULL: none */
 	int stdio_forward_port;
 

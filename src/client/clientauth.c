@@ -10,7 +10,8 @@
  * afresh with the new list. Banners go to stderr (not at LogLevel QUIET).
  *
  * Methods are table rows (name, enabled by which option, next step,
- * handler for message 60). publickey lives in clientpubkey.c.
+ * handler for message 60). publickey lives in clientpubkey.c, hostbased
+ * in clienthostbased.c.
  */
 #include <stdio.h>
 #include <string.h>
@@ -35,6 +36,7 @@ static const struct ca_method {
 	int (*next)(struct ca_ctx *c);
 	int (*msg60)(struct ca_ctx *c, struct sbuf *p);
 } methods[] = {
+	{ "hostbased", ca_hostbased_next, ca_hostbased_msg60 },
 	{ "publickey", ca_pubkey_next, ca_pubkey_msg60 },
 	{ "keyboard-interactive", kbd_next, kbd_msg60 },
 	{ "password", pw_next, pw_msg60 },
@@ -261,7 +263,8 @@ show_banner(struct ca_ctx *c, struct sbuf *p)
 static char *
 ours_list(const struct client_opts *o)
 {
-	return x_asprintf("%s%s%s",
+	return x_asprintf("%s%s%s%s",
+	    o->hostbased_authentication > 0 ? "hostbased," : "",
 	    o->pubkey_authentication != 0 ? "publickey," : "",
 	    o->kbd_interactive_authentication != 0 ?
 	    "keyboard-interactive," : "",
@@ -334,6 +337,7 @@ reset_methods(struct ca_ctx *c)
 	c->pw_tries = 0;
 	c->kbd_tries = 0;
 	ca_pubkey_reset(c);
+	ca_hostbased_reset(c);
 }
 
 int
@@ -351,6 +355,7 @@ client_auth_ex(struct transport *t, const struct client_opts *o,
 	memset(&c, 0, sizeof(c));
 	c.t = t;
 	c.o = o;
+	c.hb_cur = -1;
 	c.user = user;
 	c.host = host_for_prompts != NULL ? host_for_prompts : "";
 	c.prompt = a != NULL && a->prompt != NULL ? a->prompt :
@@ -399,9 +404,10 @@ client_auth_ex(struct transport *t, const struct client_opts *o,
 			/*
 			 * Some servers keep the flag set after the first
 			 * partial success: a new step is one that changed
-			 * the list.
+			 * the list, or the answer to a signed request (two
+			 * publickey steps leave the list as it was).
 			 */
-			if (partial && (prev == NULL ||
+			if (partial && (prev == NULL || c.signed_sent ||
 			    strcmp(prev, server) != 0)) {
 				log_verbose("Authenticated using \"%s\" with "
 				    "partial success.",
@@ -414,6 +420,8 @@ client_auth_ex(struct transport *t, const struct client_opts *o,
 			}
 			x_free(prev);
 			c.id_cur = NULL;
+			c.hb_cur = -1;
+			c.signed_sent = 0;
 			if ((r = advance(&c, &cur, server, ours, &done)) < 0)
 				goto out;
 			if (r == 0) {
@@ -448,6 +456,7 @@ client_auth_ex(struct transport *t, const struct client_opts *o,
 		a->last_methods = x_strdup(server);
 	}
 	ca_identities_free(&c);
+	ca_hostbased_free(&c);
 	x_free(server);
 	x_free(ours);
 	x_free(done);

@@ -40,6 +40,15 @@ struct ca_ctx {
 	size_t id_next;			/* publickey: next identity to try */
 	struct ca_identity *id_cur;	/* awaiting PK_OK or the answer */
 	const char *id_alg;		/* signature algorithm offered */
+	/*
+	 * The request answered next carried a signature (publickey after
+	 * PK_OK, hostbased): a partial success then is a step done even
+	 * when the server's list stays the same (publickey,publickey).
+	 */
+	int signed_sent;
+
+	struct ca_hb *hb;		/* hostbased: host keys, client host */
+	int hb_cur;			/* hostbased: key awaiting answer */
 
 	int pw_tries;
 	int kbd_tries;
@@ -61,6 +70,13 @@ void ca_pubkey_reset(struct ca_ctx *c);
  */
 const char *ca_pick_sigalg(const struct key *k, const char *server_sig_algs,
     const char *accepted);
+
+/* clienthostbased.c */
+int ca_hostbased_next(struct ca_ctx *c);
+int ca_hostbased_msg60(struct ca_ctx *c, struct sbuf *p);
+/* After a partial success: the key that got it is not offered again. */
+void ca_hostbased_reset(struct ca_ctx *c);
+void ca_hostbased_free(struct ca_ctx *c);
 
 /* clientauth.c */
 /* USERAUTH_REQUEST header: user, "ssh-connection", method. */

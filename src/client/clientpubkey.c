@@ -284,7 +284,8 @@ send_request(struct ca_ctx *c, struct ca_identity *id, int with_sig)
 	    (r = sbuf_put_stringb(m, blob)) != 0 ||
 	    (with_sig && (r = sbuf_put_stringb(m, sig)) != 0))
 		goto out;
-	r = tr_msg_send(c->t);
+	if ((r = tr_msg_send(c->t)) == 0)
+		c->signed_sent = with_sig;
  out:
 	sbuf_free(blob);
 	sbuf_free(data);

@@ -56,6 +56,7 @@ client_opts_new(void)
 		&o->tcp_keep_alive, &o->exit_on_forward_failure,
 		&o->clear_all_forwardings, &o->control_master,
 		&o->gateway_ports, &o->visual_host_key, &o->update_host_keys,
+		&o->hostbased_authentication, &o->enable_ssh_keysign,
 	};
 	size_t i;
 
@@ -94,6 +95,7 @@ client_opts_free(struct client_opts *o)
 		&o->proxy_jump, &o->preferred_authentications,
 		&o->remote_command, &o->control_path, &o->bind_address,
 		&o->host_key_alias, &o->stdio_forward_host,
+		&o->hostbased_accepted_algorithms,
 	};
 	size_t i;
 

@@ -54,6 +54,8 @@ readconf_dump(const struct client_opts *o, FILE *f)
 		{ "batchmode", o->batch_mode },
 		{ "checkhostip", o->check_host_ip },
 		{ "compression", o->compression },
+		{ "enablesshkeysign", o->enable_ssh_keysign },
+		{ "hostbasedauthentication", o->hostbased_authentication },
 		{ "clearallforwardings", o->clear_all_forwardings },
 		{ "exitonforwardfailure", o->exit_on_forward_failure },
 		{ "gatewayports", o->gateway_ports },
@@ -98,6 +100,8 @@ readconf_dump(const struct client_opts *o, FILE *f)
 	fprintf(f, "loglevel %s\n", log_level_name(o->log_level));
 	dump_str(f, "macs", o->macs);
 	dump_str(f, "pubkeyacceptedalgorithms", o->pubkey_accepted_algorithms);
+	dump_str(f, "hostbasedacceptedalgorithms",
+	    o->hostbased_accepted_algorithms);
 	dump_str(f, "preferredauthentications", o->preferred_authentications);
 	dump_str(f, "bindaddress", o->bind_address);
 	if (p->nident_written != 0)

@@ -249,7 +249,9 @@ readconf_finish(struct client_opts *o, const char *local_user)
 	    (r = resolve_algs("hostkeyalgorithms",
 	    &o->hostkey_algorithms)) != 0 ||
 	    (r = resolve_algs("pubkeyacceptedalgorithms",
-	    &o->pubkey_accepted_algorithms)) != 0)
+	    &o->pubkey_accepted_algorithms)) != 0 ||
+	    (r = resolve_algs("hostbasedacceptedalgorithms",
+	    &o->hostbased_accepted_algorithms)) != 0)
 		return r;
 
 	/* SendEnv "-pattern" removes earlier patterns (OpenSSH 7.8+). */
@@ -300,6 +302,8 @@ readconf_finish(struct client_opts *o, const char *local_user)
 	def_int(&o->gateway_ports, 0);
 	def_int(&o->visual_host_key, 0);
 	def_int(&o->update_host_keys, 0);
+	def_int(&o->hostbased_authentication, 0);
+	def_int(&o->enable_ssh_keysign, 0);
 	if (o->preferred_authentications == NULL)
 		o->preferred_authentications =
 		    x_strdup("publickey,keyboard-interactive,password");

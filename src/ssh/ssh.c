@@ -295,11 +295,12 @@ main(int argc, char **argv)
 			strcat(cl.command, argv[i]);
 		}
 	}
+	/* -q and -v win over -o LogLevel wherever it stands, as in OpenSSH. */
 	if (cl.quiet)
-		set_or_die(o, "LogLevel", "QUIET");
+		o->log_level = LOG_LEVEL_QUIET;
 	else if (cl.verbose > 0)
-		set_or_die(o, "LogLevel", cl.verbose == 1 ? "DEBUG1" :
-		    cl.verbose == 2 ? "DEBUG2" : "DEBUG3");
+		o->log_level = cl.verbose == 1 ? LOG_LEVEL_DEBUG1 :
+		    cl.verbose == 2 ? LOG_LEVEL_DEBUG2 : LOG_LEVEL_DEBUG3;
 	/* Debug output while reading the files when asked on the command line. */
 	if (cl.verbose > 0)
 		log_set_level(o->log_level);

@@ -188,8 +188,12 @@ test_pure(void)
 	    NULL, ""), "password");
 	CHECK_STR(ca_next_method(NULL, "publickey,password", NULL,
 	    "publickey"), "password");
-	CHECK(ca_next_method(NULL, "gssapi-with-mic,hostbased", NULL,
-	    "") == NULL);
+	CHECK(ca_next_method(NULL, "gssapi-with-mic", NULL, "") == NULL);
+	/* hostbased before publickey, but only when we have it on. */
+	CHECK_STR(ca_next_method(NULL, "gssapi-with-mic,publickey,hostbased",
+	    NULL, ""), "hostbased");
+	CHECK_STR(ca_next_method(NULL, "publickey,hostbased",
+	    "publickey,password", ""), "publickey");
 	CHECK(ca_next_method("hostbased", "publickey", NULL, "") == NULL);
 	CHECK(ca_next_method(NULL, "publickey,password", NULL,
 	    "password,publickey") == NULL);
