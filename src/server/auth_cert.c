@@ -1,17 +1,19 @@
 /*
  * auth_cert.c: user certificates in publickey authentication
  * (PROTOCOL.certkeys; sshd_config TrustedUserCAKeys,
- * AuthorizedPrincipalsFile; authorized_keys cert-authority).
+ * AuthorizedPrincipalsFile, AuthorizedPrincipalsCommand; cert-authority
+ * lines of authorized_keys and of AuthorizedKeysCommand).
  *
  * The certificate arrives already parsed and its CA signature checked
  * (cert_from_blob()). auth_cert_allowed() decides whether its CA is
  * trusted for this user, in OpenSSH's order: the cert-authority lines
  * of the authorized_keys files, then TrustedUserCAKeys (with the
- * principals from AuthorizedPrincipalsFile when set, else the user's
- * name). The restrictions of the line that matched are then narrowed by
- * the certificate's own critical options and extensions, and its
- * source-address list is matched against the client's address. Refusals
- * are logged with OpenSSH's wording.
+ * principals from AuthorizedPrincipalsFile and AuthorizedPrincipalsCommand
+ * when either is set, else the user's name), then the cert-authority
+ * lines printed by AuthorizedKeysCommand. The restrictions of the line
+ * that matched are then narrowed by the certificate's own critical
+ * options and extensions, and its source-address list is matched against
+ * the client's address. Refusals are logged with OpenSSH's wording.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -99,6 +101,35 @@ ca_listed(const char *path, const struct key *ca)
 	return found;
 }
 
+/*
+ * AuthorizedPrincipalsFile, then AuthorizedPrincipalsCommand: 0 and
+ * *optsp when one lists a principal of the certificate.
+ */
+static int
+listed_principal(struct authctxt *ac, const struct key_cert *c,
+    struct authopts **optsp)
+{
+	const struct servconf *sc = ac->sc;
+	const struct auth_conn *conn = ac->conn;
+	char *conn_id;
+	int r;
+
+	*optsp = NULL;
+	if (sc->authorized_principals_file != NULL &&
+	    authkeys_principals(sc, ac->pw, c, conn->remote_host,
+	    conn->remote_addr, optsp) == 0)
+		return 0;
+	if (sc->authorized_principals_command == NULL)
+		return ERR_NOT_FOUND;
+	conn_id = x_asprintf("%s %d %s %d", conn->remote_addr,
+	    conn->remote_port, conn->local_addr != NULL ? conn->local_addr :
+	    "UNKNOWN", conn->local_port);
+	r = authkeys_principals_command(sc, ac->pw, c, conn_id,
+	    conn->remote_host, conn->remote_addr, optsp);
+	x_free(conn_id);
+	return r;
+}
+
 /* TrustedUserCAKeys: 0 and *optsp when the CA is trusted for the user. */
 static int
 trusted_ca(struct authctxt *ac, const struct key_cert *c, uint64_t now,
@@ -120,12 +151,11 @@ trusted_ca(struct authctxt *ac, const struct key_cert *c, uint64_t now,
 		x_free(cafp);
 		return ERR_NOT_FOUND;
 	}
-	if (sc->authorized_principals_file != NULL) {
+	if (sc->authorized_principals_file != NULL ||
+	    sc->authorized_principals_command != NULL) {
 		if (cert_check_reason(c, now, NULL, 0, &reason) == 0) {
 			reason = NULL;
-			if (authkeys_principals(sc, ac->pw, c,
-			    ac->conn->remote_host, ac->conn->remote_addr,
-			    optsp) != 0)
+			if (listed_principal(ac, c, optsp) != 0)
 				reason = "Certificate does not contain an "
 				    "authorized principal";
 		}
@@ -162,7 +192,9 @@ auth_cert_allowed(struct authctxt *ac, const struct key_cert *c,
 	*optsp = NULL;
 	if (authkeys_find_cert(ac->sc, ac->pw, c, conn->remote_host,
 	    conn->remote_addr, &o) != 0 &&
-	    trusted_ca(ac, c, now, &o) != 0)
+	    trusted_ca(ac, c, now, &o) != 0 &&
+	    authkeys_command_cert(ac->sc, ac->pw, c, conn->remote_host,
+	    conn->remote_addr, &o) != 0)
 		goto out;
 	if (authopts_apply_cert(o, c, &src, &err) != 0) {
 		log_error("Refused by certificate options: %s", err);

@@ -49,7 +49,8 @@ const char *auth_key_short_name(const struct key *k);
 char *auth_cert_info(const struct key_cert *c);
 /*
  * May this user certificate log in (authorized_keys cert-authority
- * lines, then TrustedUserCAKeys / AuthorizedPrincipalsFile)? 0 and
+ * lines, then TrustedUserCAKeys / AuthorizedPrincipalsFile /
+ * AuthorizedPrincipalsCommand, then AuthorizedKeysCommand)? 0 and
  * *optsp (the restrictions, certificate options applied; caller frees)
  * or nonzero (refusal logged).
  */

@@ -470,12 +470,11 @@ authkeys_find_cert(const struct servconf *sc, const struct passwd *pw,
 }
 
 /*
- * An AuthorizedPrincipalsFile stream: "[options] principal" lines; a line
- * with a blank inside carries options. The first line naming one of the
- * certificate's principals, with options that let it in, wins.
+ * A line with a blank inside carries options; cert-authority is ignored
+ * on principals lines.
  */
-static int
-principals_scan(FILE *f, const char *name, const struct passwd *pw,
+int
+authkeys_principals_scan(FILE *f, const char *name, const struct passwd *pw,
     const struct authkeys_query *q, struct authopts **optsp)
 {
 	struct authopts *o = NULL;
@@ -551,7 +550,8 @@ authkeys_principals(const struct servconf *sc, const struct passwd *pw,
 	}
 	query_init(&q, sc, cert->key, remote_host, remote_ip);
 	q.cert = cert;
-	r = open_and_scan(path, pw, &q, principals_scan, optsp);
+	r = open_and_scan(path, pw, &q, authkeys_principals_scan,
+	    optsp);
 	x_free(path);
 	return r;
 }

@@ -90,7 +90,9 @@ int authkeys_find(const struct servconf *sc, const struct passwd *pw,
 
 /*
  * A user certificate against the cert-authority lines of sc's
- * AuthorizedKeysFile entries (not AuthorizedKeysCommand): 0 and *optsp
+ * AuthorizedKeysFile entries (AuthorizedKeysCommand is
+ * authkeys_command_cert(), which OpenSSH asks after TrustedUserCAKeys):
+ * 0 and *optsp
  * (the line's options; caller frees) or ERR_NOT_FOUND. The
  * certificate's own options are the caller's to apply.
  */
@@ -106,6 +108,16 @@ int authkeys_find_cert(const struct servconf *sc, const struct passwd *pw,
 int authkeys_principals(const struct servconf *sc, const struct passwd *pw,
     const struct key_cert *cert, const char *remote_host,
     const char *remote_ip, struct authopts **optsp);
+
+/*
+ * An AuthorizedPrincipalsFile stream (name is for log messages):
+ * "[options] principal" lines for q->cert. 0 and *optsp (caller frees)
+ * for the first line naming one of the certificate's principals whose
+ * options let it in; ERR_NOT_FOUND otherwise.
+ */
+int authkeys_principals_scan(FILE *f, const char *name,
+    const struct passwd *pw, const struct authkeys_query *q,
+    struct authopts **optsp);
 
 /*
  * AuthorizedKeysCommand (authkeys_cmd.c): run sc's command for pw and
@@ -126,5 +138,47 @@ int authkeys_command(const struct servconf *sc, const struct passwd *pw,
  */
 int authkeys_command_argv(const char *cmd, const struct passwd *pw,
     const struct key *key, char ***argvp);
+
+/*
+ * AuthorizedKeysCommand for a user certificate: the tokens describe the
+ * certificate (%t its type, %k its blob, %f its key's fingerprint) and
+ * its output is scanned for cert-authority lines as
+ * authkeys_find_cert() scans files. 0 and *optsp or ERR_NOT_FOUND.
+ */
+int authkeys_command_cert(const struct servconf *sc, const struct passwd *pw,
+    const struct key_cert *cert, const char *remote_host,
+    const char *remote_ip, struct authopts **optsp);
+
+/*
+ * AuthorizedPrincipalsCommand for a certificate whose CA is in
+ * TrustedUserCAKeys: run as AuthorizedPrincipalsCommandUser with the
+ * bounds of AuthorizedKeysCommand (timeout, 1 MiB), its output read as
+ * an AuthorizedPrincipalsFile. conn_id is "client-addr client-port
+ * server-addr server-port" for %C. 0 and *optsp (caller frees) when it
+ * lists one of the certificate's principals; ERR_NOT_FOUND otherwise,
+ * including every failure of the command (logged).
+ */
+int authkeys_principals_command(const struct servconf *sc,
+    const struct passwd *pw, const struct key_cert *cert, const char *conn_id,
+    const char *remote_host, const char *remote_ip, struct authopts **optsp);
+/*
+ * Its argv: %u %U %h, %t %f %k (the certificate), %T %F %K (its CA),
+ * %i key id, %s serial, %C conn_id, %D (empty: no routing domains), %%.
+ */
+int authkeys_principals_command_argv(const char *cmd,
+    const struct passwd *pw, const struct key_cert *cert, const char *conn_id,
+    char ***argvp);
+
+/* What the %-tokens of an authentication command stand for. */
+struct authcmd_tokens {
+	const struct passwd *pw;
+	const struct key *key;		/* the offered key (plain) */
+	const struct key_cert *cert;	/* the offered certificate or NULL */
+	const char *conn_id;		/* %C; NULL: "UNKNOWN" */
+	const char *allowed;		/* the token letters accepted */
+};
+/* Split cmd and expand the arguments' tokens (see above). */
+int authcmd_argv(const char *cmd, const struct authcmd_tokens *tk,
+    char ***argvp);
 
 #endif

@@ -122,6 +122,8 @@ struct servconf {
 	char *trusted_user_ca_keys;
 	char *revoked_keys;
 	char *authorized_principals_file;	/* %h %u %%; NULL: none */
+	char *authorized_principals_command;	/* NULL: none */
+	char *authorized_principals_command_user;
 	char *host_certificates[SC_MAX_LIST];
 	size_t nhost_certificates;
 	char *authentication_methods;	/* NULL: any */

@@ -147,6 +147,10 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	put_str(f, "versionaddendum", sc->version_addendum);
 	put_str(f, "authorizedkeyscommand", sc->authorized_keys_command);
 	put_str(f, "authorizedkeyscommanduser", sc->authorized_keys_command_user);
+	put_str(f, "authorizedprincipalscommand",
+	    sc->authorized_principals_command);
+	put_str(f, "authorizedprincipalscommanduser",
+	    sc->authorized_principals_command_user);
 	fprintf(f, "authorizedkeyscommandtimeout %d\n",
 	    sc->authorized_keys_command_timeout);
 	put_str(f, "kexalgorithms", sc->kex_algorithms);
