@@ -23,7 +23,7 @@ stop_ssh() { [ -n "$SSH_PID" ] && { kill "$SSH_PID" 2>/dev/null; wait "$SSH_PID"
 wait_log() {
 	i=0
 	while ! grep -q "$2" "$1" 2>/dev/null; do
-		i=$((i + 1)); [ $i -gt 200 ] && return 1; sleep 0.05
+		i=$((i + 1)); [ $i -gt 400 ] && return 1; sleep 0.05
 	done
 }
 

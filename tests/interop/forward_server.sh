@@ -44,7 +44,7 @@ bg_ssh() {
 wait_log() {
 	i=0
 	while ! grep -q "$2" "$1" 2>/dev/null; do
-		i=$((i + 1)); [ $i -gt 200 ] && return 1; sleep 0.05
+		i=$((i + 1)); [ $i -gt 400 ] && return 1; sleep 0.05
 	done
 }
 
@@ -54,6 +54,7 @@ AllowTcpForwarding $mode
 EOC
 	start_sshd
 	L=$(free_port)
+	L2=$(free_port)
 	bg_ssh "$T/ssh-L.log" -L "$L:127.0.0.1:$EP"
 	"$PY" "$H" wait 127.0.0.1 "$L" 10
 	case $mode in yes|local)
@@ -97,10 +98,11 @@ Match User nobody-here
 EOC
 start_sshd
 L=$(free_port)
-bg_ssh "$T/ssh-po.log" -L "$L:127.0.0.1:$EP" -L "$((L + 1)):localhost:$EP"
+L2=$(free_port)
+bg_ssh "$T/ssh-po.log" -L "$L:127.0.0.1:$EP" -L "$L2:localhost:$EP"
 "$PY" "$H" wait 127.0.0.1 "$L" 10
 check "PermitOpen: listed target allowed" "$PY" "$H" echo 127.0.0.1 "$L" 100000
-"$PY" "$H" echo 127.0.0.1 "$((L + 1))" 100 2>/dev/null
+"$PY" "$H" echo 127.0.0.1 "$L2" 100 2>/dev/null
 check "PermitOpen: other target refused" [ $? -ne 0 ]
 check "PermitOpen refusal logged" wait_log "$T/sshd.log" \
     "to connect to host localhost port $EP, but the request was denied. (PermitOpen)"
@@ -120,6 +122,7 @@ Match User $ME
 EOC
 start_sshd
 L=$(free_port)
+L2=$(free_port)
 bg_ssh "$T/ssh-df.log" -L "$L:127.0.0.1:$EP"
 "$PY" "$H" wait 127.0.0.1 "$L" 10
 "$PY" "$H" echo 127.0.0.1 "$L" 100 2>/dev/null
@@ -134,6 +137,7 @@ cp "$T/authorized_keys" "$T/ak.orig"
 write_config </dev/null
 start_sshd
 L=$(free_port)
+L2=$(free_port)
 bg_ssh "$T/ssh-ak.log" -L "$L:127.0.0.1:$EP"
 "$PY" "$H" wait 127.0.0.1 "$L" 10
 "$PY" "$H" echo 127.0.0.1 "$L" 100 2>/dev/null
@@ -142,10 +146,11 @@ check "no-port-forwarding named in the log" wait_log "$T/sshd.log" "(no-port-for
 stop_ssh
 { printf 'restrict,port-forwarding,permitopen="127.0.0.1:%s" ' "$EP"; cat "$T/id_ed25519.pub"; } > "$T/authorized_keys"
 L=$(free_port)
-bg_ssh "$T/ssh-ak2.log" -L "$L:127.0.0.1:$EP" -L "$((L + 1)):127.0.0.1:$CP"
+L2=$(free_port)
+bg_ssh "$T/ssh-ak2.log" -L "$L:127.0.0.1:$EP" -L "$L2:127.0.0.1:$CP"
 "$PY" "$H" wait 127.0.0.1 "$L" 10
 check "permitopen= allows its target" "$PY" "$H" echo 127.0.0.1 "$L" 100000
-"$PY" "$H" echo 127.0.0.1 "$((L + 1))" 100 2>/dev/null
+"$PY" "$H" echo 127.0.0.1 "$L2" 100 2>/dev/null
 check "permitopen= refuses others" [ $? -ne 0 ]
 check "permitopen named in the log" wait_log "$T/sshd.log" "(permitopen)"
 stop_ssh
@@ -158,12 +163,13 @@ cp "$T/ak.orig" "$T/authorized_keys"
 
 # Many at once, port 0, early close, a peer that never reads.
 L=$(free_port)
-bg_ssh "$T/ssh-many.log" -L "$L:127.0.0.1:$EP" -L "$((L + 1)):127.0.0.1:$CP" \
+L2=$(free_port)
+bg_ssh "$T/ssh-many.log" -L "$L:127.0.0.1:$EP" -L "$L2:127.0.0.1:$CP" \
     -L "$((L + 2)):127.0.0.1:$NP"
 "$PY" "$H" wait 127.0.0.1 "$L" 10
 check "100 parallel connections through one -L intact" \
     "$PY" "$H" parallel 127.0.0.1 "$L" 100 300000
-"$PY" "$H" echo 127.0.0.1 "$((L + 1))" 5000000 2>/dev/null
+"$PY" "$H" echo 127.0.0.1 "$L2" 5000000 2>/dev/null
 check "early remote close does not hang" [ $? -ne 0 ]
 # Never-reading peer: push 60 MB at it in the background; the server's
 # memory must stay bounded and the session must keep working.
