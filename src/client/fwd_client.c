@@ -8,7 +8,9 @@
  * reported (the allocated port when 0 was asked); -W opens one
  * direct-tcpip channel on stdin/stdout and ends the connection with it.
  * Incoming forwarded-tcpip channels are matched to the RemoteForward by
- * listen port and connected without blocking (fwd.c).
+ * listen port and connected without blocking (fwd.c); for a
+ * RemoteForward with no target this side serves SOCKS on the channel
+ * (socks_rev.c), as OpenSSH 7.6 and later do.
  *
  * ExitOnForwardFailure: a listener that cannot be set up fails setup;
  * a refused remote forward ends the connection. Either way the exit
@@ -51,6 +53,7 @@ struct fwd_client {
 	size_t n;
 	int failed;
 	int stdio_ok;			/* -W channel was opened */
+	struct socks_rev *rsocks;	/* -R dynamic: relays under way */
 };
 
 int
@@ -169,6 +172,7 @@ fwd_client_free(struct fwd_client *fc)
 
 	if (fc == NULL)
 		return;
+	socks_rev_free_all(&fc->rsocks);
 	for (i = 0; i < fc->n; i++) {
 		fwd_listener_close(&fc->f[i]->l);
 		fwd_spec_clear(&fc->f[i]->spec);
@@ -316,7 +320,7 @@ forwarded_open(struct chan_set *cs, struct chan *c, struct sbuf *extra,
 		    (fc->f[i]->spec.listen_port == 0 &&
 		    fc->f[i]->allocated == (int)port)))
 			f = fc->f[i];
-	if (f == NULL || f->spec.connect_host == NULL) {
+	if (f == NULL) {
 		log_info("WARNING: Server requests forwarding for unknown "
 		    "listen_port %u", port);
 		*reasonp = SSH2_OPEN_ADMINISTRATIVELY_PROHIBITED;
@@ -326,6 +330,10 @@ forwarded_open(struct chan_set *cs, struct chan *c, struct sbuf *extra,
 	}
 	log_debug("client_request_forwarded_tcpip: listen %s port %u, "
 	    "originator %s port %u", addr, port, orig, oport);
+	if (f->spec.connect_host == NULL) {
+		r = socks_rev_start(cs, c, &fc->rsocks, reasonp, descp);
+		goto out;
+	}
 	r = fwd_chan_connect(cs, c, f->spec.connect_host,
 	    f->spec.connect_port, reasonp, descp);
  out:

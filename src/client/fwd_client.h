@@ -2,7 +2,8 @@
  * fwd_client.h: the client's side of TCP forwarding: -L/LocalForward
  * (listen here, direct-tcpip to the server), -R/RemoteForward
  * (tcpip-forward requests; forwarded-tcpip channels connected here),
- * -D/DynamicForward (SOCKS 4/4a/5 here, socks.c), -W (stdin/stdout as one
+ * -D/DynamicForward (SOCKS 4/4a/5 here, socks.c), -R [bind:]port
+ * (SOCKS served here for the server's listener, socks_rev.c), -W (stdin/stdout as one
  * direct-tcpip channel), ExitOnForwardFailure, GatewayPorts and
  * ClearAllForwardings.
  *
@@ -54,5 +55,15 @@ int socks_parse(const unsigned char *buf, size_t len, int *statep,
 size_t socks_reply(int version, int ok, unsigned char *out, size_t outlen);
 /* Accept SOCKS on listening socket lfd (called from the watch). */
 void socks_accept(struct chan_set *cs, int lfd);
+
+/* ---- socks_rev.c: -R [bind:]port, the SOCKS server on this side ---- */
+struct chan;
+struct socks_rev;
+/* Serve SOCKS on forwarded-tcpip channel c (its open hook); the relay
+ * goes on *listp. 0, or an error with *reasonp and *descp set. */
+int socks_rev_start(struct chan_set *cs, struct chan *c,
+    struct socks_rev **listp, uint32_t *reasonp, const char **descp);
+/* Close every relay on the list (after the connection loop). */
+void socks_rev_free_all(struct socks_rev **listp);
 
 #endif
