@@ -49,20 +49,30 @@ class Term:
             signal.signal(signal.SIGTTOU, signal.SIG_IGN)
             os.tcsetpgrp(self.slave, pid)
             os.write(pw, b"%d\n" % pid)
-            os.close(pw)
             while True:
                 try:
                     _, st = os.waitpid(pid, 0)
                     break
                 except InterruptedError:
                     continue
-            if os.WIFSIGNALED(st):
-                os._exit(128 + os.WTERMSIG(st))
-            os._exit(os.WEXITSTATUS(st))
+            # Report, then stay: as long as the session leader lives the
+            # terminal sends no SIGHUP (a backgrounded ssh serves on).
+            os.write(pw, b"%d\n" % os.waitstatus_to_exitcode(st))
+            while True:
+                signal.pause()
         os.close(pw)
-        self.pid = int(os.read(pr, 64).decode().strip())
-        os.close(pr)
+        self.rpipe = pr
+        self.pid = int(self.readline())
         self.status = None
+
+    def readline(self):
+        line = b""
+        while not line.endswith(b"\n"):
+            c = os.read(self.rpipe, 1)
+            if not c:
+                break
+            line += c
+        return line.decode().strip()
 
     def setsize(self, rows, cols):
         fcntl.ioctl(self.master, termios.TIOCSWINSZ,
@@ -115,10 +125,18 @@ class Term:
 
     def done(self):
         if self.status is None:
-            p, st = os.waitpid(self.top, os.WNOHANG)
-            if p != 0:
-                self.status = os.waitstatus_to_exitcode(st)
+            r, _, _ = select.select([self.rpipe], [], [], 0)
+            if r:
+                st = self.readline()
+                self.status = int(st) if st else -1
         return self.status is not None
+
+    def close(self):
+        try:
+            os.kill(self.top, signal.SIGKILL)
+        except OSError:
+            pass
+        os.waitpid(self.top, 0)
 
     def wait(self, timeout=10):
         end = time.time() + timeout
@@ -310,8 +328,8 @@ def sc_password(t, res):
 
 def sc_batch(t, res):
     facts(res, status=t.wait(15))
-    facts(res, noprompt=b"passphrase" not in t.buf and
-          b"password" not in t.buf)
+    facts(res, noprompt=b"Enter passphrase" not in t.buf and
+          b"password:" not in t.buf)
 
 
 def sc_run(t, res):
@@ -337,6 +355,7 @@ def main():
             except OSError:
                 pass
             t.wait(2)
+        t.close()
         with open("%s/%s.out" % (outdir, name), "wb") as f:
             f.write(t.buf)
         with open("%s/%s.res" % (outdir, name), "w") as f:
