@@ -311,7 +311,7 @@ on_signal(struct csess *s)
 			continue;
 		}
 		ttyraw_leave(&s->raw);
-		fprintf(stderr, "Killed by signal %u.\n", si.ssi_signo);
+		log_verbose("Killed by signal %u.", si.ssi_signo);
 		csess_quit(s, 255);
 	}
 }
