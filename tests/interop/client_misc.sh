@@ -73,11 +73,15 @@ check "-f: the command ran in the background" [ -e "$T/f-done" ]
 # -N: stays connected, no command, until killed.
 n0=$(grep -c "Starting session" "$T/sshd.log")
 # shellcheck disable=SC2086
-mssh -N $K "$ME@127.0.0.1" </dev/null 2>"$T/err" &
+# (ssh itself, not a shell function: $! must be ssh's pid)
+"$BIN/ssh" -F /dev/null -o BatchMode=yes -o UserKnownHostsFile="$T/kh" \
+    -o IdentitiesOnly=yes -p "$PORT" -N $K "$ME@127.0.0.1" </dev/null \
+    2>"$T/err" &
 NPID=$!
 sleep 1.5
 check "-N stays connected" kill -0 "$NPID"
-kill "$NPID"; wait "$NPID" 2>/dev/null
+kill "$NPID"; wait "$NPID"
+check "-N: SIGTERM ends ssh (255)" [ $? -eq 255 ]
 check "SIGTERM ends ssh quietly at LogLevel INFO, as OpenSSH 9.2" \
     sh -c "! grep -q 'Killed by signal' '$T/err'"
 check "-N ran no session" [ "$(grep -c "Starting session" "$T/sshd.log")" = "$n0" ]
@@ -106,8 +110,10 @@ check "missing -i file warned about" \
 
 # ServerAliveInterval against a server that stops answering.
 # shellcheck disable=SC2086
-mssh $K -o ServerAliveInterval=1 -o ServerAliveCountMax=2 "$ME@127.0.0.1" \
-    'sleep 30' </dev/null 2>"$T/err" &
+"$BIN/ssh" -F /dev/null -o BatchMode=yes -o UserKnownHostsFile="$T/kh" \
+    -o IdentitiesOnly=yes -p "$PORT" $K -o ServerAliveInterval=1 \
+    -o ServerAliveCountMax=2 "$ME@127.0.0.1" 'sleep 30' </dev/null \
+    2>"$T/err" &
 APID=$!
 child=""
 i=0
