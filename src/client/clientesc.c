@@ -147,7 +147,7 @@ do_action(struct csess *s, enum esc_action act)
 
 	switch (act) {
 	case ESC_DISCONNECT:
-		say(s, "%s.\r\n", e);
+		/* Quietly, as ssh(1) shows it: only the closing line. */
 		csess_quit(s, 255);
 		break;
 	case ESC_SUSPEND:
@@ -176,7 +176,7 @@ do_action(struct csess *s, enum esc_action act)
 		verbosity(s, e, act == ESC_VERBOSE_UP);
 		break;
 	case ESC_REKEY:
-		say(s, "%sR\r\n", e);
+		log_verbose("Rekeying at the user's request");
 		(void)tr_rekey(s->t);
 		break;
 	case ESC_BREAK:

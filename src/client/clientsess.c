@@ -64,7 +64,11 @@ send_pty_req(struct csess *s, struct chan *c)
 
 	memset(&ws, 0, sizeof(ws));
 	(void)ioctl(s->in, TIOCGWINSZ, &ws);
-	if (tcgetattr(s->in, &tio) == 0)
+	/* The modes the user had, not our raw mode, set up by now. */
+	if (s->raw.active) {
+		tio = s->raw.saved;
+		r = ttymodes_encode(&tio, modes);
+	} else if (tcgetattr(s->in, &tio) == 0)
 		r = ttymodes_encode(&tio, modes);
 	else
 		r = sbuf_put_u8(modes, 0);
@@ -307,7 +311,7 @@ on_signal(struct csess *s)
 			continue;
 		}
 		ttyraw_leave(&s->raw);
-		fprintf(stderr, "Killed by signal %u.\n", si.ssi_signo);
+		log_verbose("Killed by signal %u.", si.ssi_signo);
 		csess_quit(s, 255);
 	}
 }
