@@ -84,6 +84,7 @@ struct client_opts {
 	char *remote_command;
 	int exit_on_forward_failure;
 	int clear_all_forwardings;
+	int enable_escape_commandline;	/* ~C */
 	char *local_forwards[CO_MAX_LIST];	/* as written; forwarding issue */
 	size_t nlocal_forwards;
 	char *remote_forwards[CO_MAX_LIST];

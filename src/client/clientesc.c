@@ -5,10 +5,16 @@
  * the escape commands are carried out here. While the pipe is full we
  * stop reading the tty; at the tty's end of file we close the pipe, so
  * the channel sends EOF.
+ *
+ * ~C (EnableEscapeCommandline yes) leaves raw mode, prompts "ssh> " and
+ * reads one line with the tty's own echo and editing, the loop waiting
+ * meanwhile as in ssh(1); the line goes to the forwardings
+ * (fwd_client_command).
  */
 #include <sys/epoll.h>
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,6 +24,7 @@
 #include "channel.h"
 #include "clientsess_int.h"
 #include "err.h"
+#include "fwd_client.h"
 #include "log.h"
 #include "mem.h"
 #include "transport.h"
@@ -138,10 +145,78 @@ verbosity(struct csess *s, const char *ename, int up)
 	    log_level_name(lv));
 }
 
+#define CMDLINE_MAX	512
+
+/*
+ * The ~C line: typed-ahead bytes (rest, restlen) first, then the tty
+ * in canonical mode. Returns how many of rest were used.
+ */
+static size_t
+command_line(struct csess *s, const unsigned char *rest, size_t restlen)
+{
+	char line[CMDLINE_MAX];
+	size_t len = 0, used = 0;
+	struct pollfd pfd;
+	unsigned char ch;
+	int done = 0;
+	ssize_t n;
+
+	ttyraw_leave(&s->raw);
+	say(s, "\r\nssh> ");
+	while (used < restlen && !done) {
+		ch = rest[used++];
+		if (ch == '\r' || ch == '\n')
+			done = 1;
+		else if (len < sizeof(line) - 1)
+			line[len++] = (char)ch;
+	}
+	while (!done) {
+		pfd.fd = s->in;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+			break;
+		n = read(s->in, &ch, 1);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0 || ch == '\n' || ch == '\r')
+			break;
+		if (len < sizeof(line) - 1)
+			line[len++] = (char)ch;
+	}
+	line[len] = '\0';
+	if (s->a->setup == fwd_client_setup)
+		fwd_client_command(s->a->setup_arg, line);
+	else
+		fwd_client_command(NULL, line);
+	x_wipe(line, sizeof(line));
+	(void)ttyraw_enter(&s->raw, s->in);
+	say(s, "\r\n");
+	return used;
+}
+
+/* ~? offers ~C (before ~R, as ssh(1)) only when the line is on. */
+static void
+help(struct csess *s, const char *e)
+{
+	char *h = esc_help(s->esc.escape_char), *p;
+	char key[16];
+
+	say(s, "%s?\r\n", e);
+	snprintf(key, sizeof(key), " %sR ", e);
+	if (s->o->enable_escape_commandline > 0 &&
+	    (p = strstr(h, key)) != NULL) {
+		say(s, "%.*s", (int)(p - h), h);
+		say(s, " %s%-3s - open a command line\r\n", e, "C");
+		say(s, "%s", p);
+	} else
+		say(s, "%s", h);
+	x_free(h);
+}
+
 static void
 do_action(struct csess *s, enum esc_action act)
 {
-	char ebuf[8], *help;
+	char ebuf[8];
 	const char *e = esc_char_name(s->esc.escape_char, ebuf);
 	struct sbuf *b;
 
@@ -166,10 +241,7 @@ do_action(struct csess *s, enum esc_action act)
 		background(s, e);
 		break;
 	case ESC_HELP:
-		say(s, "%s?\r\n", e);
-		help = esc_help(s->esc.escape_char);
-		say(s, "%s", help);
-		x_free(help);
+		help(s, e);
 		break;
 	case ESC_VERBOSE_UP:
 	case ESC_VERBOSE_DOWN:
@@ -187,7 +259,9 @@ do_action(struct csess *s, enum esc_action act)
 			(void)chan_msg_send(s->cs);
 		break;
 	case ESC_COMMAND:
-		say(s, "%sC\r\ncommandline disabled\r\n", e);
+		/* Enabled: csess_input reads the line. */
+		if (s->o->enable_escape_commandline <= 0)
+			say(s, "commandline disabled\r\n");
 		break;
 	case ESC_NONE:
 		break;
@@ -215,6 +289,8 @@ csess_input(struct csess *s)
 		    s->pipebuf, &act);
 		off += used;
 		do_action(s, act);
+		if (act == ESC_COMMAND && s->o->enable_escape_commandline > 0)
+			off += command_line(s, buf + off, (size_t)n - off);
 	}
 	x_wipe(buf, sizeof(buf));
 	csess_pipe_flush(s);

@@ -43,6 +43,7 @@ struct cl_fwd {
 	struct fwd_spec spec;
 	int kind;			/* 'L', 'R', 'D' */
 	int allocated;			/* -R 0: the port the server chose */
+	int canceled;			/* ~C -K: gone (kept for replies due) */
 	struct fwd_listener l;
 };
 
@@ -315,7 +316,7 @@ forwarded_open(struct chan_set *cs, struct chan *c, struct sbuf *extra,
 	    (r = sbuf_get_u32(extra, &oport)) != 0)
 		goto out;
 	for (i = 0; i < fc->n && f == NULL; i++)
-		if (fc->f[i]->kind == 'R' &&
+		if (fc->f[i]->kind == 'R' && !fc->f[i]->canceled &&
 		    (fc->f[i]->spec.listen_port == (int)port ||
 		    (fc->f[i]->spec.listen_port == 0 &&
 		    fc->f[i]->allocated == (int)port)))
@@ -410,4 +411,151 @@ fwd_client_setup(struct chan_set *cs, void *arg)
 		}
 	}
 	return 0;
+}
+
+/* ---- ~C: the escape command line ---- */
+
+static const char *const cmd_help[] = {
+	"Commands:",
+	"      -L[bind_address:]port:host:hostport    Request local forward",
+	"      -R[bind_address:]port:host:hostport    Request remote forward",
+	"      -D[bind_address:]port                  Request dynamic forward",
+	"      -KL[bind_address:]port                 Cancel local forward",
+	"      -KR[bind_address:]port                 Cancel remote forward",
+	"      -KD[bind_address:]port                 Cancel dynamic forward",
+};
+
+static int
+same_host(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return 1;	/* not given: any */
+	return strcmp(a, b) == 0;
+}
+
+static void
+cmd_cancel(struct fwd_client *fc, int kind, const struct fwd_spec *k)
+{
+	struct cl_fwd *f = NULL;
+	struct sbuf *b;
+	const char *h;
+	size_t i, j;
+
+	for (i = 0; i < fc->n && f == NULL; i++) {
+		struct cl_fwd *x = fc->f[i];
+
+		if (x->kind != kind || x->canceled ||
+		    !same_host(k->listen_host, x->spec.listen_host))
+			continue;
+		if (x->spec.listen_port == k->listen_port ||
+		    (kind == 'R' && x->spec.listen_port == 0 &&
+		    x->allocated == k->listen_port) ||
+		    (kind != 'R' && x->spec.listen_port == 0 &&
+		    x->l.port == k->listen_port))
+			f = x;
+	}
+	if (f == NULL) {
+		log_info("Unknown port forwarding.");
+		return;
+	}
+	f->canceled = 1;
+	if (kind == 'R') {
+		h = f->spec.listen_host;
+		if (h == NULL)
+			h = "localhost";
+		else if (strcmp(h, "*") == 0)
+			h = "";
+		if ((b = chan_global_start(fc->cs, "cancel-tcpip-forward", 0,
+		    NULL, NULL)) == NULL || sbuf_put_cstring(b, h) != 0 ||
+		    sbuf_put_u32(b, (uint32_t)(f->spec.listen_port != 0 ?
+		    f->spec.listen_port : f->allocated)) != 0 ||
+		    chan_msg_send(fc->cs) != 0) {
+			log_info("Unknown port forwarding.");
+			return;
+		}
+	} else {
+		for (j = 0; j < f->l.nfds; j++)
+			chan_set_unwatch(fc->cs, f->l.fds[j]);
+		fwd_listener_close(&f->l);
+	}
+	log_info("Canceled forwarding.");
+}
+
+static void
+cmd_add(struct fwd_client *fc, int kind, const char *spec)
+{
+	struct cl_fwd *f;
+	int r;
+
+	f = x_calloc(1, sizeof(*f));
+	f->fc = fc;
+	f->kind = kind;
+	if (parse_written(spec, kind == 'L' ? 0 : kind == 'R' ? 2 : 1,
+	    &f->spec) != 0) {
+		log_info("Bad %s forwarding specification.", kind == 'L' ?
+		    "local" : kind == 'R' ? "remote" : "dynamic");
+		x_free(f);
+		return;
+	}
+	if (fc->n == FC_MAX) {
+		fwd_spec_clear(&f->spec);
+		x_free(f);
+		log_info("Port forwarding failed.");
+		return;
+	}
+	r = kind == 'R' ? request_remote(fc, f) : setup_listener(fc, f);
+	if (r != 0) {
+		fwd_spec_clear(&f->spec);
+		x_free(f);
+		log_info("Port forwarding failed.");
+		return;
+	}
+	fc->f[fc->n++] = f;
+	log_info("Forwarding port.");
+}
+
+void
+fwd_client_command(struct fwd_client *fc, const char *line)
+{
+	struct fwd_spec k;
+	const char *s = line;
+	int cancel = 0, kind;
+	size_t i;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '-')
+		s++;
+	if (*s == '\0')
+		return;
+	if (*s == 'h' || *s == 'H' || *s == '?') {
+		for (i = 0; i < sizeof(cmd_help) / sizeof(cmd_help[0]); i++)
+			log_info("%s", cmd_help[i]);
+		return;
+	}
+	if (*s == 'K') {
+		cancel = 1;
+		s++;
+	}
+	if (*s != 'L' && *s != 'R' && *s != 'D') {
+		log_info("Invalid command.");
+		return;
+	}
+	kind = *s++;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (fc == NULL || fc->cs == NULL) {
+		log_info("Port forwarding failed.");
+		return;
+	}
+	if (!cancel) {
+		cmd_add(fc, kind, s);
+		return;
+	}
+	if (parse_written(s, 1, &k) != 0) {
+		log_info("Bad forwarding close specification.");
+		return;
+	}
+	cmd_cancel(fc, kind, &k);
+	fwd_spec_clear(&k);
 }

@@ -33,6 +33,12 @@ int fwd_client_failed(const struct fwd_client *fc);
  * channel was open and the connection ended cleanly). */
 int fwd_client_status(const struct fwd_client *fc, int status);
 void fwd_client_free(struct fwd_client *fc);
+/*
+ * ~C: one line typed at the "ssh> " prompt ("-L spec", "-R spec",
+ * "-D spec", "-KL port", "-KR port", "-KD port", "?", "-h") acted on in
+ * the running connection; the outcome is logged as ssh(1) words it.
+ */
+void fwd_client_command(struct fwd_client *fc, const char *line);
 
 /* ---- socks.c ---- */
 struct socks_req {

@@ -67,6 +67,7 @@ readconf_dump(const struct client_opts *o, FILE *f)
 		{ "pubkeyauthentication", o->pubkey_authentication },
 		{ "tcpkeepalive", o->tcp_keep_alive },
 		{ "visualhostkey", o->visual_host_key },
+		{ "enableescapecommandline", o->enable_escape_commandline },
 	};
 	size_t i;
 
