@@ -8,8 +8,8 @@
 # server's KEX reply (under several host key and KEX algorithms).
 # Each time our ssh must exit 255 within the time limit, print a line
 # naming the problem, say little else (at most four lines), leave no
-# sanitizer report on stderr, and, for the bad signature, not record
-# the host key in known_hosts. The helper must report that it really
+# sanitizer report on stderr, and, for the bad signature, end with
+# "...: incorrect signature" and not record the host key in known_hosts. The helper must report that it really
 # injected its fault.
 . "$(dirname "$0")/lib.sh"
 HELPER=$(dirname "$0")/hostile_server.py
@@ -51,6 +51,12 @@ hostile() {
 	    "$ME@127.0.0.1" 'echo should-not-run' </dev/null \
 	    > "$T/out.$N" 2> "$T/err.$N"
 	st=$?
+	# The helper ends when its client has gone; give it a moment to.
+	i=0
+	while kill -0 "$hpid" 2>/dev/null && [ $i -lt 50 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
 	kill "$hpid" 2>/dev/null
 	wait "$hpid" 2>/dev/null
 	grep -v "^Warning: Permanently added" "$T/err.$N" > "$T/msg.$N"
@@ -113,6 +119,11 @@ sig_case() { # sig_case LABEL SSH-OPTIONS...
 	l=$1; shift
 	hostile "bad KEX signature, $l" \
 	    "signature on key exchange does not verify" proxy sig "$@"
+	if tail -1 "$T/msg.$N" | grep -q ": incorrect signature\$"; then
+		pass "bad KEX signature, $l: last line ends \"incorrect signature\""
+	else
+		fail "bad KEX signature, $l: last line is \"$(tail -1 "$T/msg.$N")\""
+	fi
 	if [ -s "$T/kh.$N" ]; then
 		fail "bad KEX signature, $l: host key recorded in known_hosts"
 	else

@@ -76,6 +76,8 @@ def packet(payload, padlen=None, length=None):
 
 
 def fake(conn, mode):
+    # Said first: the client may have given up before the last send.
+    print("sent " + mode, flush=True)
     if mode == "garbage-banner":
         conn.sendall(b"\x00\x01\x02garbage\xff\r\n")
     elif mode == "ssh1-banner":
@@ -96,7 +98,6 @@ def fake(conn, mode):
                                      length=12)[:16])
     else:
         sys.exit("unknown fake mode " + mode)
-    print("sent " + mode, flush=True)
     drain(conn)
 
 
