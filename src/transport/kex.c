@@ -629,8 +629,10 @@ client_kex_reply(struct transport *t)
 		goto out;
 	if ((r = key_verify(t->peer_hostkey, sig, siglen, H, t->kex->hash_len,
 	    sigalg != NULL ? sigalg : t->hostkey_alg)) != 0) {
-		r = tr_protocol_error(t, SSH2_DISCONNECT_KEY_EXCHANGE_FAILED,
+		/* Say "incorrect signature", not "protocol error", at exit. */
+		(void)tr_protocol_error(t, SSH2_DISCONNECT_KEY_EXCHANGE_FAILED,
 		    "signature on key exchange does not verify");
+		r = ERR_SIGNATURE_INVALID;
 		goto out;
 	}
 	if (t->peer_hostcert != NULL)
