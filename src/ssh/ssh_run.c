@@ -160,7 +160,10 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 			    aa.last_methods ? ")" : "");
 		else if (r == ERR_CONN_CLOSED)
 			log_error("Connection closed by %s", desc);
-		else if (r != ERR_DISCONNECTED)
+		else if (r != ERR_DISCONNECTED && r != ERR_NO_KEX_MATCH &&
+		    r != ERR_NO_HOSTKEY_MATCH && r != ERR_NO_CIPHER_MATCH &&
+		    r != ERR_NO_MAC_MATCH && r != ERR_NO_COMPRESS_MATCH)
+			/* (negotiation failures were reported by the transport) */
 			log_error("ssh: %s: %s", desc, err_str(r));
 		goto out;
 	}

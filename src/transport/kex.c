@@ -270,7 +270,9 @@ negotiate(struct transport *t)
 			    ERR_NO_MAC_MATCH, ERR_NO_COMPRESS_MATCH,
 			    ERR_NO_COMPRESS_MATCH };
 
-			log_info("Unable to negotiate with %s: no matching %s "
+			/* The client's one-line error, as ssh(1) prints it. */
+			log_msg(t->server ? LOG_LEVEL_INFO : LOG_LEVEL_ERROR,
+			    "Unable to negotiate with %s: no matching %s "
 			    "found. Their offer: %s",
 			    t->cfg.peer_desc ? t->cfg.peer_desc : "peer",
 			    what[i], pl[i]);

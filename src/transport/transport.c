@@ -330,10 +330,13 @@ tr_disconnect(struct transport *t, uint32_t reason, const char *fmt, ...)
 	va_end(ap);
 	if (t->closed)
 		return 0;
+	/* sshd logs it; for ssh(1) the caller prints the error itself. */
 	if (t->cfg.peer_desc != NULL)
-		log_info("Disconnecting %s: %s", t->cfg.peer_desc, msg);
+		log_msg(t->server ? LOG_LEVEL_INFO : LOG_LEVEL_VERBOSE,
+		    "Disconnecting %s: %s", t->cfg.peer_desc, msg);
 	else
-		log_info("Disconnecting: %s", msg);
+		log_msg(t->server ? LOG_LEVEL_INFO : LOG_LEVEL_VERBOSE,
+		    "Disconnecting: %s", msg);
 	if (!t->banner_done) {
 		t->closed = 1;
 		return 0;

@@ -118,7 +118,7 @@ hostile "flipped byte under aes192-ctr + umac-128" \
 sig_case() { # sig_case LABEL SSH-OPTIONS...
 	l=$1; shift
 	hostile "bad KEX signature, $l" \
-	    "signature on key exchange does not verify" proxy sig "$@"
+	    "incorrect signature" proxy sig "$@"
 	if tail -1 "$T/msg.$N" | grep -q ": incorrect signature\$"; then
 		pass "bad KEX signature, $l: last line ends \"incorrect signature\""
 	else
