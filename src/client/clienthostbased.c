@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netdb.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,7 +39,16 @@ static const char *const host_key_files[] = {
 };
 #define NHBKEYS (sizeof(host_key_files) / sizeof(host_key_files[0]))
 
+/*
+ * Where the helper is looked for: ours first (the install prefix's
+ * libexec, then beside the running ssh, as in a build tree), then the
+ * system's OpenSSH.
+ */
 static const char *const keysign_paths[] = {
+#ifdef MOAT_LIBEXECDIR
+	MOAT_LIBEXECDIR "/ssh-keysign",
+#endif
+	"",			/* the running ssh's directory */
 	"/usr/lib/openssh/ssh-keysign",
 	"/usr/libexec/openssh/ssh-keysign",
 	"/usr/libexec/ssh-keysign",
@@ -110,14 +120,31 @@ hb_local_name(int sock, char **namep)
 	return 0;
 }
 
-const char *
+char *
 hb_keysign_path(void)
 {
+	char exe[PATH_MAX], *slash, *p;
+	ssize_t n;
 	size_t i;
 
-	for (i = 0; i < sizeof(keysign_paths) / sizeof(keysign_paths[0]); i++)
-		if (access(keysign_paths[i], X_OK) == 0)
-			return keysign_paths[i];
+	for (i = 0; i < sizeof(keysign_paths) / sizeof(keysign_paths[0]); i++) {
+		if (keysign_paths[i][0] != '\0') {
+			if (access(keysign_paths[i], X_OK) == 0)
+				return x_strdup(keysign_paths[i]);
+			continue;
+		}
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (n <= 0)
+			continue;
+		exe[n] = '\0';
+		if ((slash = strrchr(exe, '/')) == NULL)
+			continue;
+		*slash = '\0';
+		p = x_asprintf("%s/ssh-keysign", exe);
+		if (access(p, X_OK) == 0)
+			return p;
+		x_free(p);
+	}
 	return NULL;
 }
 
@@ -342,7 +369,8 @@ ca_hostbased_next(struct ca_ctx *c)
 {
 	struct sbuf *blob = NULL, *data = NULL, *sig = NULL, *m;
 	const unsigned char *sid;
-	const char *alg = NULL, *helper, *luser;
+	const char *alg = NULL, *luser;
+	char *helper;
 	size_t sidlen;
 	char *fp;
 	int i, r;
@@ -354,6 +382,7 @@ ca_hostbased_next(struct ca_ctx *c)
 		log_debug("hostbased: no ssh-keysign found");
 		return 0;
 	}
+	log_debug("hostbased: using ssh-keysign %s", helper);
 	luser = readconf_local_user(c->o);
 	while ((i = pick_key(c, &alg)) >= 0) {
 		c->hb->tried[i] = 1;
@@ -400,6 +429,7 @@ ca_hostbased_next(struct ca_ctx *c)
 	}
 	r = 0;
  out:
+	x_free(helper);
 	sbuf_free(blob);
 	sbuf_free(data);
 	sbuf_free(sig);
