@@ -15,6 +15,7 @@
  * success is not offered again.
  */
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -120,6 +121,21 @@ hb_local_name(int sock, char **namep)
 	return 0;
 }
 
+/*
+ * A helper that can read the host keys: setuid root, or any helper when
+ * we are root ourselves (a build tree's copy is not setuid).
+ */
+static int
+keysign_usable(const char *path)
+{
+	struct stat st;
+
+	if (access(path, X_OK) != 0 || stat(path, &st) != 0 ||
+	    !S_ISREG(st.st_mode))
+		return 0;
+	return getuid() == 0 || ((st.st_mode & S_ISUID) && st.st_uid == 0);
+}
+
 char *
 hb_keysign_path(void)
 {
@@ -129,7 +145,7 @@ hb_keysign_path(void)
 
 	for (i = 0; i < sizeof(keysign_paths) / sizeof(keysign_paths[0]); i++) {
 		if (keysign_paths[i][0] != '\0') {
-			if (access(keysign_paths[i], X_OK) == 0)
+			if (keysign_usable(keysign_paths[i]))
 				return x_strdup(keysign_paths[i]);
 			continue;
 		}
@@ -141,7 +157,7 @@ hb_keysign_path(void)
 			continue;
 		*slash = '\0';
 		p = x_asprintf("%s/ssh-keysign", exe);
-		if (access(p, X_OK) == 0)
+		if (keysign_usable(p))
 			return p;
 		x_free(p);
 	}

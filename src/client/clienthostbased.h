@@ -53,6 +53,7 @@ int hb_keysign(const char *path, int sock, const unsigned char *data,
 /*
  * The first helper found: ours in the install prefix's libexec, ours
  * beside the running ssh, then OpenSSH's usual places; NULL if none.
+ * Only a setuid-root helper counts, unless the caller is root.
  * Caller frees.
  */
 char *hb_keysign_path(void);
