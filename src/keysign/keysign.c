@@ -222,11 +222,10 @@ main(int argc, char **argv)
 	sanitise_fds();
 	if (clearenv() != 0)
 		exit(1);
+	log_init("ssh-keysign", LOG_LEVEL_ERROR, LOG_AUTH, 1);
 	for (i = 0; i < NKEYS; i++)
 		keyfd[i] = open(host_keys[i], O_RDONLY | O_NOCTTY | O_CLOEXEC);
 	drop_privileges();
-
-	log_init("ssh-keysign", LOG_LEVEL_ERROR, LOG_AUTH, 1);
 
 	/* The administrator must have turned it on. */
 	o = client_opts_new();

@@ -35,6 +35,15 @@ PREFIX=$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$BIN/../CMakeCache.txt" \
 [ -n "$PREFIX" ] && [ -e "$PREFIX/libexec/ssh-keysign" ] &&
     skip "$PREFIX/libexec/ssh-keysign is installed and would be used"
 
+# The other hostbased tests change /etc/ssh/ssh_config.d too, and a
+# "yes" or "no" of theirs would decide for ours: wait until they are done.
+i=0
+while ls /etc/ssh/ssh_config.d/zz-moat-* >/dev/null 2>&1; do
+	i=$((i + 1))
+	[ $i -gt 600 ] && skip "another test keeps a file in /etc/ssh/ssh_config.d"
+	sleep 0.5
+done
+
 U=moathbk$$
 DROPIN=/etc/ssh/ssh_config.d/zz-moat-hostbased-keysign-$$.conf
 [ -e "$DROPIN" ] && skip "$DROPIN exists"
