@@ -15,10 +15,12 @@
  * success is not offered again.
  */
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netdb.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,7 +40,16 @@ static const char *const host_key_files[] = {
 };
 #define NHBKEYS (sizeof(host_key_files) / sizeof(host_key_files[0]))
 
+/*
+ * Where the helper is looked for: ours first (the install prefix's
+ * libexec, then beside the running ssh, as in a build tree), then the
+ * system's OpenSSH.
+ */
 static const char *const keysign_paths[] = {
+#ifdef MOAT_LIBEXECDIR
+	MOAT_LIBEXECDIR "/ssh-keysign",
+#endif
+	"",			/* the running ssh's directory */
 	"/usr/lib/openssh/ssh-keysign",
 	"/usr/libexec/openssh/ssh-keysign",
 	"/usr/libexec/ssh-keysign",
@@ -110,14 +121,46 @@ hb_local_name(int sock, char **namep)
 	return 0;
 }
 
-const char *
+/*
+ * A helper that can read the host keys: setuid root, or any helper when
+ * we are root ourselves (a build tree's copy is not setuid).
+ */
+static int
+keysign_usable(const char *path)
+{
+	struct stat st;
+
+	if (access(path, X_OK) != 0 || stat(path, &st) != 0 ||
+	    !S_ISREG(st.st_mode))
+		return 0;
+	return getuid() == 0 || ((st.st_mode & S_ISUID) && st.st_uid == 0);
+}
+
+char *
 hb_keysign_path(void)
 {
+	char exe[PATH_MAX], *slash, *p;
+	ssize_t n;
 	size_t i;
 
-	for (i = 0; i < sizeof(keysign_paths) / sizeof(keysign_paths[0]); i++)
-		if (access(keysign_paths[i], X_OK) == 0)
-			return keysign_paths[i];
+	for (i = 0; i < sizeof(keysign_paths) / sizeof(keysign_paths[0]); i++) {
+		if (keysign_paths[i][0] != '\0') {
+			if (keysign_usable(keysign_paths[i]))
+				return x_strdup(keysign_paths[i]);
+			continue;
+		}
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (n <= 0)
+			continue;
+		exe[n] = '\0';
+		if ((slash = strrchr(exe, '/')) == NULL)
+			continue;
+		*slash = '\0';
+		p = x_asprintf("%s/ssh-keysign", exe);
+		if (keysign_usable(p))
+			return p;
+		x_free(p);
+	}
 	return NULL;
 }
 
@@ -342,7 +385,8 @@ ca_hostbased_next(struct ca_ctx *c)
 {
 	struct sbuf *blob = NULL, *data = NULL, *sig = NULL, *m;
 	const unsigned char *sid;
-	const char *alg = NULL, *helper, *luser;
+	const char *alg = NULL, *luser;
+	char *helper;
 	size_t sidlen;
 	char *fp;
 	int i, r;
@@ -354,6 +398,7 @@ ca_hostbased_next(struct ca_ctx *c)
 		log_debug("hostbased: no ssh-keysign found");
 		return 0;
 	}
+	log_debug("hostbased: using ssh-keysign %s", helper);
 	luser = readconf_local_user(c->o);
 	while ((i = pick_key(c, &alg)) >= 0) {
 		c->hb->tried[i] = 1;
@@ -400,6 +445,7 @@ ca_hostbased_next(struct ca_ctx *c)
 	}
 	r = 0;
  out:
+	x_free(helper);
 	sbuf_free(blob);
 	sbuf_free(data);
 	sbuf_free(sig);

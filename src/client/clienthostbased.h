@@ -50,7 +50,12 @@ int hb_local_name(int sock, char **namep);
  */
 int hb_keysign(const char *path, int sock, const unsigned char *data,
     size_t dlen, struct sbuf *sig);
-/* The first helper found in the usual places, or NULL. */
-const char *hb_keysign_path(void);
+/*
+ * The first helper found: ours in the install prefix's libexec, ours
+ * beside the running ssh, then OpenSSH's usual places; NULL if none.
+ * Only a setuid-root helper counts, unless the caller is root.
+ * Caller frees.
+ */
+char *hb_keysign_path(void);
 
 #endif
