@@ -30,95 +30,11 @@
 #include "mem.h"
 #include "transport_int.h"
 
-#define EXT_INFO_C	"ext-info-c"
-#define EXT_INFO_S	"ext-info-s"
-#define STRICT_C	"kex-strict-c-v00@openssh.com"
-#define STRICT_S	"kex-strict-s-v00@openssh.com"
-
 #define GEX_MIN		2048
 #define GEX_WANT	4096
 #define GEX_MAX		8192
 
-enum { NEG_KEX, NEG_HOSTKEY, NEG_CIPHER_C2S, NEG_CIPHER_S2C, NEG_MAC_C2S,
-	NEG_MAC_S2C, NEG_COMP_C2S, NEG_COMP_S2C, NEG_LANG_C2S, NEG_LANG_S2C,
-	NEG_MAX };
-
 /* 1 if name is an element of the comma-separated list. */
-static int
-list_has(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-	const char *p = list;
-
-	while (p != NULL && *p != '\0') {
-		const char *e = strchr(p, ',');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-
-		if (len == n && strncmp(p, name, n) == 0)
-			return 1;
-		p = e ? e + 1 : NULL;
-	}
-	return 0;
-}
-
-/* First element of client's list that the server's list has. */
-static char *
-first_common(const char *client, const char *server)
-{
-	const char *p = client;
-
-	while (p != NULL && *p != '\0') {
-		const char *e = strchr(p, ',');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-		char *name = x_strndup(p, len);
-
-		if (len > 0 && list_has(server, name))
-			return name;
-		x_free(name);
-		p = e ? e + 1 : NULL;
-	}
-	return NULL;
-}
-
-/* Index of our host key for alg (certificate algorithms too); -1: none. */
-static int
-hostkey_index(const struct transport *t, const char *alg)
-{
-	const struct key_cert *c;
-	size_t i;
-
-	for (i = 0; i < t->cfg.nhostkeys; i++) {
-		c = t->cfg.hostcerts != NULL ? t->cfg.hostcerts[i] : NULL;
-		if (cert_sigalg_base(alg) != NULL ? cert_sigalg_matches(c, alg) :
-		    key_sigalg_matches(t->cfg.hostkeys[i], alg))
-			return (int)i;
-	}
-	return -1;
-}
-
-/* The server offers only host key algorithms it has a key for. */
-static char *
-server_hostkey_list(const struct transport *t)
-{
-	struct sbuf *b = sbuf_new();
-	const char *p = t->cfg.hostkey_algs;
-	char *out;
-
-	while (p != NULL && *p != '\0') {
-		const char *e = strchr(p, ',');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-		char *name = x_strndup(p, len);
-
-		if (hostkey_index(t, name) >= 0)
-			sbuf_putf(b, "%s%s", sbuf_len(b) ? "," : "", name);
-		x_free(name);
-		p = e ? e + 1 : NULL;
-	}
-	out = x_strndup((const char *)sbuf_ptr(b), sbuf_len(b));
-	sbuf_free(b);
-	return out;
-}
-
 int
 kex_send_kexinit(struct transport *t)
 {
@@ -137,7 +53,7 @@ kex_send_kexinit(struct transport *t)
 		kexl = x_asprintf("%s,%s,%s", t->cfg.kex_algs,
 		    t->server ? EXT_INFO_S : EXT_INFO_C,
 		    t->server ? STRICT_S : STRICT_C);
-	hk = t->server ? server_hostkey_list(t) : x_strdup(t->cfg.hostkey_algs);
+	hk = t->server ? kex_hostkey_list(t) : x_strdup(t->cfg.hostkey_algs);
 	b = sbuf_new();
 	if ((r = sbuf_put_u8(b, SSH2_MSG_KEXINIT)) != 0 ||
 	    (r = sbuf_put(b, cookie, sizeof(cookie))) != 0 ||
@@ -210,138 +126,6 @@ kex_clear(struct transport *t)
 }
 
 /* Negotiate every slot from the two KEXINITs (RFC 4253 section 7.1). */
-static int
-negotiate(struct transport *t)
-{
-	struct sbuf *mine = sbuf_from(sbuf_ptr(t->my_kexinit) + 17,
-	    sbuf_len(t->my_kexinit) - 17);
-	struct sbuf *peer = sbuf_from(sbuf_ptr(t->peer_kexinit) + 17,
-	    sbuf_len(t->peer_kexinit) - 17);
-	char *ml[NEG_MAX] = { 0 }, *pl[NEG_MAX] = { 0 }, *res[NEG_MAX] = { 0 };
-	char **cl, **sl;
-	int follows = 0, r = 0, i;
-	const struct cipher_alg *cipher[2] = { NULL, NULL };
-	const struct mac_alg *mac[2] = { NULL, NULL };
-
-	for (i = 0; i < NEG_MAX; i++) {
-		if ((r = sbuf_get_cstring(mine, &ml[i], NULL)) != 0 ||
-		    (r = sbuf_get_cstring(peer, &pl[i], NULL)) != 0) {
-			r = tr_protocol_error(t, SSH2_DISCONNECT_PROTOCOL_ERROR,
-			    "bad KEXINIT: %s", err_str(r));
-			goto out;
-		}
-	}
-	if ((r = sbuf_get_bool(peer, &follows)) != 0 ||
-	    (r = sbuf_get_u32(peer, NULL)) != 0) {
-		r = tr_protocol_error(t, SSH2_DISCONNECT_PROTOCOL_ERROR,
-		    "bad KEXINIT: %s", err_str(r));
-		goto out;
-	}
-	cl = t->server ? pl : ml;
-	sl = t->server ? ml : pl;
-	if (!t->first_kex_done) {
-		t->peer_ext_info = t->server ? list_has(cl[NEG_KEX], EXT_INFO_C) :
-		    list_has(sl[NEG_KEX], EXT_INFO_S);
-		t->strict = t->server ? list_has(cl[NEG_KEX], STRICT_C) :
-		    list_has(sl[NEG_KEX], STRICT_S);
-		if (t->strict && t->last_seqnr != 0) {
-			r = tr_protocol_error(t, SSH2_DISCONNECT_PROTOCOL_ERROR,
-			    "strict KEX violation: KEXINIT was not the first "
-			    "packet");
-			goto out;
-		}
-	}
-	for (i = 0; i < NEG_MAX; i++) {
-		if (i == NEG_LANG_C2S || i == NEG_LANG_S2C)
-			continue;
-		if ((i == NEG_MAC_C2S && cipher[0] != NULL &&
-		    (cipher[0]->flags & CIPHER_AEAD)) ||
-		    (i == NEG_MAC_S2C && cipher[1] != NULL &&
-		    (cipher[1]->flags & CIPHER_AEAD)))
-			continue;
-		res[i] = first_common(cl[i], sl[i]);
-		if (res[i] == NULL) {
-			static const char *what[] = { "kex", "host key",
-			    "cipher", "cipher", "MAC", "MAC", "compression",
-			    "compression" };
-			static const int errs[] = { ERR_NO_KEX_MATCH,
-			    ERR_NO_HOSTKEY_MATCH, ERR_NO_CIPHER_MATCH,
-			    ERR_NO_CIPHER_MATCH, ERR_NO_MAC_MATCH,
-			    ERR_NO_MAC_MATCH, ERR_NO_COMPRESS_MATCH,
-			    ERR_NO_COMPRESS_MATCH };
-
-			/* The client's one-line error, as ssh(1) prints it. */
-			log_msg(t->server ? LOG_LEVEL_INFO : LOG_LEVEL_ERROR,
-			    "Unable to negotiate with %s: no matching %s "
-			    "found. Their offer: %s",
-			    t->cfg.peer_desc ? t->cfg.peer_desc : "peer",
-			    what[i], pl[i]);
-			tr_disconnect(t, SSH2_DISCONNECT_KEY_EXCHANGE_FAILED,
-			    "no matching %s found", what[i]);
-			r = errs[i];
-			goto out;
-		}
-		if (i == NEG_CIPHER_C2S || i == NEG_CIPHER_S2C)
-			cipher[i - NEG_CIPHER_C2S] = cipher_by_name(res[i]);
-		if (i == NEG_MAC_C2S || i == NEG_MAC_S2C)
-			mac[i - NEG_MAC_C2S] = mac_by_name(res[i]);
-	}
-	t->kex = kexalg_by_name(res[NEG_KEX]);
-	if (t->kex == NULL || cipher[0] == NULL || cipher[1] == NULL ||
-	    (res[NEG_MAC_C2S] != NULL && mac[0] == NULL) ||
-	    (res[NEG_MAC_S2C] != NULL && mac[1] == NULL)) {
-		r = tr_protocol_error(t, SSH2_DISCONNECT_KEY_EXCHANGE_FAILED,
-		    "negotiated an unsupported algorithm");
-		goto out;
-	}
-	if (follows) {
-		/* The peer guessed; a wrong guess's packet is skipped. */
-		char *ck = first_common(cl[NEG_KEX], cl[NEG_KEX]);
-		char *ch = first_common(cl[NEG_HOSTKEY], cl[NEG_HOSTKEY]);
-		char *sk = first_common(sl[NEG_KEX], sl[NEG_KEX]);
-		char *sh = first_common(sl[NEG_HOSTKEY], sl[NEG_HOSTKEY]);
-
-		if (ck == NULL || sk == NULL || ch == NULL || sh == NULL ||
-		    strcmp(ck, sk) != 0 || strcmp(ch, sh) != 0)
-			t->ignore_guess = 1;
-		x_free(ck);
-		x_free(ch);
-		x_free(sk);
-		x_free(sh);
-	}
-	x_free(t->hostkey_alg);
-	t->hostkey_alg = res[NEG_HOSTKEY];
-	res[NEG_HOSTKEY] = NULL;
-	{
-		int s = t->server ? 1 : 0;	/* index of our sending dir */
-
-		t->nk_send.cipher = cipher[s];
-		t->nk_send.mac = mac[s];
-		t->nk_recv.cipher = cipher[!s];
-		t->nk_recv.mac = mac[!s];
-	}
-	for (i = 0; i < 6; i++) {
-		x_free(t->negotiated[i]);
-		t->negotiated[i] = x_strdup(i == NEG_HOSTKEY ? t->hostkey_alg :
-		    res[i] ? res[i] : "<implicit>");
-	}
-	log_debug("kex: algorithm: %s", t->kex->name);
-	log_debug("kex: host key algorithm: %s", t->hostkey_alg);
-	log_debug("kex: client->server cipher: %s MAC: %s compression: none",
-	    cipher[0]->name, mac[0] ? mac[0]->name : "<implicit>");
-	log_debug("kex: server->client cipher: %s MAC: %s compression: none",
-	    cipher[1]->name, mac[1] ? mac[1]->name : "<implicit>");
- out:
-	for (i = 0; i < NEG_MAX; i++) {
-		x_free(ml[i]);
-		x_free(pl[i]);
-		x_free(res[i]);
-	}
-	sbuf_free(mine);
-	sbuf_free(peer);
-	return r;
-}
-
 static char *
 my_version(const struct transport *t)
 {
@@ -533,7 +317,7 @@ server_kex_reply(struct transport *t, uint8_t reply_type)
 		    "bad key exchange message");
 		goto out;
 	}
-	if ((hk = hostkey_index(t, t->hostkey_alg)) < 0) {
+	if ((hk = kex_hostkey_index(t, t->hostkey_alg)) < 0) {
 		r = ERR_NO_HOSTKEY_MATCH;
 		goto out;
 	}
@@ -687,7 +471,7 @@ on_kexinit(struct transport *t)
 	if (sbuf_len(t->peer_kexinit) < 17)
 		return tr_protocol_error(t, SSH2_DISCONNECT_PROTOCOL_ERROR,
 		    "short KEXINIT");
-	if ((r = kex_send_kexinit(t)) != 0 || (r = negotiate(t)) != 0)
+	if ((r = kex_send_kexinit(t)) != 0 || (r = kex_negotiate(t)) != 0)
 		return r;
 	if (t->server) {
 		t->expect = t->kex->kind == KEX_KIND_DHGEX ?

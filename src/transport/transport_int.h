@@ -114,6 +114,25 @@ int pkt_read(struct transport *t);
 int pkt_set_keys(struct tr_dir *d, struct tr_newkeys *nk, int encrypt);
 void pkt_dir_clear(struct tr_dir *d);
 
+/* OpenSSH's pseudo-algorithms in the KEX list of the first KEXINIT. */
+#define EXT_INFO_C	"ext-info-c"
+#define EXT_INFO_S	"ext-info-s"
+#define STRICT_C	"kex-strict-c-v00@openssh.com"
+#define STRICT_S	"kex-strict-s-v00@openssh.com"
+
+/* The ten name-lists of a KEXINIT, in order. */
+enum { NEG_KEX, NEG_HOSTKEY, NEG_CIPHER_C2S, NEG_CIPHER_S2C, NEG_MAC_C2S,
+	NEG_MAC_S2C, NEG_COMP_C2S, NEG_COMP_S2C, NEG_LANG_C2S, NEG_LANG_S2C,
+	NEG_MAX };
+
+/* kex_negotiate.c */
+/* Choose every slot from t->my_kexinit and t->peer_kexinit. */
+int kex_negotiate(struct transport *t);
+/* Index of our host key for alg (certificate algorithms too); -1: none. */
+int kex_hostkey_index(const struct transport *t, const char *alg);
+/* cfg.hostkey_algs restricted to the keys we have (caller frees). */
+char *kex_hostkey_list(const struct transport *t);
+
 /* kex.c */
 int kex_send_kexinit(struct transport *t);
 /* A KEX-range message (20..49) arrived in t->msg. */
