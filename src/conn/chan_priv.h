@@ -79,4 +79,9 @@ void chan_fd_close(struct chan *c, int *fdp);
 struct sbuf *chan_msg_start(struct chan_set *cs, struct chan *c,
     uint8_t type);
 
+/* changlobal.c: handlers of the global-request messages. */
+int chan_in_global_request(struct chan_set *cs, struct sbuf *m);
+int chan_in_global_success(struct chan_set *cs, struct sbuf *m);
+int chan_in_global_failure(struct chan_set *cs, struct sbuf *m);
+
 #endif
