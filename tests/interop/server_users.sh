@@ -108,7 +108,10 @@ PidFile none
 LogLevel DEBUG1
 EOF2
 chown "$U:" "$H/sshd_config"
-su -s /bin/sh "$U" -c "exec $BIN/sshd -D -e -f $H/sshd_config" 2>"$T/sshd.log" &
+# Empty the log first: it still holds the previous server's lines, and
+# the wait below must see this server's "Server listening".
+: > "$T/sshd.log"
+su -s /bin/sh "$U" -c "exec $BIN/sshd -D -e -f $H/sshd_config" 2>>"$T/sshd.log" &
 SSHD_PID=$!
 i=0
 while ! grep -q "Server listening" "$T/sshd.log" 2>/dev/null && [ $i -lt 100 ]; do
