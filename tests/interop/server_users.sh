@@ -111,7 +111,10 @@ chown "$U:" "$H/sshd_config"
 # Empty the log first: it still holds the previous server's lines, and
 # the wait below must see this server's "Server listening".
 : > "$T/sshd.log"
-su -s /bin/sh "$U" -c "exec $BIN/sshd -D -e -f $H/sshd_config" 2>>"$T/sshd.log" &
+# The build tree may sit in a folder the user cannot enter: run a copy.
+cp "$BIN/sshd" "$H/sshd"
+chown "$U:" "$H/sshd"
+su -s /bin/sh "$U" -c "exec $H/sshd -D -e -f $H/sshd_config" 2>>"$T/sshd.log" &
 SSHD_PID=$!
 i=0
 while ! grep -q "Server listening" "$T/sshd.log" 2>/dev/null && [ $i -lt 100 ]; do
