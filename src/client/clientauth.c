@@ -384,6 +384,7 @@ client_auth_ex(struct transport *t, const struct client_opts *o,
 			show_banner(&c, p);
 			continue;
 		case SSH2_MSG_USERAUTH_SUCCESS:
+			tr_set_authenticated(t);
 			log_debug("Authentication succeeded (%s).",
 			    cur != NULL ? cur->name : "none");
 			if (a != NULL)

@@ -272,6 +272,7 @@ kex_finish(struct transport *t)
 	t->newkeys_sent = t->newkeys_received = 0;
 	t->expect = 0;
 	t->first_kex_done = 1;
+	t->nkex++;
 	t->kex_time = tr_now();
 	sbuf_free(t->my_kexinit);
 	sbuf_free(t->peer_kexinit);
@@ -595,6 +596,14 @@ kex_need_rekey(struct transport *t)
 	unsigned int bs;
 
 	if (!t->first_kex_done || t->kex_state != KEX_IDLE || t->closed)
+		return 0;
+	/*
+	 * Never start a rekey before user authentication has finished:
+	 * OpenSSH's client treats a KEXINIT during userauth as a protocol
+	 * error, and OpenSSH itself waits the same way. The peer may still
+	 * start one; we answer it.
+	 */
+	if (!t->authenticated)
 		return 0;
 	if (t->send.blocks >= t->send.max_blocks ||
 	    t->recv.blocks >= t->recv.max_blocks)

@@ -108,6 +108,7 @@ int tr_peer_wants_ext_info(const struct transport *t) { return t->peer_ext_info;
 uint64_t tr_last_input_time(const struct transport *t) { return t->last_input; }
 const struct key *tr_hostkey(const struct transport *t) { return t->hostkey; }
 void tr_set_authenticated(struct transport *t) { t->authenticated = 1; }
+unsigned int tr_kex_count(const struct transport *t) { return t->nkex; }
 
 const unsigned char *
 tr_session_id(const struct transport *t, size_t *lenp)
@@ -634,7 +635,7 @@ tr_poll_timeout(const struct transport *t)
 {
 	uint64_t now = tr_now(), due;
 
-	if (t->cfg.rekey_seconds == 0 || !t->first_kex_done ||
+	if (t->cfg.rekey_seconds == 0 || !t->first_kex_done || !t->authenticated ||
 	    t->kex_state != KEX_IDLE)
 		return -1;
 	due = t->kex_time + t->cfg.rekey_seconds;

@@ -198,7 +198,13 @@ const char *tr_negotiated(const struct transport *t, const char *what);
 uint64_t tr_last_input_time(const struct transport *t);
 /* Server: the host key the client chose, for hostkeys-00 and logging. */
 const struct key *tr_hostkey(const struct transport *t);
-/* After user authentication succeeds (for delayed features). */
+/*
+ * After user authentication succeeds: only then do we start rekeys of
+ * our own (RekeyLimit), as OpenSSH does; peers cannot take a KEXINIT
+ * in the middle of userauth.
+ */
 void tr_set_authenticated(struct transport *t);
+/* Key exchanges completed so far (1 after the first). */
+unsigned int tr_kex_count(const struct transport *t);
 
 #endif

@@ -71,6 +71,7 @@ struct transport {
 	int newkeys_sent;
 	int newkeys_received;
 	int first_kex_done;	/* a full exchange has completed */
+	unsigned int nkex;	/* exchanges completed so far */
 	int strict;		/* kex-strict-*-v00@openssh.com agreed */
 	int ignore_guess;	/* skip the peer's wrongly guessed packet */
 	int expect;		/* next KEX message number we accept, 0: any */

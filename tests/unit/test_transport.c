@@ -147,6 +147,10 @@ roundtrip(struct transport *a, struct transport *b, size_t len, int seed)
 	return 0;
 }
 
+/* Whether session() marks both ends authenticated; exchanges it saw. */
+static int session_authed = 1;
+static unsigned int session_kexes;
+
 static int
 session(const char *kex, const char *hk, const char *cipher, const char *mac,
     uint64_t rekey_bytes, int nmsgs)
@@ -156,6 +160,10 @@ session(const char *kex, const char *hk, const char *cipher, const char *mac,
 
 	if ((r = pair_open(&p, kex, hk, cipher, mac, rekey_bytes)) != 0)
 		goto out;
+	if (session_authed) {
+		tr_set_authenticated(p.s);
+		tr_set_authenticated(p.c);
+	}
 	for (i = 0; i < nmsgs; i++) {
 		if ((r = roundtrip(p.c, p.s, (size_t)(1 + i * 4099 % 65000),
 		    i)) != 0 ||
@@ -165,6 +173,9 @@ session(const char *kex, const char *hk, const char *cipher, const char *mac,
 	}
 	if (strcmp(tr_negotiated(p.s, "kex"), kex) != 0 ||
 	    strcmp(tr_negotiated(p.c, "cipher c2s"), cipher) != 0)
+		r = ERR_INTERNAL;
+	session_kexes = tr_kex_count(p.s);
+	if (tr_kex_count(p.c) != session_kexes)
 		r = ERR_INTERNAL;
  out:
 	if (r != 0)
@@ -212,8 +223,19 @@ test_rekey(void)
 	/* A 64 KiB rekey limit forces many exchanges under traffic. */
 	CHECK_OK(session("curve25519-sha256", "ssh-ed25519",
 	    "chacha20-poly1305@openssh.com", "hmac-sha2-256", 65536, 40));
+	CHECK(session_kexes > 10);
 	CHECK_OK(session("ecdh-sha2-nistp256", "ecdsa-sha2-nistp256",
 	    "aes128-ctr", "hmac-sha2-512", 65536, 40));
+	CHECK(session_kexes > 10);
+	/*
+	 * Before authentication neither end starts one, however much is
+	 * sent: OpenSSH's client cannot take a KEXINIT during userauth.
+	 */
+	session_authed = 0;
+	CHECK_OK(session("curve25519-sha256", "ssh-ed25519",
+	    "aes128-gcm@openssh.com", "hmac-sha2-256", 65536, 40));
+	CHECK(session_kexes == 1);
+	session_authed = 1;
 }
 
 static void
