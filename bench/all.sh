@@ -184,8 +184,10 @@ idle_mem() { # idle_mem server-pid port
 		IDLE="$IDLE $!"
 		i=$((i + 1))
 	done
-	# Wait until every connection has its processes and is logged in.
-	sleep 2
+	# Wait until every connection is logged in and has been quiet for a
+	# few seconds: idle, as a login left open is (our server gives back
+	# clean library pages after two quiet seconds; see memtrim.h).
+	sleep 5
 	tot="0 0 0"
 	for p in $(descendants "$1"); do
 		f=/proc/$p/smaps_rollup

@@ -34,6 +34,12 @@ struct chan_set {
 	void (*hook_cb)(struct chan_set *, void *);
 	void *hook_arg;
 
+	/* chan_set_idle: quiet spell, callback, whether it ran since. */
+	int idle_ms;
+	void (*idle_cb)(struct chan_set *, void *);
+	void *idle_arg;
+	int idle_done;
+
 	/* Global requests: handlers, and callbacks for replies due. */
 	struct {
 		const char *name;

@@ -133,6 +133,16 @@ chan_set_hook(struct chan_set *cs, int fd,
 }
 
 void
+chan_set_idle(struct chan_set *cs, int ms,
+    void (*cb)(struct chan_set *, void *), void *arg)
+{
+	cs->idle_ms = cb != NULL && ms > 0 ? ms : 0;
+	cs->idle_cb = cb;
+	cs->idle_arg = arg;
+	cs->idle_done = 0;
+}
+
+void
 chan_set_exit_when_idle(struct chan_set *cs, int on)
 {
 	cs->exit_when_idle = on;

@@ -164,6 +164,13 @@ void chan_set_keepalive(struct chan_set *cs, int interval, int count_max,
  */
 void chan_set_hook(struct chan_set *cs, int fd,
     void (*cb)(struct chan_set *cs, void *arg), void *arg);
+/*
+ * Call cb(arg) once the loop has had nothing to do for ms milliseconds,
+ * and again after each later burst of activity followed by as long a
+ * quiet spell (ms 0: never). For giving memory back while idle.
+ */
+void chan_set_idle(struct chan_set *cs, int ms,
+    void (*cb)(struct chan_set *cs, void *arg), void *arg);
 /* Make conn_loop return 0 once no channels remain (client role). */
 void chan_set_exit_when_idle(struct chan_set *cs, int on);
 /* Number of channels in the table (any state). */

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
+#include <time.h>
 
 #include "chan_priv.h"
 #include "channel.h"
@@ -169,12 +170,36 @@ channel_io(struct chan_set *cs, struct pollset *ps, size_t i)
 	}
 }
 
+static int64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Shorten timeout to when the idle callback is due, if it is pending. */
+static int
+idle_timeout(const struct chan_set *cs, int64_t last_busy, int timeout)
+{
+	int64_t left;
+
+	if (cs->idle_ms <= 0 || cs->idle_done)
+		return timeout;
+	left = last_busy + cs->idle_ms - now_ms();
+	if (left < 0)
+		left = 0;
+	return timeout < 0 || left < timeout ? (int)left : timeout;
+}
+
 int
 conn_loop(struct transport *t, struct chan_set *cs)
 {
 	struct pollset ps;
 	size_t i;
-	int timeout, r = 0;
+	int timeout, nready, r = 0;
+	int64_t last_busy = now_ms();
 
 	memset(&ps, 0, sizeof(ps));
 	cs->t = t;
@@ -195,13 +220,22 @@ conn_loop(struct transport *t, struct chan_set *cs)
 		if (tr_poll_timeout(t) >= 0 &&
 		    (timeout < 0 || tr_poll_timeout(t) < timeout))
 			timeout = tr_poll_timeout(t);
+		timeout = idle_timeout(cs, last_busy, timeout);
 		build_pollset(cs, &ps);
-		if (poll(ps.pfd, ps.n, timeout) < 0) {
+		if ((nready = poll(ps.pfd, ps.n, timeout)) < 0) {
 			if (errno == EINTR || errno == EAGAIN)
 				continue;
 			log_error("poll: %s", strerror(errno));
 			r = ERR_SYSTEM;
 			break;
+		}
+		if (nready > 0) {
+			last_busy = now_ms();
+			cs->idle_done = 0;
+		} else if (cs->idle_ms > 0 && !cs->idle_done &&
+		    now_ms() - last_busy >= cs->idle_ms) {
+			cs->idle_done = 1;
+			cs->idle_cb(cs, cs->idle_arg);
 		}
 		if ((r = tr_check_rekey(t)) != 0)
 			break;
