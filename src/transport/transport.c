@@ -11,7 +11,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/socket.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +27,8 @@
 #include "transport_int.h"
 
 #define TR_READ_CHUNK	(256 * 1024)
+/* Reads shorter than this are acknowledged at once (see quickack()). */
+#define TR_QUICKACK_BELOW	4096
 #define TR_READ_MIN	(32 * 1024)	/* smallest read worth a syscall */
 #define TR_MAX_INPUT	(4 * TR_MAX_PACKET)
 
@@ -153,6 +158,27 @@ tr_buf_room(struct sbuf *b, size_t len)
 	return sbuf_allocate(b, len);
 }
 
+/*
+ * Acknowledge small inputs at once. A peer with Nagle's algorithm on
+ * (OpenSSH's client without a tty) holds its next small packet until
+ * the last is acknowledged, and during key exchange and authentication
+ * we often have nothing to say back that the ACK could ride on: the
+ * kernel's delayed ACK then stalls each such step by ~40 ms. Bulk reads
+ * are large and keep the delayed ACKs. Not a TCP socket (a pipe under
+ * inetd, a test's socketpair): stop trying.
+ */
+static void
+quickack(struct transport *t)
+{
+	int on = 1;
+
+	if (t->no_quickack)
+		return;
+	if (setsockopt(t->fd_in, IPPROTO_TCP, TCP_QUICKACK, &on,
+	    sizeof(on)) != 0)
+		t->no_quickack = 1;
+}
+
 int
 tr_fd_read(struct transport *t)
 {
@@ -184,6 +210,8 @@ tr_fd_read(struct transport *t)
 		return ERR_SYSTEM;
 	}
 	t->last_input = tr_now();
+	if ((size_t)n < TR_QUICKACK_BELOW)
+		quickack(t);
 	return 0;
 }
 

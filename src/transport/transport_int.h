@@ -101,6 +101,7 @@ struct transport {
 	size_t padpos;			/* next unused byte of padpool */
 
 	uint64_t last_input;
+	int no_quickack;	/* fd_in refused TCP_QUICKACK */
 	int closed;		/* DISCONNECT sent or received */
 };
 
