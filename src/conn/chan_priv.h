@@ -75,7 +75,14 @@ int chan_read_fd(struct chan_set *cs, struct chan *c, int ext);
 int chan_write_fd(struct chan_set *cs, struct chan *c, int ext);
 /* Bandwidth-delay hint for window autotuning (0: none). */
 size_t chan_bdp_hint(struct chan_set *cs);
-/* Peer data for wfd/efd: written at once if nothing is queued, or queued. */
+/* Below this, peer data is queued and written per batch. */
+#define CHAN_DIRECT_MIN	(64u * 1024)
+/* Write what chan_put_data() queued, for every channel. */
+int chan_flush_writes(struct chan_set *cs);
+/*
+ * Peer data for wfd/efd: written at once if it is large and nothing is
+ * queued, otherwise queued for chan_flush_writes().
+ */
 int chan_put_data(struct chan *c, struct sbuf *buf, int ext,
     const unsigned char *data, size_t len);
 time_t chan_now(void);

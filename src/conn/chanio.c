@@ -98,7 +98,14 @@ chan_put_data(struct chan *c, struct sbuf *buf, int ext,
 	int fd = ext ? c->efd : c->wfd;
 	ssize_t n = 0;
 
-	if (sbuf_len(buf) == 0 && fd != -1 && len > 0) {
+	/*
+	 * Large data goes straight out when nothing is queued before it;
+	 * smaller pieces are queued and written together once every
+	 * message of this read is handled (chan_flush_writes()): one
+	 * write and one wakeup of the reader per batch instead of one per
+	 * packet (a stock client sends 16 KiB packets).
+	 */
+	if (sbuf_len(buf) == 0 && fd != -1 && len >= CHAN_DIRECT_MIN) {
 		n = write(fd, data, len);
 		if (n < 0 && errno != EAGAIN && errno != EINTR) {
 			log_debug("channel %u: write failed: %s", c->local_id,
@@ -125,6 +132,26 @@ chan_put_data(struct chan *c, struct sbuf *buf, int ext,
 		buf->off = 0;
 	}
 	return sbuf_put(buf, data + n, len - (size_t)n);
+}
+
+static int
+flush_one(struct chan_set *cs, struct chan *c, void *arg)
+{
+	int *errp = arg;
+
+	if ((*errp = chan_write_fd(cs, c, 0)) != 0 ||
+	    (*errp = chan_write_fd(cs, c, 1)) != 0)
+		return 1;
+	return 0;
+}
+
+int
+chan_flush_writes(struct chan_set *cs)
+{
+	int r = 0;
+
+	chan_foreach(cs, flush_one, &r);
+	return r;
 }
 
 /* The transport socket's receive buffer, as a bandwidth-delay hint. */
