@@ -134,7 +134,7 @@ drain_messages(struct chan_set *cs)
 	for (;;) {
 		r = tr_next_message(cs->t, &type, &msg);
 		if (r == ERR_AGAIN)
-			return 0;
+			return chan_flush_writes(cs);
 		if (r != 0)
 			return r;
 		if ((r = chan_dispatch(cs, type, msg)) != 0) {
@@ -229,6 +229,7 @@ conn_loop(struct transport *t, struct chan_set *cs)
 			r = ERR_SYSTEM;
 			break;
 		}
+		tr_poll_done(t);
 		if (nready > 0) {
 			last_busy = now_ms();
 			cs->idle_done = 0;

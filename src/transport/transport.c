@@ -29,6 +29,10 @@
 #define TR_READ_CHUNK	(256 * 1024)
 /* Reads shorter than this are acknowledged at once (see quickack()). */
 #define TR_QUICKACK_BELOW	4096
+/* Receive low-water mark while bulk data streams in (see set_lowat()). */
+#define TR_LOWAT		(64 * 1024)
+#define TR_LOWAT_ENTER		(128 * 1024)
+#define TR_LOWAT_WAIT_MS	2
 #define TR_READ_MIN	(32 * 1024)	/* smallest read worth a syscall */
 #define TR_MAX_INPUT	(4 * TR_MAX_PACKET)
 
@@ -39,6 +43,15 @@ tr_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec;
+}
+
+static uint64_t
+tr_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 static void
@@ -179,6 +192,28 @@ quickack(struct transport *t)
 		t->no_quickack = 1;
 }
 
+/*
+ * While bulk data streams in, wake for input only once TR_LOWAT bytes
+ * are there (SO_RCVLOWAT) rather than for every segment the peer
+ * writes: a stock client writes each 16 KiB packet on its own, and
+ * every wakeup costs a context switch. tr_poll_timeout() bounds the
+ * wait, and once TR_LOWAT_WAIT_MS pass without a read (the stream
+ * paused or ended, or a last short message waits) tr_poll_done() puts
+ * the mark back to one byte. tr_wait_message() always waits for any
+ * input.
+ */
+static void
+set_lowat(struct transport *t, int v)
+{
+	if (t->no_lowat)
+		return;
+	if (setsockopt(t->fd_in, SOL_SOCKET, SO_RCVLOWAT, &v,
+	    sizeof(v)) == 0)
+		t->lowat = v > 1;
+	else
+		t->no_lowat = 1;	/* not a socket */
+}
+
 int
 tr_fd_read(struct transport *t)
 {
@@ -212,7 +247,18 @@ tr_fd_read(struct transport *t)
 	t->last_input = tr_now();
 	if ((size_t)n < TR_QUICKACK_BELOW)
 		quickack(t);
+	else if ((size_t)n >= TR_LOWAT_ENTER && !t->lowat)
+		set_lowat(t, TR_LOWAT);
+	if (t->lowat)
+		t->lowat_read_ms = tr_now_ms();
 	return 0;
+}
+
+void
+tr_poll_done(struct transport *t)
+{
+	if (t->lowat && tr_now_ms() - t->lowat_read_ms >= TR_LOWAT_WAIT_MS)
+		set_lowat(t, 1);
 }
 
 int
@@ -630,6 +676,8 @@ tr_wait_message(struct transport *t, uint8_t *typep, struct sbuf **payloadp,
 			return r;
 		if ((r = tr_fd_write(t)) != 0 && r != ERR_AGAIN)
 			return r;
+		if (t->lowat)
+			set_lowat(t, 1);
 		pfd[0].fd = t->fd_in;
 		pfd[0].events = POLLIN;
 		pfd[1].fd = t->fd_out;
@@ -663,6 +711,11 @@ tr_poll_timeout(const struct transport *t)
 {
 	uint64_t now = tr_now(), due;
 
+	if (t->lowat) {
+		uint64_t ms = tr_now_ms() - t->lowat_read_ms;
+
+		return ms >= TR_LOWAT_WAIT_MS ? 0 : (int)(TR_LOWAT_WAIT_MS - ms);
+	}
 	if (t->cfg.rekey_seconds == 0 || !t->first_kex_done || !t->authenticated ||
 	    t->kex_state != KEX_IDLE)
 		return -1;

@@ -176,12 +176,18 @@ int tr_disconnect(struct transport *t, uint32_t reason, const char *fmt, ...)
 /* Reply UNIMPLEMENTED to the message tr_next_message() last returned. */
 int tr_unimplemented(struct transport *t);
 /*
- * Time-based rekeying for event loops: milliseconds until RekeyLimit's
- * time limit is due (-1: none), and a call that starts the rekey when it
- * (or the volume limit) is due.
+ * For event loops: milliseconds until the transport needs a look
+ * (-1: never) -- RekeyLimit's time limit, or the end of a wait for a
+ * batch of bulk input (see tr_poll_done()) -- and a call that starts a
+ * rekey when the time or volume limit is due.
  */
 int tr_poll_timeout(const struct transport *t);
 int tr_check_rekey(struct transport *t);
+/*
+ * Event loops call this after every poll: it ends a wait for a batch of
+ * bulk input that has gone on too long (see tr_poll_timeout()).
+ */
+void tr_poll_done(struct transport *t);
 /* Start a rekey now (e.g. the client's ~R). */
 int tr_rekey(struct transport *t);
 

@@ -102,6 +102,9 @@ struct transport {
 
 	uint64_t last_input;
 	int no_quickack;	/* fd_in refused TCP_QUICKACK */
+	int lowat;		/* SO_RCVLOWAT raised for bulk input */
+	uint64_t lowat_read_ms;	/* last read while raised */
+	int no_lowat;		/* fd_in refused SO_RCVLOWAT */
 	int closed;		/* DISCONNECT sent or received */
 };
 
