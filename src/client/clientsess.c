@@ -22,6 +22,7 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/timerfd.h>
 
 #include <errno.h>
@@ -365,6 +366,22 @@ hook(struct chan_set *cs, void *arg)
 
 /* ---- setup and teardown ---- */
 
+/*
+ * A pipe on stdin or stdout (tar c | ssh host tar x) holds 64 KiB by
+ * default: the other end and we would wake each other for every 64 KiB.
+ * Let it hold as much as a channel reads at a time, several times over.
+ */
+#define CLIENT_PIPE_SIZE	(1024 * 1024)
+
+static void
+grow_pipe(int fd)
+{
+	struct stat st;
+
+	if (fd != -1 && fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode))
+		(void)fcntl(fd, F_SETPIPE_SZ, CLIENT_PIPE_SIZE);
+}
+
 static int
 setup_fds(struct csess *s)
 {
@@ -385,6 +402,8 @@ setup_fds(struct csess *s)
 		s->chan_rfd = dup(s->in);
 	if (s->chan_rfd == -1 || s->chan_wfd == -1 || s->chan_efd == -1)
 		return ERR_SYSTEM;
+	grow_pipe(s->chan_rfd);
+	grow_pipe(s->chan_wfd);
 	return 0;
 }
 
