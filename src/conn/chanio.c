@@ -5,10 +5,13 @@
  * length field is filled in after the read), so each byte is copied once
  * on its way from the fd to the transport; a read that yields nothing
  * leaves the started message unsent, and the next tr_msg_start() simply
- * replaces it. Data from the peer is written straight from the message
- * to the fd when nothing is queued before it (saving a copy); what the fd
- * does not take waits in wbuf/ebuf (bounded by our window) until it is
- * writable. What is written is counted towards the next WINDOW_ADJUST.
+ * replaces it. Large data from the peer is written straight from the
+ * message to the fd when nothing is queued before it (saving a copy);
+ * smaller pieces are queued and written together after the batch of
+ * messages they came in (one write and one wakeup of the reader instead
+ * of one per packet). What the fd does not take waits in wbuf/ebuf
+ * (bounded by our window) until it is writable. What is written is
+ * counted towards the next WINDOW_ADJUST.
  */
 #include <errno.h>
 #include <sys/socket.h>
