@@ -3,7 +3,9 @@
 # installed and has the algorithm) on this machine, in one run. Prints:
 #
 #   1. bulk MB/s per cipher/MAC through the same stock OpenSSH client into
-#      `cat > /dev/null`: our sshd vs OpenSSH's sshd (vs Dropbear);
+#      `cat > /dev/null`: our sshd vs OpenSSH's sshd (vs Dropbear), and
+#      (1b) the server side's CPU time per GiB in the same runs -- on a
+#      shared machine the steadier of the two;
 #   2. bulk MB/s of our ssh to our sshd vs OpenSSH's ssh to its sshd;
 #   3. memory per idle authenticated connection (all server processes of
 #      the connection: RSS, PSS and private bytes from smaps_rollup);
@@ -14,6 +16,9 @@
 # lower is better).
 #
 #   sh bench/all.sh [MiB]      (default 1024; CI runs it with 8)
+#
+# Throughput figures are medians of REPS runs (default 3), ours and
+# theirs interleaved.
 #
 # Needs root for OpenSSH's sshd (it insists on an absolute path and on
 # /run/sshd); without root only our side is measured.
@@ -109,20 +114,59 @@ ratio() { # ratio ours theirs
 		echo "$1 $2" | awk '{ printf "%.2f", $1 / $2 }' ;; esac
 }
 
-# MB/s of MIB mebibytes through `cat > /dev/null`.
 user_of() { # user_of port
 	if [ "$1" = "$DB_PORT" ]; then echo "$DB_USER"; else echo "$ME"; fi
 }
+listener_of() { # listener_of port
+	case "$1" in
+	"$MOAT_PORT") echo "$MOAT_PID" ;;
+	"$OSSH_PORT") echo "$OSSH_PID" ;;
+	*) echo "$DB_PID" ;;
+	esac
+}
 
+# CPU ticks of a listener's reaped children (cutime + cstime): every
+# process of a finished connection, the command it ran included.
+child_ticks() { awk '{ print $16 + $17 }' "/proc/$1/stat"; }
+# Wait (up to 2 s) until a listener has reaped every connection.
+settle() {
+	i=0
+	while [ -n "$(ps -o pid= --ppid "$1" 2>/dev/null)" ] && [ $i -lt 40 ]
+	do
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
+# "MB/s server-CPU-ms-per-GiB" of MIB mebibytes through `cat > /dev/null`
+# ("- -" if the login or transfer failed).
 rate() { # rate ssh-binary port cipher mac
+	lp=$(listener_of "$2")
+	settle "$lp"
+	c0=$(child_ticks "$lp")
 	s=$(now)
 	head -c $((MIB * 1024 * 1024)) /dev/zero |
 	    cli "$1" "$2" -c "$3" -m "$4" "$(user_of "$2")@127.0.0.1" \
 	    'cat > /dev/null' \
-	    2>/dev/null || { echo -; return; }
+	    2>/dev/null || { echo - -; return; }
 	e=$(now)
-	echo "$s $e $MIB" | awk '{ printf "%.0f", ($3 * 1.048576) / ($2 - $1) }'
+	settle "$lp"
+	c1=$(child_ticks "$lp")
+	echo "$s $e $MIB $c0 $c1 $HZ" | awk '{
+	    printf "%.0f %.0f", ($3 * 1.048576) / ($2 - $1),
+	    ($5 - $4) * 1000 / $6 * 1024 / $3 }'
 }
+HZ=$(getconf CLK_TCK)
+
+# Median of the numbers on stdin ("-" if none).
+median() {
+	tr ' ' '\n' | grep '^[0-9]' | sort -n |
+	    awk '{ a[NR] = $1 } END { print NR ? a[int((NR + 1) / 2)] : "-" }'
+}
+
+# Each figure is the median of REPS runs, ours and theirs interleaved so
+# that a busy spell on the machine does not fall on one side only.
+REPS=${REPS:-3}
 
 ALGS="aes128-gcm@openssh.com:hmac-sha2-256-etm@openssh.com
 chacha20-poly1305@openssh.com:hmac-sha2-256-etm@openssh.com
@@ -135,29 +179,63 @@ name_of() { # name_of cipher mac
 	case "$1" in *-ctr) echo "$1+$2" ;; *) echo "$1" ;; esac
 }
 
-echo "1. bulk, stock OpenSSH client ($MIB MiB into cat; MB/s, higher is better)"
+echo "1. bulk, stock OpenSSH client ($MIB MiB into cat; MB/s, higher is"
+echo "   better; median of $REPS)"
 printf '%-44s %9s %9s %9s %7s\n' "cipher" "moat" "OpenSSH" "Dropbear" "ratio"
+CPU=""
 for cm in $ALGS; do
 	c=${cm%%:*} m=${cm#*:}
-	ours=$(rate ssh "$MOAT_PORT" "$c" "$m")
-	[ "$ours" = - ] && { echo "moat failed for $c $m" >&2; exit 1; }
-	theirs=-
-	[ -n "$OSSH_PORT" ] && theirs=$(rate ssh "$OSSH_PORT" "$c" "$m")
-	db=-
-	[ -n "$DB_PORT" ] && db=$(rate ssh "$DB_PORT" "$c" "$m")
+	o="" oc="" t="" tc="" d="" dc=""
+	rep=0
+	while [ $rep -lt "$REPS" ]; do
+		set -- $(rate ssh "$MOAT_PORT" "$c" "$m")
+		[ "$1" = - ] && { echo "moat failed for $c $m" >&2; exit 1; }
+		o="$o $1" oc="$oc $2"
+		if [ -n "$OSSH_PORT" ]; then
+			set -- $(rate ssh "$OSSH_PORT" "$c" "$m")
+			t="$t $1" tc="$tc $2"
+		fi
+		if [ -n "$DB_PORT" ]; then
+			set -- $(rate ssh "$DB_PORT" "$c" "$m")
+			d="$d $1" dc="$dc $2"
+		fi
+		rep=$((rep + 1))
+	done
+	ours=$(echo "$o" | median) theirs=$(echo "$t" | median)
 	printf '%-44s %9s %9s %9s %7s\n' "$(name_of "$c" "$m")" "$ours" \
-	    "$theirs" "$db" "$(ratio "$ours" "$theirs")"
+	    "$theirs" "$(echo "$d" | median)" "$(ratio "$ours" "$theirs")"
+	ours=$(echo "$oc" | median) theirs=$(echo "$tc" | median)
+	CPU="$CPU$(printf '%-44s %9s %9s %9s %7s' "$(name_of "$c" "$m")" \
+	    "$ours" "$theirs" "$(echo "$dc" | median)" \
+	    "$(ratio "$ours" "$theirs")")
+"
 done
 
 echo
-echo "2. bulk, each suite's own client to its own server (MB/s)"
+echo "1b. server CPU per GiB in those runs (ms of every process of the"
+echo "   connection, the cat included; lower is better)"
+printf '%-44s %9s %9s %9s %7s\n' "cipher" "moat" "OpenSSH" "Dropbear" "ratio"
+printf '%s' "$CPU"
+
+echo
+echo "2. bulk, each suite's own client to its own server (MB/s, median"
+echo "   of $REPS)"
 printf '%-44s %9s %9s %7s\n' "cipher" "moat" "OpenSSH" "ratio"
 for cm in $ALGS; do
 	c=${cm%%:*} m=${cm#*:}
-	ours=$(rate "$BIN/ssh" "$MOAT_PORT" "$c" "$m")
-	[ "$ours" = - ] && { echo "moat client failed for $c $m" >&2; exit 1; }
-	theirs=-
-	[ -n "$OSSH_PORT" ] && theirs=$(rate /usr/bin/ssh "$OSSH_PORT" "$c" "$m")
+	o="" t=""
+	rep=0
+	while [ $rep -lt "$REPS" ]; do
+		set -- $(rate "$BIN/ssh" "$MOAT_PORT" "$c" "$m")
+		[ "$1" = - ] && { echo "moat client failed for $c $m" >&2; exit 1; }
+		o="$o $1"
+		if [ -n "$OSSH_PORT" ]; then
+			set -- $(rate /usr/bin/ssh "$OSSH_PORT" "$c" "$m")
+			t="$t $1"
+		fi
+		rep=$((rep + 1))
+	done
+	ours=$(echo "$o" | median) theirs=$(echo "$t" | median)
 	printf '%-44s %9s %9s %7s\n' "$(name_of "$c" "$m")" "$ours" \
 	    "$theirs" "$(ratio "$ours" "$theirs")"
 done
