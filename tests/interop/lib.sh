@@ -4,6 +4,8 @@
 # made by Debian's ssh-keygen, an authorized_keys file, and our sshd on a
 # free high port on 127.0.0.1, stopped by its PID on exit.
 # Exit status 77 means "skipped" to CTest; say why on stderr first.
+# What a test changes outside $T (a temporary user, a PAM service file,
+# helper processes) is undone by the same exit trap: see at_exit.
 
 set -u
 BIN=${MOAT_BIN:-$(cd "$(dirname "$0")/../../build/bin" && pwd)}
@@ -17,8 +19,10 @@ FAILS=0
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 PASSES=0
+AT_EXIT=""
 
 cleanup() {
+	eval "$AT_EXIT"
 	if [ -n "$SSHD_PID" ]; then
 		kill "$SSHD_PID" 2>/dev/null
 		wait "$SSHD_PID" 2>/dev/null
@@ -30,6 +34,15 @@ cleanup() {
 	fi
 }
 trap cleanup EXIT
+
+# at_exit COMMAND: cleanup runs COMMAND (eval'ed then, so quote what must
+# be read late), the latest first, before it stops sshd and removes $T.
+# A signal then exits through the same trap.
+at_exit() {
+	AT_EXIT="$1
+$AT_EXIT"
+	trap 'exit 1' INT TERM HUP
+}
 
 skip() { echo "SKIP: $*" >&2; exit 77; }
 pass() { PASSES=$((PASSES + 1)); echo "ok: $*"; }
@@ -51,6 +64,26 @@ finish() {
 }
 
 need() { command -v "$1" >/dev/null 2>&1 || skip "$1 not installed"; }
+
+# make_user NAME [PASSWORD]: a user with a home directory and /bin/sh,
+# removed on exit; with no PASSWORD it has none but is not locked ("*").
+# Root only; the test is skipped when useradd fails.
+make_user() {
+	need useradd
+	useradd -m -s /bin/sh "$1" || skip "useradd failed"
+	at_exit "userdel -r '$1' >/dev/null 2>&1"
+	if [ $# -gt 1 ]; then
+		echo "$1:$2" | chpasswd
+	else
+		usermod -p '*' "$1"
+	fi
+}
+
+# pam_service NAME: /etc/pam.d/NAME holds stdin until the test ends.
+pam_service() {
+	at_exit "rm -f '/etc/pam.d/$1'"
+	cat > "/etc/pam.d/$1"
+}
 
 free_port() {
 	"$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
@@ -101,6 +134,19 @@ start_sshd() {
 		fi
 		sleep 0.05
 	done
+}
+
+# restart_sshd [sshd_config lines...]: stop our sshd if it runs, then
+# start it again with a fresh config (and port) holding these lines.
+restart_sshd() {
+	if [ -n "$SSHD_PID" ]; then
+		kill "$SSHD_PID" 2>/dev/null
+		wait "$SSHD_PID" 2>/dev/null
+		SSHD_PID=""
+	fi
+	printf '%s\n' "$@" > "$T/extra"
+	write_config < "$T/extra"	# not in a pipe: it sets PORT
+	start_sshd
 }
 
 # Debian's OpenSSH client, configured only by the command line; the
