@@ -10,6 +10,7 @@
 # includes /etc/ssh/ssh_config.d/*.conf: the test adds one file there for
 # its run and removes it on exit. No other system file is changed.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/hostbased.inc"
 
 [ "$(id -u)" = 0 ] || skip "needs root (a temporary user, ssh-keysign)"
 KEYSIGN=/usr/lib/openssh/ssh-keysign
@@ -19,63 +20,14 @@ for t in ed25519 ecdsa rsa; do
 	    skip "no /etc/ssh/ssh_host_${t}_key (openssh-server not installed)"
 done
 need ssh
-need useradd
-need runuser
-grep -qi '^[[:space:]]*include[[:space:]]*/etc/ssh/ssh_config.d/\*\.conf' \
-    /etc/ssh/ssh_config 2>/dev/null ||
-    skip "/etc/ssh/ssh_config does not include ssh_config.d/*.conf"
-if grep -qi '^[[:space:]]*EnableSSHKeysign[[:space:]]*no' /etc/ssh/ssh_config \
-    /etc/ssh/ssh_config.d/*.conf 2>/dev/null; then
-	skip "EnableSSHKeysign no is set in the system ssh_config"
-fi
+hb_need
 
-U=moathb$$
-DROPIN=/etc/ssh/ssh_config.d/zz-moat-hostbased-test-$$.conf
-[ -e "$DROPIN" ] && skip "$DROPIN exists"
-hb_cleanup() {
-	rm -f "$DROPIN"
-	if [ "${MADE_USER:-0}" = 1 ]; then
-		userdel -r "$U" 2>/dev/null
-	fi
-	cleanup
-}
-trap hb_cleanup EXIT
-trap 'exit 1' INT TERM HUP
-
-useradd -m -s /bin/sh "$U" || skip "useradd failed"
-MADE_USER=1
-usermod -p '*' "$U"		# not locked ("!"), no password either
-H=$(getent passwd "$U" | cut -d: -f6)
-echo "# moat hostbased interop test; removed when the test ends" > "$DROPIN"
-echo "EnableSSHKeysign yes" >> "$DROPIN"
-chmod 644 "$DROPIN"
-
-make_keys
-# The user's own files: .shosts, known_hosts, a key for publickey steps.
-as_user() { runuser -u "$U" -- "$@"; }
-as_user mkdir -m 700 "$H/.ssh"
-as_user sh -c "echo 'localhost $U' > '$H/.shosts'; chmod 600 '$H/.shosts'"
-as_user sh -c "echo \"localhost \$(cat /etc/ssh/ssh_host_ed25519_key.pub)\" \
-    > '$H/.ssh/known_hosts'"
-as_user ssh-keygen -q -t ed25519 -N '' -f "$H/.ssh/id_ed25519" -C hb
-as_user sh -c "cat '$H/.ssh/id_ed25519.pub' > '$H/.ssh/authorized_keys'"
-as_user chmod 600 "$H/.ssh/authorized_keys"
-
-STRICT_MODES=yes
-AKF=.ssh/authorized_keys
-export STRICT_MODES AKF
+hb_setup moathb$$ hostbased-test
+# A key of the user's own for the publickey steps.
+hb_user_key
 
 # server [sshd_config lines...]: (re)start our sshd with these lines.
-server() {
-	if [ -n "$SSHD_PID" ]; then
-		kill "$SSHD_PID" 2>/dev/null
-		wait "$SSHD_PID" 2>/dev/null
-		SSHD_PID=""
-	fi
-	printf '%s\n' "$@" > "$T/extra"
-	write_config < "$T/extra"	# not in a pipe: it sets PORT
-	start_sshd
-}
+server() { restart_sshd "$@"; }
 
 # login [ssh options...]: the temporary user's OpenSSH client runs
 # "echo hb-ok"; the options given come first, so they win.
@@ -88,7 +40,6 @@ login() {
 	    -i "$H/.ssh/id_ed25519" -p "$PORT" "$U@127.0.0.1" 'echo hb-ok' \
 	    2>"$T/err"
 }
-logged() { grep -q "$1" "$T/sshd.log"; }
 
 BASE="HostbasedAuthentication yes
 UseDNS yes

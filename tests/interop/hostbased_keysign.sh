@@ -2,7 +2,7 @@
 # hostbased_keysign.sh: our ssh logs in to our sshd with hostbased
 # authentication through OUR ssh-keysign (src/keysign), not OpenSSH's.
 #
-# Root only; the set-up is hostbased_ours.sh's: a temporary user (removed
+# Root only; the set-up is hostbased.inc's: a temporary user (removed
 # on exit) with ~/.shosts and ~/.ssh/known_hosts, and one drop-in file in
 # /etc/ssh/ssh_config.d saying EnableSSHKeysign yes (removed on exit).
 # ssh looks for the helper beside itself, so our ssh and a setuid-root
@@ -11,6 +11,7 @@
 # which one signed. The helper is also run directly with hand-made
 # requests (a small Python driver), to see it refuse what it must.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/hostbased.inc"
 
 [ "$(id -u)" = 0 ] || skip "needs root (a temporary user, a setuid helper)"
 [ -x "$BIN/ssh" ] || skip "no $BIN/ssh"
@@ -20,15 +21,7 @@ for t in ed25519 ecdsa rsa; do
 	    skip "no /etc/ssh/ssh_host_${t}_key (openssh-server not installed)"
 done
 need ssh-keygen
-need useradd
-need runuser
-grep -qi '^[[:space:]]*include[[:space:]]*/etc/ssh/ssh_config.d/\*\.conf' \
-    /etc/ssh/ssh_config 2>/dev/null ||
-    skip "/etc/ssh/ssh_config does not include ssh_config.d/*.conf"
-if grep -qi '^[[:space:]]*EnableSSHKeysign[[:space:]]*no' /etc/ssh/ssh_config \
-    /etc/ssh/ssh_config.d/*.conf 2>/dev/null; then
-	skip "EnableSSHKeysign no is set in the system ssh_config"
-fi
+hb_need
 # An installed helper in the build's prefix would be found first.
 PREFIX=$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$BIN/../CMakeCache.txt" \
     2>/dev/null)
@@ -44,21 +37,8 @@ while ls /etc/ssh/ssh_config.d/zz-moat-* >/dev/null 2>&1; do
 	sleep 0.5
 done
 
-U=moathbk$$
-DROPIN=/etc/ssh/ssh_config.d/zz-moat-hostbased-keysign-$$.conf
-[ -e "$DROPIN" ] && skip "$DROPIN exists"
 D=$(mktemp -d /tmp/moat-keysign.XXXXXX)
-hk_cleanup() {
-	rm -f "$DROPIN"
-	rm -rf "$D"
-	if [ "${MADE_USER:-0}" = 1 ]; then
-		userdel -r "$U" 2>/dev/null
-	fi
-	cleanup
-}
-trap hk_cleanup EXIT
-trap 'exit 1' INT TERM HUP
-
+at_exit "rm -rf '$D'"
 chmod 755 "$D"
 cp "$BIN/ssh" "$BIN/ssh-keysign" "$D/"
 chown root:root "$D/ssh" "$D/ssh-keysign"
@@ -67,34 +47,8 @@ chmod 4755 "$D/ssh-keysign"
 runuser -u nobody -- "$D/ssh" -V >/dev/null 2>&1 ||
     skip "$D/ssh is not usable by other users"
 
-useradd -m -s /bin/sh "$U" || skip "useradd failed"
-MADE_USER=1
-usermod -p '*' "$U"
-H=$(getent passwd "$U" | cut -d: -f6)
-echo "# moat hostbased interop test; removed when the test ends" > "$DROPIN"
-echo "EnableSSHKeysign yes" >> "$DROPIN"
-chmod 644 "$DROPIN"
-
-make_keys
-as_user() { runuser -u "$U" -- "$@"; }
-as_user mkdir -m 700 "$H/.ssh"
-as_user sh -c "echo 'localhost $U' > '$H/.shosts'; chmod 600 '$H/.shosts'"
-known() {	# known TYPE...: known_hosts lists these host keys for localhost
-	as_user sh -c ': > "$0/.ssh/known_hosts"' "$H"
-	for kt in "$@"; do
-		as_user sh -c "echo \"localhost \$(cat /etc/ssh/ssh_host_${kt}_key.pub)\" \
-		    >> '$H/.ssh/known_hosts'"
-	done
-}
-known ed25519
-
-STRICT_MODES=yes
-AKF=.ssh/authorized_keys
-export STRICT_MODES AKF
-printf '%s\n' "HostbasedAuthentication yes" "UseDNS yes" \
-    "IgnoreRhosts no" > "$T/extra"
-write_config < "$T/extra"
-start_sshd
+hb_setup moathbk$$ hostbased-keysign
+restart_sshd "HostbasedAuthentication yes" "UseDNS yes" "IgnoreRhosts no"
 
 # login [ssh options...]: the temporary user runs $D/ssh "echo hb-ok" with
 # debug output in $T/err; the options given come first, so they win.
@@ -106,7 +60,6 @@ login() {
 	    -o PreferredAuthentications=hostbased \
 	    -p "$PORT" "$U@127.0.0.1" 'echo hb-ok' 2>"$T/err"
 }
-logged() { grep -q "$1" "$T/sshd.log"; }
 said() { grep -q "$1" "$T/err"; }
 
 # 1. Our helper signs with each host key type.
