@@ -6,21 +6,9 @@
 # a command that is not root-owned or is writable by others is refused.
 # Needs root: a temporary user, and commands in a root-owned directory.
 . "$(dirname "$0")/lib.sh"
-need ssh
-need sqlite3
-[ "$(id -u)" = 0 ] || skip "needs root (temporary user, root-owned commands)"
-need useradd
+. "$(dirname "$0")/auth_command.inc"
 
-U=moatt$$
-D=$(mktemp -d /run/moat-akc.XXXXXX)
-chmod 755 "$D"
-useradd -m -s /bin/sh "$U" || skip "useradd failed"
-usermod -p '*' "$U"	# no password, but not locked
-# shellcheck disable=SC2064
-trap "userdel -r $U >/dev/null 2>&1; rm -rf $D; cleanup" EXIT
-
-make_keys
-chmod 711 "$T"
+command_setup moatt$$ akc
 cp "$T/id_ed25519.pub" "$T/authorized_keys"	# the file: ed25519 only
 chmod 644 "$T/authorized_keys"
 
@@ -36,7 +24,6 @@ case "\$1" in *[!a-z0-9_-]*|"") exit 1;; esac
 exec /usr/bin/sqlite3 -readonly $D/keys.db \
     "SELECT line FROM keys WHERE user = '\$1';"
 EOF
-SLEEP=$((3600 + $$ % 1000))
 printf '#!/bin/sh\necho "%s"\nexec sleep %s\n' "$(cat "$T/id_ecdsa.pub")" \
     "$SLEEP" > "$D/hang"
 printf '#!/bin/sh\nhead -c 3000 /dev/urandom | base64\necho "ssh-ed25519 AAAAnotakey"\necho "restrict,bogus-option %s"\n' \
@@ -51,20 +38,9 @@ chmod 777 "$D/writable"
 chown nobody "$D/notroot"
 
 run_with() { # run_with "AuthorizedKeysCommand line" [more config]
-	{
-		echo "AuthorizedKeysCommand $1"
-		echo "AuthorizedKeysCommandUser nobody"
-		echo "AuthorizedKeysCommandTimeout 2"
-		if [ $# -gt 1 ]; then echo "$2"; fi
-	} > "$T/extra"
-	write_config < "$T/extra"
-	: > "$T/sshd.log"
-	start_sshd
-}
-stop_sshd() {
-	kill "$SSHD_PID"
-	wait "$SSHD_PID" 2>/dev/null
-	SSHD_PID=""
+	restart_sshd "AuthorizedKeysCommand $1" \
+	    "AuthorizedKeysCommandUser nobody" \
+	    "AuthorizedKeysCommandTimeout 2" ${2+"$2"}
 }
 login() { # login KEYNAME [more ssh args]: prints the user on success
 	k=$1; shift
@@ -121,23 +97,15 @@ for c in "$D/writable" "$D/notroot" "$T/undertmp" "lookup"; do
 done
 
 # AuthorizedKeysCommandUser is required.
-echo "AuthorizedKeysCommand $D/lookup %u" > "$T/extra"
-write_config < "$T/extra"
-: > "$T/sshd.log"
-start_sshd
+restart_sshd "AuthorizedKeysCommand $D/lookup %u"
 check "no AuthorizedKeysCommandUser: command not run" [ -z "$(login ecdsa)" ]
 grep -q "No user for AuthorizedKeysCommand specified" "$T/sshd.log"
 check "no AuthorizedKeysCommandUser logged" [ $? -eq 0 ]
 stop_sshd
 
 # Inside Match.
-{
-	echo "Match User $U"
-	echo "  AuthorizedKeysCommand $D/lookup %u"
-	echo "  AuthorizedKeysCommandUser nobody"
-} > "$T/extra"
-write_config < "$T/extra"
-start_sshd
+restart_sshd "Match User $U" "  AuthorizedKeysCommand $D/lookup %u" \
+    "  AuthorizedKeysCommandUser nobody"
 check "AuthorizedKeysCommand inside Match" [ "$(login ecdsa)" = "$U" ]
 stop_sshd
 finish

@@ -9,23 +9,12 @@
 # lets the certificate in. Needs root: a temporary user, and commands in
 # a root-owned directory.
 . "$(dirname "$0")/lib.sh"
-need ssh
-need sqlite3
-[ "$(id -u)" = 0 ] || skip "needs root (temporary user, root-owned commands)"
-need useradd
+. "$(dirname "$0")/auth_command.inc"
 
-U=moatp$$
-D=$(mktemp -d /run/moat-apc.XXXXXX)
-chmod 755 "$D"
-useradd -m -s /bin/sh "$U" || skip "useradd failed"
-usermod -p '*' "$U"	# no password, but not locked
-# shellcheck disable=SC2064
-trap "userdel -r $U >/dev/null 2>&1; rm -rf $D; cleanup" EXIT
+command_setup moatp$$ apc
 UID_U=$(id -u "$U")
 HOME_U=$(getent passwd "$U" | cut -d: -f6)
 
-make_keys
-chmod 711 "$T"
 : > "$T/empty_ak"
 chmod 644 "$T/empty_ak"
 ssh-keygen -q -t ed25519 -N '' -f "$T/ca" -C ca >/dev/null
@@ -53,7 +42,6 @@ exec /usr/bin/sqlite3 -readonly $D/principals.db \
     "SELECT principal FROM p WHERE user = '\$1';"
 EOF
 printf '#!/bin/sh\necho dev-ops\necho admin\n' > "$D/wrong"
-SLEEP=$((3600 + $$ % 1000))
 printf '#!/bin/sh\necho "ops-%s"\nexec sleep %s\n' "$U" "$SLEEP" > "$D/hang"
 printf '#!/bin/sh\necho "ops-%s"\nexit 4\n' "$U" > "$D/fail"
 cat > "$D/akc" <<EOF
@@ -66,14 +54,7 @@ chmod 755 "$D/lookup" "$D/wrong" "$D/hang" "$D/fail" "$D/akc"
 
 # run_with "config lines": our sshd with an empty AuthorizedKeysFile.
 run_with() {
-	printf '%s\n' "$1" > "$T/extra"
-	AKF="$T/empty_ak" write_config < "$T/extra"
-	start_sshd
-}
-stop_sshd() {
-	kill "$SSHD_PID"
-	wait "$SSHD_PID" 2>/dev/null
-	SSHD_PID=""
+	AKF="$T/empty_ak" restart_sshd "$1"
 }
 login() { # login [ssh args]: prints the user on success
 	ossh -o CertificateFile="$CERT" "$@" "$U@127.0.0.1" 'id -un' \
