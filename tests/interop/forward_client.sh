@@ -4,22 +4,12 @@
 # sshd: SOCKS5 through -D with curl, -W, and a -L whose port is in use
 # with and without ExitOnForwardFailure.
 . "$(dirname "$0")/lib.sh"
-[ -x "$BIN/ssh" ] || skip "no ssh built"
-make_keys
-H="$SRC/tests/interop/fwd_helper.py"
+. "$(dirname "$0")/forward.inc"
 MB50=$((50 * 1024 * 1024))
-SRV_PIDS=""; SSH_PID=""; OSSHD_PID=""
 "$PY" "$H" serve echo "$T/echo.port" & SRV_PIDS="$SRV_PIDS $!"
 i=0; while [ ! -s "$T/echo.port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
 EP=$(cat "$T/echo.port")
-trap 'for p in $SRV_PIDS $SSH_PID $OSSHD_PID; do kill $p 2>/dev/null; done; cleanup' EXIT
 
-mssh() {
-	"$BIN/ssh" -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=no \
-	    -o UserKnownHostsFile="$T/known_hosts" -o LogLevel=INFO \
-	    -o IdentitiesOnly=yes -i "$T/id_ed25519" -p "$PORT" "$@"
-}
-stop_ssh() { [ -n "$SSH_PID" ] && { kill "$SSH_PID" 2>/dev/null; wait "$SSH_PID" 2>/dev/null; }; SSH_PID=""; }
 wait_log() {
 	i=0
 	while ! grep -q "$2" "$1" 2>/dev/null; do
@@ -28,22 +18,8 @@ wait_log() {
 }
 
 if [ "$(id -u)" = 0 ] && [ -x /usr/sbin/sshd ]; then
-	mkdir -p /run/sshd
 	for mode in yes no local remote; do
-		PORT=$(free_port)
-		cat > "$T/osshd_config" <<EOC
-ListenAddress 127.0.0.1
-Port $PORT
-HostKey $T/host_ed25519
-AuthorizedKeysFile $T/authorized_keys
-PidFile none
-StrictModes no
-UsePAM no
-AllowTcpForwarding $mode
-EOC
-		/usr/sbin/sshd -D -e -f "$T/osshd_config" 2>"$T/osshd.log" &
-		OSSHD_PID=$!
-		"$PY" "$H" wait 127.0.0.1 "$PORT" 10
+		start_osshd "AllowTcpForwarding $mode"
 		L=$(free_port)
 		mssh -L "$L:127.0.0.1:$EP" "$ME@127.0.0.1" 'sleep 60' </dev/null >"$T/c-L.log" 2>&1 &
 		SSH_PID=$!
@@ -70,7 +46,7 @@ EOC
 			check "OpenSSH sshd, $mode: session stays up" kill -0 "$SSH_PID" ;;
 		esac
 		stop_ssh
-		kill "$OSSHD_PID"; wait "$OSSHD_PID" 2>/dev/null; OSSHD_PID=""
+		stop_osshd
 	done
 else
 	echo "note: not root; the OpenSSH sshd part is skipped"
@@ -81,11 +57,7 @@ start_sshd
 
 # SOCKS5 through -D with curl.
 if command -v curl >/dev/null 2>&1; then
-	mkdir -p "$T/www"; head -c 3000000 /dev/urandom > "$T/www/blob"
-	HP=$(free_port)
-	(cd "$T/www" && exec "$PY" -m http.server --bind 127.0.0.1 "$HP") >/dev/null 2>&1 &
-	SRV_PIDS="$SRV_PIDS $!"
-	"$PY" "$H" wait 127.0.0.1 "$HP" 10
+	start_http
 	D=$(free_port)
 	mssh -D "$D" "$ME@127.0.0.1" 'sleep 60' </dev/null >"$T/c-D.log" 2>&1 &
 	SSH_PID=$!

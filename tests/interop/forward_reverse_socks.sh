@@ -5,25 +5,9 @@
 # the server-side port to a loopback http.server, against our sshd and
 # (as root) Debian's OpenSSH sshd.
 . "$(dirname "$0")/lib.sh"
-[ -x "$BIN/ssh" ] || skip "no ssh built"
+. "$(dirname "$0")/forward.inc"
 command -v curl >/dev/null 2>&1 || skip "curl not installed"
-make_keys
-H="$SRC/tests/interop/fwd_helper.py"
-SRV_PIDS=""; SSH_PID=""; OSSHD_PID=""
-trap 'for p in $SRV_PIDS $SSH_PID $OSSHD_PID; do kill $p 2>/dev/null; done; cleanup' EXIT
-
-mkdir -p "$T/www"; head -c 3000000 /dev/urandom > "$T/www/blob"
-HP=$(free_port)
-(cd "$T/www" && exec "$PY" -m http.server --bind 127.0.0.1 "$HP") >/dev/null 2>&1 &
-SRV_PIDS="$SRV_PIDS $!"
-"$PY" "$H" wait 127.0.0.1 "$HP" 10
-
-mssh() {
-	"$BIN/ssh" -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=no \
-	    -o UserKnownHostsFile="$T/known_hosts" -o LogLevel=INFO \
-	    -o IdentitiesOnly=yes -i "$T/id_ed25519" -p "$PORT" "$@"
-}
-stop_ssh() { [ -n "$SSH_PID" ] && { kill "$SSH_PID" 2>/dev/null; wait "$SSH_PID" 2>/dev/null; }; SSH_PID=""; }
+start_http
 
 # through_r NAME: -R with no target, then curl in each SOCKS flavour.
 through_r() {
@@ -83,22 +67,9 @@ stop_ssh
 kill "$SSHD_PID"; wait "$SSHD_PID" 2>/dev/null; SSHD_PID=""
 
 if [ "$(id -u)" = 0 ] && [ -x /usr/sbin/sshd ]; then
-	mkdir -p /run/sshd
-	PORT=$(free_port)
-	cat > "$T/osshd_config" <<EOC
-ListenAddress 127.0.0.1
-Port $PORT
-HostKey $T/host_ed25519
-AuthorizedKeysFile $T/authorized_keys
-PidFile none
-StrictModes no
-UsePAM no
-EOC
-	/usr/sbin/sshd -D -e -f "$T/osshd_config" 2>"$T/osshd.log" &
-	OSSHD_PID=$!
-	"$PY" "$H" wait 127.0.0.1 "$PORT" 10
+	start_osshd
 	through_r "OpenSSH sshd"
-	kill "$OSSHD_PID"; wait "$OSSHD_PID" 2>/dev/null; OSSHD_PID=""
+	stop_osshd
 else
 	echo "note: not root; the OpenSSH sshd part is skipped"
 fi
