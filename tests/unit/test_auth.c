@@ -4,8 +4,6 @@
  * failures become the exit status), the server in this one. Also the
  * password check against a hash made here.
  */
-#include <sys/socket.h>
-#include <sys/wait.h>
 
 #include <crypt.h>
 #include <pwd.h>
@@ -18,44 +16,12 @@
 #include "log.h"
 #include "mem.h"
 #include "testlib.h"
+#include "trpair.h"
 
 static char tmp[256], logpath[300], banner[300];
-static struct key *hostkey, *hostpub, *ukey, *ukey2;
+static struct trp_host host;
+static struct key *ukey, *ukey2;
 static const char *user;
-
-static int
-sign_cb(void *arg, const struct key *pub, const char *sigalg,
-    const unsigned char *data, size_t dlen, struct sbuf *sig)
-{
-	return key_sign(hostkey, sigalg, data, dlen, sig);
-}
-
-static int
-verify_cb(void *arg, const struct key *k)
-{
-	return 0;
-}
-
-static struct transport *
-new_end(int fd, int server)
-{
-	struct tr_config c;
-
-	memset(&c, 0, sizeof(c));
-	c.server = server;
-	c.kex_algs = "curve25519-sha256";
-	c.hostkey_algs = "ssh-ed25519";
-	c.ciphers = "aes128-ctr";
-	c.macs = "hmac-sha2-256";
-	if (server) {
-		c.hostkeys = &hostpub;
-		c.nhostkeys = 1;
-		c.hostkey_sign = sign_cb;
-		c.peer_desc = "127.0.0.1 port 1234";
-	} else
-		c.hostkey_verify = verify_cb;
-	return tr_new(fd, fd, &c);
-}
 
 /* Whether the log holds s. */
 static int
@@ -401,41 +367,43 @@ test_chains(void)
 	auth_chains_free(c);
 }
 
+/* The client's side, in the child: its failures become the exit status. */
+struct script {
+	void (*fn)(struct transport *);
+};
+
+static int
+client_child(struct transport *t, void *arg)
+{
+	const struct script *s = arg;
+
+	s->fn(t);
+	tr_flush(t);
+	return test_failed > 100 ? 100 : test_failed;
+}
+
 static int
 run(void (*script)(struct transport *), const struct servconf *sc,
     struct auth_result *res)
 {
+	struct script s = { script };
 	struct auth_conn conn;
-	struct transport *t;
-	int sv[2], r, status;
-	pid_t pid;
+	struct trp_peer p;
+	int r, status;
 
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
-		return ERR_SYSTEM;
-	fflush(stdout);
-	fflush(stderr);
-	if ((pid = fork()) == 0) {
-		close(sv[0]);
-		t = new_end(sv[1], 0);
-		script(t);
-		tr_flush(t);
-		tr_free(t);
-		_exit(test_failed > 100 ? 100 : test_failed);
-	}
-	close(sv[1]);
+	if ((r = trp_start(&p, &host, 0, client_child, &s)) != 0)
+		return r;
 	memset(&conn, 0, sizeof(conn));
 	conn.remote_host = "127.0.0.1";
 	conn.remote_addr = "127.0.0.1";
 	conn.remote_port = 1234;
 	conn.local_addr = "127.0.0.1";
 	conn.local_port = 22;
-	t = new_end(sv[0], 1);
-	r = auth_serve(t, sc, &conn, res);
-	tr_free(t);
-	waitpid(pid, &status, 0);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	if (WIFEXITED(status))
-		test_failed += WEXITSTATUS(status);
+	r = auth_serve(p.t, sc, &conn, res);
+	status = trp_finish(&p);
+	CHECK(status == 0);
+	if (status > 0)
+		test_failed += status;
 	return r;
 }
 
@@ -491,11 +459,11 @@ main(void)
 	log_init("test_auth", LOG_LEVEL_DEBUG1, 0, 1);
 	CHECK_OK(log_to_file(logpath));
 
-	CHECK_OK(key_generate(KEY_ED25519, 0, &hostkey));
-	CHECK_OK(key_demote(hostkey, &hostpub));
+	CHECK_OK(key_generate(KEY_ED25519, 0, &host.key));
+	CHECK_OK(key_demote(host.key, &host.pub));
 	CHECK_OK(key_generate(KEY_ED25519, 0, &ukey));
 	CHECK_OK(key_generate(KEY_ECDSA, 0, &ukey2));
-	if (ukey == NULL || ukey2 == NULL || hostpub == NULL)
+	if (ukey == NULL || ukey2 == NULL || host.pub == NULL)
 		return TEST_DONE();
 
 	snprintf(line, sizeof(line), "%s/ak_%s", tmp, user);
@@ -621,8 +589,8 @@ main(void)
 		servconf_free(sc);
 	}
 
-	key_free(hostkey);
-	key_free(hostpub);
+	key_free(host.key);
+	key_free(host.pub);
 	key_free(ukey);
 	key_free(ukey2);
 	snprintf(line, sizeof(line), "rm -rf %s", tmp);

@@ -12,9 +12,6 @@
  *     round without prompts, then partial success, then password.
  * Prompts are answered by a callback that records them.
  */
-#include <sys/socket.h>
-#include <sys/wait.h>
-
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,44 +25,11 @@
 #include "mem.h"
 #include "testlib.h"
 #include "transport.h"
+#include "trpair.h"
 
 static char tmp[256];
-static struct key *hostkey, *hostpub;
+static struct trp_host host;
 static const char *user;
-
-static int
-sign_cb(void *arg, const struct key *pub, const char *sigalg,
-    const unsigned char *data, size_t dlen, struct sbuf *sig)
-{
-	return key_sign(hostkey, sigalg, data, dlen, sig);
-}
-
-static int
-verify_cb(void *arg, const struct key *k)
-{
-	return 0;
-}
-
-static struct transport *
-new_end(int fd, int server)
-{
-	struct tr_config c;
-
-	memset(&c, 0, sizeof(c));
-	c.server = server;
-	c.kex_algs = "curve25519-sha256";
-	c.hostkey_algs = "ssh-ed25519";
-	c.ciphers = "aes128-ctr";
-	c.macs = "hmac-sha2-256";
-	if (server) {
-		c.hostkeys = &hostpub;
-		c.nhostkeys = 1;
-		c.hostkey_sign = sign_cb;
-		c.peer_desc = "127.0.0.1 port 1234";
-	} else
-		c.hostkey_verify = verify_cb;
-	return tr_new(fd, fd, &c);
-}
 
 /* Prompts seen, and the answers to give in turn. */
 struct answers {
@@ -99,43 +63,39 @@ base_opts(struct client_opts *o)
 	o->log_level = LOG_LEVEL_QUIET;
 }
 
+/* The server in the child: auth_serve() under the servconf arg. */
+static int
+real_server(struct transport *t, void *arg)
+{
+	const struct servconf *sc = arg;
+	struct auth_conn conn;
+	struct auth_result res;
+	int r;
+
+	memset(&conn, 0, sizeof(conn));
+	conn.remote_host = conn.remote_addr = "127.0.0.1";
+	conn.remote_port = 1234;
+	r = auth_serve(t, sc, &conn, &res);
+	if (r == 0)
+		auth_result_clear(&res);
+	tr_flush(t);
+	return r == 0 ? 0 : 1;
+}
+
 /* Server: auth_serve() under sc in a child; client: client_auth_ex(). */
 static int
 run_real(const struct servconf *sc, const struct client_opts *o,
     struct client_auth_args *a)
 {
-	struct transport *t;
-	int sv[2], r, status;
-	pid_t pid;
+	struct trp_peer p;
+	int r, status;
 
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
-		return ERR_SYSTEM;
-	fflush(stdout);
-	fflush(stderr);
-	if ((pid = fork()) == 0) {
-		struct auth_conn conn;
-		struct auth_result res;
-
-		close(sv[0]);
-		memset(&conn, 0, sizeof(conn));
-		conn.remote_host = conn.remote_addr = "127.0.0.1";
-		conn.remote_port = 1234;
-		t = new_end(sv[1], 1);
-		r = auth_serve(t, sc, &conn, &res);
-		if (r == 0)
-			auth_result_clear(&res);
-		tr_flush(t);
-		tr_free(t);
-		_exit(r == 0 ? 0 : 1);
-	}
-	close(sv[1]);
-	t = new_end(sv[0], 0);
-	r = client_auth_ex(t, o, user, "testhost", a);
-	tr_free(t);
-	close(sv[0]);
-	waitpid(pid, &status, 0);
+	if ((r = trp_start(&p, &host, 1, real_server, (void *)sc)) != 0)
+		return r;
+	r = client_auth_ex(p.t, o, user, "testhost", a);
+	status = trp_finish(&p);
 	if (r == 0)
-		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		CHECK(status == 0);
 	return r;
 }
 
@@ -334,30 +294,29 @@ script_server(struct transport *t)
 	return 0;
 }
 
+static int
+scripted_server(struct transport *t, void *arg)
+{
+	int r = script_server(t);
+
+	if (r != 0)
+		fprintf(stderr, "script step %d failed\n", r);
+	return r;
+}
+
 static void
 test_scripted(void)
 {
 	struct client_opts o;
 	struct client_auth_args a;
 	struct answers ans;
-	struct transport *t;
-	int sv[2], status;
-	pid_t pid;
+	struct trp_peer p;
+	int r;
 
-	CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
-	fflush(stderr);
-	if ((pid = fork()) == 0) {
-		int r;
-
-		close(sv[0]);
-		t = new_end(sv[1], 1);
-		r = script_server(t);
-		if (r != 0)
-			fprintf(stderr, "script step %d failed\n", r);
-		tr_free(t);
-		_exit(r);
-	}
-	close(sv[1]);
+	r = trp_start(&p, &host, 1, scripted_server, NULL);
+	CHECK(r == 0);
+	if (r != 0)
+		return;
 	base_opts(&o);
 	memset(&a, 0, sizeof(a));
 	memset(&ans, 0, sizeof(ans));
@@ -367,8 +326,7 @@ test_scripted(void)
 	ans.ans[3] = "pw2";
 	a.prompt = prompt_cb;
 	a.prompt_arg = &ans;
-	t = new_end(sv[0], 0);
-	CHECK_OK(client_auth_ex(t, &o, user, "h.example", &a));
+	CHECK_OK(client_auth_ex(p.t, &o, user, "h.example", &a));
 	CHECK_STR(a.method, "password");
 	{
 		char *want = x_asprintf("[One: |1][Two: |0]"
@@ -378,10 +336,7 @@ test_scripted(void)
 		CHECK_STR(ans.seen, want);
 		x_free(want);
 	}
-	tr_free(t);
-	close(sv[0]);
-	waitpid(pid, &status, 0);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(trp_finish(&p) == 0);
 	x_free(a.method);
 	x_free(a.last_methods);
 }
@@ -530,12 +485,12 @@ main(void)
 	snprintf(tmp, sizeof(tmp), "/tmp/moat-cauth-XXXXXX");
 	if (mkdtemp(tmp) == NULL)
 		return 1;
-	CHECK_OK(key_generate(KEY_ED25519, 0, &hostkey));
-	CHECK_OK(key_demote(hostkey, &hostpub));
+	CHECK_OK(key_generate(KEY_ED25519, 0, &host.key));
+	CHECK_OK(key_demote(host.key, &host.pub));
 	test_scripted();
 	test_real();
-	key_free(hostkey);
-	key_free(hostpub);
+	key_free(host.key);
+	key_free(host.pub);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", tmp);

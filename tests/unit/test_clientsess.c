@@ -8,9 +8,6 @@
  * child over a socketpair: exec with stdout and stderr kept apart and
  * the exit status returned, -n, a remote signal death (255).
  */
-#include <sys/socket.h>
-#include <sys/wait.h>
-
 #include <fcntl.h>
 #include <pwd.h>
 #include <signal.h>
@@ -26,9 +23,10 @@
 #include "session.h"
 #include "testlib.h"
 #include "transport.h"
+#include "trpair.h"
 #include "ttyraw.h"
 
-static struct key *hostkey, *hostpub;
+static struct trp_host host;
 
 static void
 feed(struct esc_state *e, const char *in, const char *want_out,
@@ -137,39 +135,6 @@ test_ttymodes(void)
 }
 
 static int
-sign_cb(void *arg, const struct key *pub, const char *sigalg,
-    const unsigned char *data, size_t dlen, struct sbuf *sig)
-{
-	return key_sign(hostkey, sigalg, data, dlen, sig);
-}
-
-static int
-verify_cb(void *arg, const struct key *k)
-{
-	return 0;
-}
-
-static struct transport *
-new_end(int fd, int server)
-{
-	struct tr_config c;
-
-	memset(&c, 0, sizeof(c));
-	c.server = server;
-	c.kex_algs = "curve25519-sha256";
-	c.hostkey_algs = "ssh-ed25519";
-	c.ciphers = "aes128-ctr";
-	c.macs = "hmac-sha2-256";
-	if (server) {
-		c.hostkeys = &hostpub;
-		c.nhostkeys = 1;
-		c.hostkey_sign = sign_cb;
-	} else
-		c.hostkey_verify = verify_cb;
-	return tr_new(fd, fd, &c);
-}
-
-static int
 tmpfd(const char *data)
 {
 	FILE *f = tmpfile();
@@ -197,6 +162,18 @@ slurp(int fd)
 	return x_strdup(buf);
 }
 
+/* The server in the child: session_serve() for this process's user. */
+static int
+session_server(struct transport *t, void *arg)
+{
+	struct servconf sc;
+
+	memset(&sc, 0, sizeof(sc));
+	sc.max_sessions = 10;
+	return session_serve(t, &sc, getpwuid(getuid()), NULL, "127.0.0.1",
+	    40000) == 0 ? 0 : 3;
+}
+
 /* One session against session_serve(); returns client_session's value. */
 static int
 run(const char *cmd, const char *input, int stdin_null, char **outp,
@@ -204,26 +181,11 @@ run(const char *cmd, const char *input, int stdin_null, char **outp,
 {
 	struct client_opts o;
 	struct client_session_args a;
-	struct transport *t;
-	int sv[2], status, r;
-	pid_t pid;
+	struct trp_peer p;
+	int r;
 
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
+	if (trp_start(&p, &host, 1, session_server, NULL) != 0)
 		return -1;
-	fflush(stderr);
-	if ((pid = fork()) == 0) {
-		struct servconf sc;
-
-		close(sv[0]);
-		memset(&sc, 0, sizeof(sc));
-		sc.max_sessions = 10;
-		t = new_end(sv[1], 1);
-		r = session_serve(t, &sc, getpwuid(getuid()), NULL,
-		    "127.0.0.1", 40000);
-		tr_free(t);
-		_exit(r == 0 ? 0 : 3);
-	}
-	close(sv[1]);
 	memset(&o, 0, sizeof(o));
 	o.escape_char = -1;
 	o.log_level = LOG_LEVEL_INFO;
@@ -235,12 +197,8 @@ run(const char *cmd, const char *input, int stdin_null, char **outp,
 	a.in_fd = tmpfd(input);
 	a.out_fd = tmpfd(NULL);
 	a.err_fd = tmpfd(NULL);
-	t = new_end(sv[0], 0);
-	r = client_session(t, &o, &a);
-	tr_free(t);
-	close(sv[0]);
-	waitpid(pid, &status, 0);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	r = client_session(p.t, &o, &a);
+	CHECK(trp_finish(&p) == 0);
 	*outp = slurp(a.out_fd);
 	*errp = slurp(a.err_fd);
 	close(a.in_fd);
@@ -279,11 +237,11 @@ main(void)
 	log_init("test_clientsess", LOG_LEVEL_ERROR, 0, 1);
 	test_escape();
 	test_ttymodes();
-	CHECK_OK(key_generate(KEY_ED25519, 0, &hostkey));
-	CHECK_OK(key_demote(hostkey, &hostpub));
-	if (hostpub != NULL)
+	CHECK_OK(key_generate(KEY_ED25519, 0, &host.key));
+	CHECK_OK(key_demote(host.key, &host.pub));
+	if (host.pub != NULL)
 		test_sessions();
-	key_free(hostkey);
-	key_free(hostpub);
+	key_free(host.key);
+	key_free(host.pub);
 	return TEST_DONE();
 }
