@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "authkeys.h"
+#include "authtest.h"
 #include "log.h"
 #include "mem.h"
 #include "testlib.h"
@@ -22,17 +23,8 @@ static char tmp[256], home[300], sshdir[320], akfile[340], logpath[320];
 static struct key *
 gen_key(const char *name, const char *type, char **textp)
 {
-	char cmd[1024], path[400];
-	struct key *k = NULL;
-	char *comment = NULL;
+	struct key *k = test_keygen(tmp, name, type);
 
-	snprintf(path, sizeof(path), "%s/%s", tmp, name);
-	snprintf(cmd, sizeof(cmd), "ssh-keygen -q -t %s -N '' -C %s -f %s "
-	    "</dev/null >/dev/null 2>&1", type, name, path);
-	CHECK(system(cmd) == 0);
-	snprintf(path, sizeof(path), "%s/%s.pub", tmp, name);
-	CHECK_OK(key_load_public(path, &k, &comment));
-	x_free(comment);
 	*textp = k ? key_public_text(k) : x_strdup("none");
 	return k;
 }
@@ -50,25 +42,11 @@ write_file(const char *path, const char *text, mode_t mode)
 	chmod(path, mode);
 }
 
-/* Whether the log file holds s; empties the log. */
+/* Whether the log holds s; empties the log. */
 static int
 logged(const char *s)
 {
-	char buf[65536];
-	size_t n;
-	FILE *f = fopen(logpath, "r");
-	int hit;
-
-	if (f == NULL)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	hit = strstr(buf, s) != NULL;
-	if (!hit)
-		fprintf(stderr, "log lacks \"%s\":\n%s", s, buf);
-	truncate(logpath, 0);
-	return hit;
+	return test_log_holds(logpath, s);
 }
 
 static struct authopts *

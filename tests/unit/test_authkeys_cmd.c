@@ -15,6 +15,7 @@
 #include "auth.h"
 #include "auth_subproc.h"
 #include "authkeys.h"
+#include "authtest.h"
 #include "log.h"
 #include "mem.h"
 #include "servconf.h"
@@ -22,42 +23,11 @@
 
 static char tmp[256], logpath[320];
 
-static struct key *
-gen_key(const char *name)
-{
-	char cmd[1024], path[400];
-	struct key *k = NULL;
-	char *comment = NULL;
-
-	snprintf(path, sizeof(path), "%s/%s", tmp, name);
-	snprintf(cmd, sizeof(cmd), "ssh-keygen -q -t ed25519 -N '' -C %s "
-	    "-f %s </dev/null >/dev/null 2>&1", name, path);
-	CHECK(system(cmd) == 0);
-	snprintf(path, sizeof(path), "%s/%s.pub", tmp, name);
-	CHECK_OK(key_load_public(path, &k, &comment));
-	x_free(comment);
-	return k;
-}
-
-/* Whether the log file holds s; empties the log. */
+/* Whether the log holds s; empties the log. */
 static int
 logged(const char *s)
 {
-	char buf[65536];
-	size_t n;
-	FILE *f = fopen(logpath, "r");
-	int hit;
-
-	if (f == NULL)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	hit = strstr(buf, s) != NULL;
-	if (!hit)
-		fprintf(stderr, "log lacks \"%s\":\n%s", s, buf);
-	truncate(logpath, 0);
-	return hit;
+	return test_log_holds(logpath, s);
 }
 
 static void
@@ -230,8 +200,8 @@ main(void)
 	if (me == NULL)
 		return TEST_DONE();
 	me = auth_pw_dup(me);
-	k1 = gen_key("k1");
-	k2 = gen_key("k2");
+	k1 = test_keygen(tmp, "k1", "ed25519");
+	k2 = test_keygen(tmp, "k2", "ed25519");
 	test_split();
 	test_argv(k1);
 	test_safe();

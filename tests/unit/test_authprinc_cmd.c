@@ -17,6 +17,7 @@
 #include "auth.h"
 #include "auth_subproc.h"
 #include "authkeys.h"
+#include "authtest.h"
 #include "cert.h"
 #include "log.h"
 #include "mem.h"
@@ -25,25 +26,11 @@
 
 static char tmp[256], logpath[320];
 
-/* Whether the log file holds s; empties the log. */
+/* Whether the log holds s; empties the log. */
 static int
 logged(const char *s)
 {
-	char buf[65536];
-	size_t n;
-	FILE *f = fopen(logpath, "r");
-	int hit;
-
-	if (f == NULL)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	hit = strstr(buf, s) != NULL;
-	if (!hit)
-		fprintf(stderr, "log lacks \"%s\":\n%s", s, buf);
-	truncate(logpath, 0);
-	return hit;
+	return test_log_holds(logpath, s);
 }
 
 /* The base64 word of "type base64". */
