@@ -33,15 +33,7 @@ for pam in no yes; do
 	check "UsePAM $pam: key alone is not enough" \
 	    [ -z "$(pssh ed25519 -- -o PreferredAuthentications=publickey)" ]
 done
-check "PAM refusal logged" logged "PAM: Authentication failure for $U"
-
-# Wrong order: password first is not what the list says.
-serve "AuthenticationMethods password,publickey"
-check "password,publickey: in order works" [ "$(pssh ed25519 --)" = "$U" ]
-check "password,publickey: key first is refused" \
-    [ -z "$(pssh ed25519 -- -o PreferredAuthentications=publickey)" ]
-check "only password is offered first" \
-    sh -c "tail -n 1 '$T/ssh.err' | grep -q 'Permission denied (password)'"
+order_checks
 
 # publickey,publickey: two different keys.
 serve "AuthenticationMethods publickey,publickey"
@@ -56,24 +48,7 @@ check "alternatives: password alone (second list)" [ "$(pssh --)" = "$U" ]
 check "alternatives: two keys (first list)" \
     [ "$(pssh ed25519 ecdsa -- -o PreferredAuthentications=publickey)" = "$U" ]
 
-# keyboard-interactive through pam_unix.
-serve "UsePAM yes" "PAMServiceName $SVC" "KbdInteractiveAuthentication yes" \
-    "AuthenticationMethods publickey,keyboard-interactive:pam"
-: > "$T/prompts"
-check "publickey,keyboard-interactive:pam (pam_unix)" \
-    [ "$(pssh ed25519 --)" = "$U" ]
-check "kbd-int prompt came from PAM" grep -q "Password" "$T/prompts"
-check "kbd-int accept logged" \
-    logged "Accepted keyboard-interactive/pam for $U from 127.0.0.1"
-echo wrong > "$T/answer"
-check "kbd-int wrong password refused" [ -z "$(pssh ed25519 --)" ]
-echo "$PW" > "$T/answer"
-
-# Without PAM keyboard-interactive has no device.
-serve "UsePAM no" "KbdInteractiveAuthentication yes" \
-    "PasswordAuthentication no" "PubkeyAuthentication no"
-check "kbd-int without PAM: nothing to answer" [ -z "$(pssh --)" ]
-
-# TOTP second factor with pam_oath.
+# keyboard-interactive through PAM; TOTP second factor with pam_oath.
+kbdint_checks
 oath_checks
 finish
