@@ -25,25 +25,10 @@ hb_need
 hb_setup moathb$$ hostbased-test
 # A key of the user's own for the publickey steps.
 hb_user_key
+HB_SSH=ssh
 
 # server [sshd_config lines...]: (re)start our sshd with these lines.
 server() { restart_sshd "$@"; }
-
-# login [ssh options...]: the temporary user's OpenSSH client runs
-# "echo hb-ok"; the options given come first, so they win.
-login() {
-	as_user ssh -F /dev/null "$@" -o BatchMode=yes \
-	    -o StrictHostKeyChecking=no \
-	    -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR \
-	    -o HostbasedAuthentication=yes -o EnableSSHKeysign=yes \
-	    -o PreferredAuthentications=hostbased -o IdentitiesOnly=yes \
-	    -i "$H/.ssh/id_ed25519" -p "$PORT" "$U@127.0.0.1" 'echo hb-ok' \
-	    2>"$T/err"
-}
-
-BASE="HostbasedAuthentication yes
-UseDNS yes
-IgnoreRhosts no"
 
 # 1. The login works, logged in OpenSSH's words.
 server "$BASE"

@@ -29,23 +29,8 @@ runuser -u nobody -- "$BIN/ssh" -V >/dev/null 2>&1 ||
 
 hb_setup moathbo$$ hostbased-ours
 hb_user_key
+HB_SSH="$BIN/ssh"
 server() { restart_sshd "$@"; }
-
-# login [ssh options...]: the temporary user's (our) client runs
-# "echo hb-ok"; the options given come first, so they win.
-login() {
-	as_user "$BIN/ssh" -F /dev/null "$@" -o BatchMode=yes \
-	    -o StrictHostKeyChecking=no \
-	    -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR \
-	    -o HostbasedAuthentication=yes -o EnableSSHKeysign=yes \
-	    -o PreferredAuthentications=hostbased -o IdentitiesOnly=yes \
-	    -i "$H/.ssh/id_ed25519" -p "$PORT" "$U@127.0.0.1" 'echo hb-ok' \
-	    2>"$T/err"
-}
-
-BASE="HostbasedAuthentication yes
-UseDNS yes
-IgnoreRhosts no"
 
 # 1. The login works; the client host is the socket's name with a dot.
 server "$BASE"
