@@ -8,9 +8,14 @@
  * terminal, or the three pipes as 0/1/2), closes every other descriptor,
  * restores default signal handling, drops to the user when we are root
  * (and checks root cannot be regained), changes to the home directory,
- * prints /etc/motd for shells, and execs "shell -c command" or the login
- * shell ("-" + basename as argv[0]). A failure in the child is written to
- * its stderr and it exits 1.
+ * prints the "Last login" line and /etc/motd for shells (unless
+ * ~/.hushlogin exists), and execs "shell -c command" or the login shell
+ * ("-" + basename as argv[0]). A failure in the child is written to its
+ * stderr and it exits 1.
+ *
+ * A pty session is a login: the parent reads the lastlog message before
+ * it forks and, once the child's pid is known, records the login in
+ * utmp, wtmp and lastlog (as root; session.c records the logout).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +34,7 @@
 #include "channel.h"
 #include "err.h"
 #include "log.h"
+#include "loginrec.h"
 #include "mem.h"
 #include "sbuf.h"
 #include "servconf.h"
@@ -150,8 +156,6 @@ print_motd(void)
 	ssize_t n;
 	int fd;
 
-	if (access(".hushlogin", F_OK) == 0)
-		return;
 	if ((fd = open(SESS_MOTD, O_RDONLY | O_CLOEXEC)) == -1)
 		return;
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
@@ -160,9 +164,23 @@ print_motd(void)
 	close(fd);
 }
 
+/* What a login shell prints first, unless ~/.hushlogin (cwd is home). */
+static void
+print_login_messages(const struct servconf *sc, const char *lastlog_msg)
+{
+	size_t n = strlen(lastlog_msg);
+
+	if (access(".hushlogin", F_OK) == 0)
+		return;
+	if (n > 0 && write(STDOUT_FILENO, lastlog_msg, n) != (ssize_t)n)
+		return;
+	if (sc->print_motd)
+		print_motd();
+}
+
 static void __attribute__((noreturn))
 child_run(struct session *s, const char *command, char **argv, char **envp,
-    int fds[3])
+    int fds[3], const char *lastlog_msg)
 {
 	const struct passwd *pw = s->conn->pw;
 	sigset_t none;
@@ -191,10 +209,26 @@ child_run(struct session *s, const char *command, char **argv, char **envp,
 		if (chdir("/") != 0)
 			child_fail("chdir /");
 	}
-	if (command == NULL && s->conn->sc->print_motd)
-		print_motd();
+	if (command == NULL)
+		print_login_messages(s->conn->sc, lastlog_msg);
 	execve(user_shell(pw), argv, envp);
 	child_fail(user_shell(pw));
+}
+
+/* The pty session's login records, made by the (root) parent. */
+static void
+record_login(struct session *s)
+{
+	const struct sess_conn *conn = s->conn;
+
+	if (geteuid() != 0) {
+		log_debug("not root: no utmp/wtmp/lastlog records for %s",
+		    s->ttyname);
+		return;
+	}
+	(void)loginrec_login(loginrec_system_files(), s->ttyname, s->pid,
+	    conn->pw->pw_name, conn->pw->pw_uid, conn->raddr, conn->raddr);
+	s->logged_in = 1;
 }
 
 /* tty ownership for the user, as login(1) leaves it. */
@@ -226,7 +260,7 @@ sess_spawn(struct session *s, const char *command,
 	struct sess_env env = { NULL, 0 };
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
 	int fds[3], master = -1, r = ERR_SYSTEM;
-	char *argv[4], *argv0;
+	char *argv[4], *argv0, lastlog_msg[512];
 	pid_t pid;
 
 	base = strrchr(shell, '/') != NULL ? strrchr(shell, '/') + 1 : shell;
@@ -243,7 +277,13 @@ sess_spawn(struct session *s, const char *command,
 	build_env(s, original_command, &env);
 	if (env.v == NULL)
 		goto out;
+	lastlog_msg[0] = '\0';
 	if (s->ptyfd != -1) {
+		/* Read before this login overwrites the record. */
+		if (s->conn->sc->print_last_log)
+			(void)loginrec_last_message(loginrec_system_files(),
+			    s->conn->pw->pw_uid, lastlog_msg,
+			    sizeof(lastlog_msg));
 		pty_setowner(s);
 		if ((master = fcntl(s->ptyfd, F_DUPFD_CLOEXEC, 3)) == -1)
 			goto out;
@@ -273,9 +313,10 @@ sess_spawn(struct session *s, const char *command,
 		goto out;
 	}
 	if (pid == 0)
-		child_run(s, command, argv, env.v, fds);
+		child_run(s, command, argv, env.v, fds, lastlog_msg);
 	s->pid = pid;
 	if (s->ptyfd != -1) {
+		record_login(s);
 		close(s->ttyfd);
 		s->ttyfd = -1;
 		chan_set_fds(s->c, master, master, -1, CHAN_EFD_NONE, 1);

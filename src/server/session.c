@@ -10,7 +10,8 @@
  * EOF once stdout and stderr are drained, and CLOSE after that. EOF waits
  * for the exit status too, so the order on the wire is always
  * exit-status, EOF, CLOSE, and a client that closes its end on our EOF
- * has the status already.
+ * has the status already. A pty session's login records (sesschild.c)
+ * end when its child exits, or when the channel goes first.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,6 +37,7 @@
 #include "err.h"
 #include "fwd_server.h"
 #include "log.h"
+#include "loginrec.h"
 #include "mem.h"
 #include "memtrim.h"
 #include "sbuf.h"
@@ -307,6 +309,16 @@ sess_open(struct chan_set *cs, struct chan *c, struct sbuf *extra,
 	return 0;
 }
 
+/* The pty session's login ends: its utmp entry and a wtmp logout. */
+static void
+record_logout(struct session *s)
+{
+	if (!s->logged_in)
+		return;
+	s->logged_in = 0;
+	(void)loginrec_logout(loginrec_system_files(), s->ttyname);
+}
+
 static int
 sess_close_ok(struct chan_set *cs, struct chan *c)
 {
@@ -324,6 +336,7 @@ sess_free(struct chan_set *cs, struct chan *c)
 		return;
 	log_debug("session %d: closed%s", s->id,
 	    s->pid > 0 ? ", child still running" : "");
+	record_logout(s);
 	if (s->ptyfd != -1)
 		close(s->ptyfd);
 	if (s->ttyfd != -1)
@@ -353,6 +366,7 @@ sess_exited(struct chan_set *cs, struct session *s, int status)
 	int r = 0;
 
 	s->pid = 0;
+	record_logout(s);
 	if (WIFEXITED(status)) {
 		log_debug("session %d: exit status %d", s->id,
 		    WEXITSTATUS(status));

@@ -38,6 +38,7 @@ struct session {
 	int exit_sent;
 	int ptyfd, ttyfd;		/* -1: no pty */
 	char ttyname[64];
+	int logged_in;			/* utmp/wtmp hold our login on it */
 	struct winsize ws;
 	char *term;
 	struct sess_env env;		/* accepted "env" requests */
