@@ -48,6 +48,7 @@ struct client_opts {
 	char *certificate_files[CO_MAX_LIST];
 	size_t ncertificate_files;
 	int identities_only;
+	char *identity_agent;		/* NULL: $SSH_AUTH_SOCK; "none"... */
 	char *ciphers, *macs, *kex_algorithms, *hostkey_algorithms;
 	char *pubkey_accepted_algorithms;	/* resolved (+,-,^ applied) */
 	int strict_host_key_checking;		/* enum strict_hostkey */

@@ -18,6 +18,8 @@
 struct transport;
 
 struct key_cert;
+struct agent_identity;
+struct ca_agent;
 
 struct ca_identity {
 	char *path;
@@ -26,6 +28,8 @@ struct ca_identity {
 	struct key_cert *cert;		/* offered instead of pub, or NULL */
 	int explicit;
 	int used;			/* succeeded (partially) already */
+	/* The agent holds the private key: it signs, nothing is loaded. */
+	const struct agent_identity *agent;
 };
 
 struct ca_ctx {
@@ -37,6 +41,7 @@ struct ca_ctx {
 
 	struct ca_identity *ids;
 	size_t nids;
+	struct ca_agent *agent;		/* NULL: no agent in use */
 	size_t id_next;			/* publickey: next identity to try */
 	struct ca_identity *id_cur;	/* awaiting PK_OK or the answer */
 	const char *id_alg;		/* signature algorithm offered */
@@ -70,6 +75,20 @@ void ca_pubkey_reset(struct ca_ctx *c);
  */
 const char *ca_pick_sigalg(const struct key *k, const char *server_sig_algs,
     const char *accepted);
+
+/* clientagent.c */
+/*
+ * After the files are loaded: connect to the agent IdentityAgent names
+ * and put its keys in OpenSSH's order: file identities the agent holds
+ * (in the agent's order), then the agent's other keys (none with
+ * IdentitiesOnly), then the remaining files. No agent: nothing changes.
+ */
+void ca_agent_load(struct ca_ctx *c);
+void ca_agent_free(struct ca_ctx *c);
+/* Have the agent sign data for id with algorithm alg into sig. */
+int ca_agent_sign(struct ca_ctx *c, const struct ca_identity *id,
+    const char *alg, const unsigned char *data, size_t dlen,
+    struct sbuf *sig);
 
 /* clienthostbased.c */
 int ca_hostbased_next(struct ca_ctx *c);

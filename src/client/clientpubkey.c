@@ -15,6 +15,11 @@
  * server-sig-algs lists them, else ssh-rsa; every algorithm offered must
  * be in PubkeyAcceptedAlgorithms.
  *
+ * Keys held by an ssh-agent (clientagent.c) come first, and the agent
+ * signs for them: no private key is loaded, no passphrase asked. A key
+ * the agent will not sign with (locked, refused, a bad answer) is
+ * skipped like a key whose passphrase was not given.
+ *
  * Certificates: for each identity whose public key is known, the
  * CertificateFile entries certifying that key and "FILE-cert.pub" are
  * offered first, each as an identity of its own sharing the key file;
@@ -150,6 +155,7 @@ ca_identities_load(struct ca_ctx *c)
 		id->pub = pub;
 		log_debug("Will attempt key: %s", path);
 	}
+	ca_agent_load(c);
 }
 
 void
@@ -166,6 +172,7 @@ ca_identities_free(struct ca_ctx *c)
 	x_free(c->ids);
 	c->ids = NULL;
 	c->nids = 0;
+	ca_agent_free(c);
 }
 
 void
@@ -246,50 +253,74 @@ load_private(struct ca_ctx *c, struct ca_identity *id)
 	return 0;
 }
 
-/* A publickey request for id; with_sig: signed. */
+/* id's blob as offered: its certificate, or its plain key. */
 static int
-send_request(struct ca_ctx *c, struct ca_identity *id, int with_sig)
+offered_blob(const struct ca_identity *id, struct sbuf *blob)
 {
-	struct sbuf *blob = sbuf_new(), *data = NULL, *sig = NULL, *m;
+	return id->cert != NULL ? cert_to_blob(id->cert, blob) :
+	    key_to_blob(id->pub, blob);
+}
+
+/*
+ * The signature for id's signed request into sig: by the agent when it
+ * holds the key, else by the loaded private key.
+ */
+static int
+make_signature(struct ca_ctx *c, struct ca_identity *id, struct sbuf *sig)
+{
+	struct sbuf *blob = sbuf_new(), *data = sbuf_new();
 	const unsigned char *sid;
+	const char *alg = id->cert != NULL ? cert_sigalg_base(c->id_alg) :
+	    c->id_alg;
 	size_t sidlen;
 	int r;
 
-	if ((r = id->cert != NULL ? cert_to_blob(id->cert, blob) :
-	    key_to_blob(id->pub, blob)) != 0)
+	sid = tr_session_id(c->t, &sidlen);
+	if ((r = offered_blob(id, blob)) != 0 ||
+	    (r = sbuf_put_string(data, sid, sidlen)) != 0 ||
+	    (r = sbuf_put_u8(data, SSH2_MSG_USERAUTH_REQUEST)) != 0 ||
+	    (r = sbuf_put_cstring(data, c->user)) != 0 ||
+	    (r = sbuf_put_cstring(data, "ssh-connection")) != 0 ||
+	    (r = sbuf_put_cstring(data, "publickey")) != 0 ||
+	    (r = sbuf_put_u8(data, 1)) != 0 ||
+	    (r = sbuf_put_cstring(data, c->id_alg)) != 0 ||
+	    (r = sbuf_put_stringb(data, blob)) != 0)
 		goto out;
-	if (with_sig) {
-		data = sbuf_new();
-		sig = sbuf_new();
-		sid = tr_session_id(c->t, &sidlen);
-		if ((r = sbuf_put_string(data, sid, sidlen)) != 0 ||
-		    (r = sbuf_put_u8(data, SSH2_MSG_USERAUTH_REQUEST)) != 0 ||
-		    (r = sbuf_put_cstring(data, c->user)) != 0 ||
-		    (r = sbuf_put_cstring(data, "ssh-connection")) != 0 ||
-		    (r = sbuf_put_cstring(data, "publickey")) != 0 ||
-		    (r = sbuf_put_u8(data, 1)) != 0 ||
-		    (r = sbuf_put_cstring(data, c->id_alg)) != 0 ||
-		    (r = sbuf_put_stringb(data, blob)) != 0 ||
-		    (r = key_sign(id->priv, id->cert != NULL ?
-		    cert_sigalg_base(c->id_alg) : c->id_alg, sbuf_ptr(data),
-		    sbuf_len(data), sig)) != 0)
-			goto out;
-	}
+	if (id->agent != NULL)
+		r = ca_agent_sign(c, id, alg, sbuf_ptr(data), sbuf_len(data),
+		    sig);
+	else
+		r = key_sign(id->priv, alg, sbuf_ptr(data), sbuf_len(data),
+		    sig);
+ out:
+	sbuf_free(blob);
+	sbuf_free(data);
+	return r;
+}
+
+/* A publickey request for id; sig NULL: the query without signature. */
+static int
+send_request(struct ca_ctx *c, struct ca_identity *id,
+    const struct sbuf *sig)
+{
+	struct sbuf *blob = sbuf_new(), *m;
+	int r;
+
+	if ((r = offered_blob(id, blob)) != 0)
+		goto out;
 	if ((m = ca_request_start(c, "publickey")) == NULL) {
 		r = ERR_INTERNAL;
 		goto out;
 	}
-	if ((r = sbuf_put_u8(m, with_sig ? 1 : 0)) != 0 ||
+	if ((r = sbuf_put_u8(m, sig != NULL ? 1 : 0)) != 0 ||
 	    (r = sbuf_put_cstring(m, c->id_alg)) != 0 ||
 	    (r = sbuf_put_stringb(m, blob)) != 0 ||
-	    (with_sig && (r = sbuf_put_stringb(m, sig)) != 0))
+	    (sig != NULL && (r = sbuf_put_stringb(m, sig)) != 0))
 		goto out;
 	if ((r = tr_msg_send(c->t)) == 0)
-		c->signed_sent = with_sig;
+		c->signed_sent = sig != NULL;
  out:
 	sbuf_free(blob);
-	sbuf_free(data);
-	sbuf_free(sig);
 	return r;
 }
 
@@ -325,11 +356,12 @@ ca_pubkey_next(struct ca_ctx *c)
 			continue;
 		}
 		fp = key_fingerprint(id->pub, KEY_FP_SHA256);
-		log_debug("Offering public key: %s %s %s", id->path,
+		log_debug("Offering public key: %s %s %s%s", id->path,
 		    id->cert != NULL ? cert_type_name(id->pub) :
-		    key_type_name(id->pub), fp != NULL ? fp : "");
+		    key_type_name(id->pub), fp != NULL ? fp : "",
+		    id->agent != NULL ? " agent" : "");
 		x_free(fp);
-		if ((r = send_request(c, id, 0)) != 0)
+		if ((r = send_request(c, id, NULL)) != 0)
 			return r;
 		c->id_cur = id;
 		return 1;
@@ -343,6 +375,7 @@ ca_pubkey_msg60(struct ca_ctx *c, struct sbuf *p)
 {
 	struct ca_identity *id = c->id_cur;
 	const unsigned char *blob;
+	struct sbuf *sig = NULL;
 	struct key *k = NULL;
 	char *alg = NULL;
 	size_t bloblen;
@@ -366,13 +399,23 @@ ca_pubkey_msg60(struct ca_ctx *c, struct sbuf *p)
 		goto out;
 	}
 	log_debug("Server accepts key: %s", id->path);
-	if (load_private(c, id) != 0) {
+	if (id->agent == NULL && load_private(c, id) != 0) {
 		r = 0;			/* go on with the next key */
 		goto out;
 	}
-	if ((r = send_request(c, id, 1)) == 0)
+	sig = sbuf_new();
+	if ((r = make_signature(c, id, sig)) != 0) {
+		if (id->agent == NULL)
+			goto out;
+		log_debug("agent refused to sign with %s: %s", id->path,
+		    err_str(r));
+		r = 0;			/* skip the key */
+		goto out;
+	}
+	if ((r = send_request(c, id, sig)) == 0)
 		r = 1;
  out:
+	sbuf_free(sig);
 	key_free(k);
 	x_free(alg);
 	return r;

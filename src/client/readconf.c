@@ -96,7 +96,7 @@ client_opts_free(struct client_opts *o)
 		&o->proxy_jump, &o->preferred_authentications,
 		&o->remote_command, &o->control_path, &o->bind_address,
 		&o->host_key_alias, &o->stdio_forward_host,
-		&o->hostbased_accepted_algorithms,
+		&o->hostbased_accepted_algorithms, &o->identity_agent,
 	};
 	size_t i;
 

@@ -125,6 +125,8 @@ readconf_dump(const struct client_opts *o, FILE *f)
 	dump_list(f, "dynamicforward", o->dynamic_forwards,
 	    o->ndynamic_forwards, 0);
 	dump_str(f, "controlpath", o->control_path);
+	if (o->identity_agent != NULL)
+		fprintf(f, "identityagent %s\n", o->identity_agent);
 	fprintf(f, "forwardagent %s\n", yesno(o->forward_agent));
 	if (o->connect_timeout > 0)
 		fprintf(f, "connecttimeout %d\n", o->connect_timeout);

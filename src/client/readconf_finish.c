@@ -123,6 +123,43 @@ readconf_expand(const struct client_opts *o, const char *s, char **outp)
 }
 
 /* Tilde, then tokens, in place. */
+/* "${NAME}" in *sp replaced by the variable's value; unset: an error. */
+static int
+env_expand(char **sp)
+{
+	const char *s = *sp, *end, *v;
+	char *name, *out = x_strdup(""), *n;
+
+	while (*s != '\0') {
+		if (s[0] != '$' || s[1] != '{') {
+			n = x_asprintf("%s%c", out, *s++);
+			x_free(out);
+			out = n;
+			continue;
+		}
+		if ((end = strchr(s, '}')) == NULL) {
+			log_error("Invalid environment expansion %s.", *sp);
+			x_free(out);
+			return ERR_CONFIG;
+		}
+		name = x_strndup(s + 2, (size_t)(end - s - 2));
+		if ((v = getenv(name)) == NULL) {
+			log_error("env var ${%s} has no value", name);
+			x_free(name);
+			x_free(out);
+			return ERR_CONFIG;
+		}
+		n = x_asprintf("%s%s", out, v);
+		x_free(name);
+		x_free(out);
+		out = n;
+		s = end + 1;
+	}
+	x_free(*sp);
+	*sp = out;
+	return 0;
+}
+
 static int
 expand_path(const struct client_opts *o, char **pathp)
 {
@@ -241,6 +278,15 @@ readconf_finish(struct client_opts *o, const char *local_user)
 			return r;
 	if (o->control_path != NULL && strcmp(o->control_path, "none") != 0 &&
 	    (r = expand_path(o, &o->control_path)) != 0)
+		return r;
+
+	/* IdentityAgent: a path is expanded; its other forms are kept. */
+	if (o->identity_agent != NULL &&
+	    strcmp(o->identity_agent, "none") != 0 &&
+	    strcmp(o->identity_agent, "SSH_AUTH_SOCK") != 0 &&
+	    (o->identity_agent[0] != '$' || o->identity_agent[1] == '{') &&
+	    ((r = env_expand(&o->identity_agent)) != 0 ||
+	    (r = expand_path(o, &o->identity_agent)) != 0))
 		return r;
 
 	if ((r = resolve_algs("ciphers", &o->ciphers)) != 0 ||

@@ -86,6 +86,7 @@ const struct rc_kw rc_keywords[] = {
 	{ "identityfile", RT_IDENTITY, A(identity_files), NULL },
 	{ "certificatefile", RT_ACCUM, A(certificate_files), NULL },
 	{ "identitiesonly", RT_FLAG, F(identities_only), 0, NULL },
+	{ "identityagent", RT_AGENT, F(identity_agent), 0, NULL },
 	{ "ciphers", RT_ALGS, F(ciphers), 0, &alg_cipher },
 	{ "macs", RT_ALGS, F(macs), 0, &alg_mac },
 	{ "kexalgorithms", RT_ALGS, F(kex_algorithms), 0, &alg_kex },
@@ -162,7 +163,7 @@ static const char *const ignored_keywords[] = {
 	"gssapiserveridentity", "gssapirenewalforcesrekey",
 	"gssapikexalgorithms", "forwardx11", "forwardx11trusted",
 	"forwardx11timeout", "xauthlocation",
-	"addkeystoagent", "identityagent",
+	"addkeystoagent",
 	"canonicalizehostname", "canonicaldomains",
 	"canonicalizefallbacklocal", "canonicalizemaxdots",
 	"canonicalizepermittedcnames", "connectionattempts",
@@ -310,6 +311,18 @@ arr_add(char **arr, size_t *n, const char *v)
 		return -1;
 	arr[(*n)++] = x_strdup(v);
 	return 0;
+}
+
+/* "NAME" of "$NAME": letters, digits and '_', not starting with a digit. */
+static int
+env_name_ok(const char *s)
+{
+	if (*s == '\0' || isdigit((unsigned char)*s))
+		return 0;
+	for (; *s != '\0'; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return 0;
+	return 1;
 }
 
 #define BAD(...) do { \
@@ -464,6 +477,18 @@ rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 		}
 		return 0;
 	}
+	case RT_AGENT:
+		/* A path, "none", "SSH_AUTH_SOCK" or "$VARIABLE". */
+		if (argc != 2)
+			BAD("keyword %s extra arguments at end of line", src,
+			    line, kw->name);
+		if (argv[1][0] == '$' && argv[1][1] != '{' &&
+		    !env_name_ok(argv[1] + 1))
+			BAD("Invalid environment name %s.", src, line,
+			    argv[1]);
+		if (*sp == NULL)
+			*sp = x_strdup(argv[1]);
+		return 0;
 	case RT_IGNORE:
 		break;
 	}

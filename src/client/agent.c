@@ -1,0 +1,314 @@
+/*
+ * agent.c: talk to an ssh-agent (draft-miller-ssh-agent) over a stream
+ * socket: REQUEST_IDENTITIES and SIGN_REQUEST, nothing else.
+ *
+ * A request is framed as "uint32 length, byte type, contents" and
+ * written whole; the answer's length is read first and checked against
+ * AGENT_MAX_MSG before its body is read into an sbuf, from which every
+ * field is taken through the sbuf getters. An agent is trusted with our
+ * keys but its bytes are still parsed as if hostile: a short, long or
+ * surplus-laden answer is ERR_PROTOCOL, never a crash.
+ */
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "cert.h"
+#include "err.h"
+#include "key.h"
+#include "log.h"
+#include "mem.h"
+
+static const struct {
+	const char *alg;
+	uint32_t flags;
+} sign_flags[] = {
+	{ "rsa-sha2-256", SSH_AGENT_RSA_SHA2_256 },
+	{ "rsa-sha2-512", SSH_AGENT_RSA_SHA2_512 },
+};
+
+uint32_t
+agent_sign_flags(const char *alg)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sign_flags) / sizeof(sign_flags[0]); i++)
+		if (strcmp(sign_flags[i].alg, alg) == 0)
+			return sign_flags[i].flags;
+	return 0;
+}
+
+int
+agent_socket_path(const char *identity_agent, char **pathp)
+{
+	const char *v;
+
+	*pathp = NULL;
+	if (identity_agent == NULL ||
+	    strcmp(identity_agent, "SSH_AUTH_SOCK") == 0)
+		v = getenv("SSH_AUTH_SOCK");
+	else if (strcmp(identity_agent, "none") == 0)
+		v = NULL;
+	else if (identity_agent[0] == '$')
+		v = getenv(identity_agent + 1);
+	else
+		v = identity_agent;
+	if (v != NULL && *v != '\0')
+		*pathp = x_strdup(v);
+	return 0;
+}
+
+int
+agent_connect(const char *path, int *fdp)
+{
+	struct sockaddr_un sun;
+	int fd;
+
+	*fdp = -1;
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(sun.sun_path))
+		return ERR_INVALID_ARGUMENT;
+	memcpy(sun.sun_path, path, strlen(path) + 1);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		return ERR_SYSTEM;
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
+		int save = errno;
+
+		close(fd);
+		errno = save;
+		return ERR_SYSTEM;
+	}
+	*fdp = fd;
+	return 0;
+}
+
+void
+agent_close(int fd)
+{
+	if (fd != -1)
+		close(fd);
+}
+
+static int
+write_all(int fd, const unsigned char *p, size_t len)
+{
+	ssize_t n;
+
+	while (len > 0) {
+		n = send(fd, p, len, MSG_NOSIGNAL);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return ERR_SYSTEM;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int
+read_all(int fd, unsigned char *p, size_t len)
+{
+	ssize_t n;
+
+	while (len > 0) {
+		n = read(fd, p, len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			return ERR_SYSTEM;
+		if (n == 0)
+			return ERR_CONN_CLOSED;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Send req (type and contents, unframed) and read the answer into ans
+ * (type and contents); *typep its type.
+ */
+static int
+transact(int fd, const struct sbuf *req, struct sbuf *ans, uint8_t *typep)
+{
+	struct sbuf *frame = sbuf_new();
+	unsigned char lenbuf[4], *d;
+	uint32_t len;
+	int r;
+
+	if ((r = sbuf_put_stringb(frame, req)) != 0 ||
+	    (r = write_all(fd, sbuf_ptr(frame), sbuf_len(frame))) != 0 ||
+	    (r = read_all(fd, lenbuf, sizeof(lenbuf))) != 0)
+		goto out;
+	len = (uint32_t)lenbuf[0] << 24 | (uint32_t)lenbuf[1] << 16 |
+	    (uint32_t)lenbuf[2] << 8 | lenbuf[3];
+	if (len == 0 || len > AGENT_MAX_MSG) {
+		log_debug("agent: answer of %u bytes refused", len);
+		r = ERR_PROTOCOL;
+		goto out;
+	}
+	sbuf_reset(ans);
+	if ((r = sbuf_reserve(ans, len, &d)) != 0 ||
+	    (r = read_all(fd, d, len)) != 0)
+		goto out;
+	r = sbuf_get_u8(ans, typep);
+ out:
+	sbuf_free(frame);
+	return r;
+}
+
+/* The agent's FAILURE and its extended forms (SSH2_AGENT_FAILURE 30...). */
+static int
+is_failure(uint8_t type)
+{
+	return type == SSH_AGENT_FAILURE || type == 30 || type == 102;
+}
+
+/* One listed identity: parse blob as a plain key or a certificate. */
+static int
+parse_identity(struct agent_identity *id)
+{
+	int r;
+
+	if ((r = key_from_blob(id->blob, id->bloblen, &id->key)) == 0)
+		return 0;
+	if ((r = cert_from_blob(id->blob, id->bloblen, &id->cert)) != 0)
+		return r;
+	if ((r = key_demote(id->cert->key, &id->key)) != 0) {
+		cert_free(id->cert);
+		id->cert = NULL;
+	}
+	return r;
+}
+
+int
+agent_list(int fd, struct agent_identity **idsp, size_t *nidsp)
+{
+	struct sbuf *req = sbuf_new(), *ans = sbuf_new();
+	struct agent_identity *ids = NULL, *id;
+	size_t n = 0;
+	uint32_t count, i;
+	uint8_t type;
+	int r;
+
+	*idsp = NULL;
+	*nidsp = 0;
+	if ((r = sbuf_put_u8(req, SSH_AGENTC_REQUEST_IDENTITIES)) != 0 ||
+	    (r = transact(fd, req, ans, &type)) != 0)
+		goto out;
+	if (is_failure(type)) {
+		r = ERR_PERMISSION_DENIED;
+		goto out;
+	}
+	if (type != SSH_AGENT_IDENTITIES_ANSWER) {
+		log_debug("agent: unexpected answer %u to list", type);
+		r = ERR_PROTOCOL;
+		goto out;
+	}
+	if ((r = sbuf_get_u32(ans, &count)) != 0)
+		goto out;
+	/* Each identity takes at least 8 bytes: refuse impossible counts. */
+	if (count > AGENT_MAX_KEYS || count > sbuf_len(ans) / 8) {
+		r = ERR_PROTOCOL;
+		goto out;
+	}
+	ids = x_calloc((size_t)count + 1, sizeof(*ids));
+	for (i = 0; i < count; i++) {
+		id = &ids[n];
+		if ((r = sbuf_get_string(ans, &id->blob, &id->bloblen)) != 0 ||
+		    (r = sbuf_get_string(ans, (unsigned char **)&id->comment,
+		    NULL)) != 0)
+			break;
+		if (parse_identity(id) != 0) {
+			log_debug("agent: skipping key \"%s\" of an unknown "
+			    "or bad type", id->comment);
+			x_free(id->blob);
+			x_free(id->comment);
+			memset(id, 0, sizeof(*id));
+			continue;
+		}
+		n++;
+	}
+	if (r == 0 && sbuf_len(ans) != 0)
+		r = ERR_INVALID_FORMAT;
+	if (r != 0) {
+		/* the partly read entry is freed with the others */
+		agent_identities_free(ids, n + 1);
+		ids = NULL;
+		r = ERR_PROTOCOL;
+		goto out;
+	}
+	*idsp = ids;
+	*nidsp = n;
+	ids = NULL;
+ out:
+	sbuf_free(req);
+	sbuf_free(ans);
+	return r;
+}
+
+void
+agent_identities_free(struct agent_identity *ids, size_t n)
+{
+	size_t i;
+
+	if (ids == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		x_free(ids[i].blob);
+		x_free(ids[i].comment);
+		key_free(ids[i].key);
+		cert_free(ids[i].cert);
+	}
+	x_free(ids);
+}
+
+int
+agent_sign(int fd, const unsigned char *blob, size_t bloblen,
+    const unsigned char *data, size_t dlen, const char *alg,
+    struct sbuf *sig)
+{
+	struct sbuf *req = sbuf_new(), *ans = sbuf_new();
+	const unsigned char *s;
+	char *salg = NULL;
+	size_t slen;
+	uint8_t type;
+	int r;
+
+	if ((r = sbuf_put_u8(req, SSH_AGENTC_SIGN_REQUEST)) != 0 ||
+	    (r = sbuf_put_string(req, blob, bloblen)) != 0 ||
+	    (r = sbuf_put_string(req, data, dlen)) != 0 ||
+	    (r = sbuf_put_u32(req, agent_sign_flags(alg))) != 0 ||
+	    (r = transact(fd, req, ans, &type)) != 0)
+		goto out;
+	if (is_failure(type)) {
+		r = ERR_PERMISSION_DENIED;
+		goto out;
+	}
+	if (type != SSH_AGENT_SIGN_RESPONSE ||
+	    sbuf_get_string_direct(ans, &s, &slen) != 0 ||
+	    sbuf_len(ans) != 0 || key_sig_alg(s, slen, &salg) != 0) {
+		log_debug("agent: malformed answer %u to sign", type);
+		r = ERR_PROTOCOL;
+		goto out;
+	}
+	if (strcmp(salg, alg) != 0) {
+		log_debug("agent: asked for %s, got a %s signature", alg,
+		    salg);
+		r = ERR_PROTOCOL;
+		goto out;
+	}
+	r = sbuf_put(sig, s, slen);
+ out:
+	x_free(salg);
+	sbuf_free(req);
+	sbuf_free(ans);
+	return r;
+}

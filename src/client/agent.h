@@ -1,0 +1,76 @@
+/*
+ * agent.h: the client side of the ssh-agent protocol (OpenSSH's
+ * PROTOCOL.agent, draft-miller-ssh-agent): list the agent's identities
+ * and have it sign with one of them. Only what publickey authentication
+ * needs; adding and removing keys is ssh-add's business.
+ *
+ * An agent connection is a plain file descriptor (a Unix socket, or any
+ * stream socket in tests); calls block until the agent answers. Every
+ * answer is one message "uint32 length, byte type, contents", refused
+ * when longer than AGENT_MAX_MSG.
+ */
+#ifndef MOAT_AGENT_H
+#define MOAT_AGENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sbuf.h"
+
+#define AGENT_MAX_MSG		(256u * 1024)
+#define AGENT_MAX_KEYS		1024
+
+/* Message numbers (draft-miller-ssh-agent section 5.1). */
+#define SSH_AGENT_FAILURE		5
+#define SSH_AGENTC_REQUEST_IDENTITIES	11
+#define SSH_AGENT_IDENTITIES_ANSWER	12
+#define SSH_AGENTC_SIGN_REQUEST		13
+#define SSH_AGENT_SIGN_RESPONSE		14
+/* Signature flags (section 5.3). */
+#define SSH_AGENT_RSA_SHA2_256		0x02
+#define SSH_AGENT_RSA_SHA2_512		0x04
+
+struct key;
+struct key_cert;
+
+struct agent_identity {
+	unsigned char *blob;		/* as the agent listed it */
+	size_t bloblen;
+	char *comment;
+	struct key *key;		/* the plain public key */
+	struct key_cert *cert;		/* when the blob is a certificate */
+};
+
+/*
+ * Which socket IdentityAgent (NULL: unset) names: unset or
+ * "SSH_AUTH_SOCK": $SSH_AUTH_SOCK; "none": none; "$VAR": that variable;
+ * else the path itself. *pathp: a new string, or NULL when there is no
+ * agent to use. Returns 0.
+ */
+int agent_socket_path(const char *identity_agent, char **pathp);
+/* Connect to the Unix socket at path; *fdp the connection. */
+int agent_connect(const char *path, int *fdp);
+void agent_close(int fd);
+/*
+ * REQUEST_IDENTITIES: *idsp gets *nidsp identities (free with
+ * agent_identities_free). Keys of types we do not know are left out
+ * (debug line). ERR_PROTOCOL on a malformed or unexpected answer,
+ * ERR_PERMISSION_DENIED on FAILURE.
+ */
+int agent_list(int fd, struct agent_identity **idsp, size_t *nidsp);
+void agent_identities_free(struct agent_identity *ids, size_t n);
+/*
+ * SIGN_REQUEST for the key blob over data with signature algorithm alg
+ * ("rsa-sha2-512" sets SSH_AGENT_RSA_SHA2_512...); appends the signature
+ * blob (string alg, string sig) to sig. ERR_PERMISSION_DENIED when the
+ * agent refuses (FAILURE: locked, key gone, confirmation denied);
+ * ERR_PROTOCOL when the answer is malformed or signed with another
+ * algorithm than alg.
+ */
+int agent_sign(int fd, const unsigned char *blob, size_t bloblen,
+    const unsigned char *data, size_t dlen, const char *alg,
+    struct sbuf *sig);
+/* The SIGN_REQUEST flags for signature algorithm alg (pure). */
+uint32_t agent_sign_flags(const char *alg);
+
+#endif
