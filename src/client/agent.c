@@ -212,10 +212,9 @@ agent_list(int fd, struct agent_identity **idsp, size_t *nidsp)
 		r = ERR_PROTOCOL;
 		goto out;
 	}
-	if ((r = sbuf_get_u32(ans, &count)) != 0)
-		goto out;
 	/* Each identity takes at least 8 bytes: refuse impossible counts. */
-	if (count > AGENT_MAX_KEYS || count > sbuf_len(ans) / 8) {
+	if (sbuf_get_u32(ans, &count) != 0 || count > AGENT_MAX_KEYS ||
+	    count > sbuf_len(ans) / 8) {
 		r = ERR_PROTOCOL;
 		goto out;
 	}
@@ -275,7 +274,7 @@ agent_sign(int fd, const unsigned char *blob, size_t bloblen,
     const unsigned char *data, size_t dlen, const char *alg,
     struct sbuf *sig)
 {
-	struct sbuf *req = sbuf_new(), *ans = sbuf_new();
+	struct sbuf *req = sbuf_new(), *ans = sbuf_new(), *view = NULL;
 	const unsigned char *s;
 	char *salg = NULL;
 	size_t slen;
@@ -294,7 +293,10 @@ agent_sign(int fd, const unsigned char *blob, size_t bloblen,
 	}
 	if (type != SSH_AGENT_SIGN_RESPONSE ||
 	    sbuf_get_string_direct(ans, &s, &slen) != 0 ||
-	    sbuf_len(ans) != 0 || key_sig_alg(s, slen, &salg) != 0) {
+	    sbuf_len(ans) != 0 || (view = sbuf_from(s, slen)) == NULL ||
+	    sbuf_get_cstring(view, &salg, NULL) != 0 ||
+	    sbuf_get_string_direct(view, NULL, NULL) != 0 ||
+	    sbuf_len(view) != 0) {
 		log_debug("agent: malformed answer %u to sign", type);
 		r = ERR_PROTOCOL;
 		goto out;
@@ -308,6 +310,7 @@ agent_sign(int fd, const unsigned char *blob, size_t bloblen,
 	r = sbuf_put(sig, s, slen);
  out:
 	x_free(salg);
+	sbuf_free(view);
 	sbuf_free(req);
 	sbuf_free(ans);
 	return r;
