@@ -15,8 +15,9 @@
  *      the agent).
  *
  * A file identity without a .pub file gets its public key from the
- * unencrypted header of an openssh-key-v1 private key, so it can be
- * matched without a passphrase. Without an agent nothing here changes
+ * file itself when that is a public key, else from the unencrypted
+ * header of an openssh-key-v1 private key, so it can be matched without
+ * a passphrase. Without an agent nothing here changes
  * the list. Signing goes through agent_sign(); a refusal is the
  * caller's to skip.
  */
@@ -174,7 +175,8 @@ ca_agent_load(struct ca_ctx *c)
 		return;
 	c->agent = ag;
 	for (i = 0; i < c->nids; i++)
-		if (c->ids[i].pub == NULL && pub_from_private_file(
+		if (c->ids[i].pub == NULL && key_load_public(c->ids[i].path,
+		    &c->ids[i].pub, NULL) != 0 && pub_from_private_file(
 		    c->ids[i].path, &c->ids[i].pub) != 0)
 			c->ids[i].pub = NULL;
 	out = x_calloc(c->nids + ag->nids + 1, sizeof(*out));
