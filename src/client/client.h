@@ -152,8 +152,9 @@ void readconf_dump(const struct client_opts *o, FILE *f);
 /* ---- clientauth.c ---- */
 /*
  * Run ssh-userauth on t (SERVICE_REQUEST, then methods in
- * PreferredAuthentications order: publickey with the identities (agent
- * later), keyboard-interactive, password; partial success followed).
+ * PreferredAuthentications order: publickey with the agent's keys and
+ * the identity files, keyboard-interactive, password; partial success
+ * followed).
  * Prompts go to /dev/tty (or SSH_ASKPASS); none in BatchMode.
  * 0 once authenticated; ERR_PERMISSION_DENIED when every method is
  * exhausted (the caller prints "Permission denied (...)"), or an error.
