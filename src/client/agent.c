@@ -20,6 +20,7 @@
 #include "agent.h"
 #include "cert.h"
 #include "err.h"
+#include "fdio.h"
 #include "key.h"
 #include "log.h"
 #include "mem.h"
@@ -95,42 +96,6 @@ agent_close(int fd)
 		close(fd);
 }
 
-static int
-write_all(int fd, const unsigned char *p, size_t len)
-{
-	ssize_t n;
-
-	while (len > 0) {
-		n = send(fd, p, len, MSG_NOSIGNAL);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return ERR_SYSTEM;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int
-read_all(int fd, unsigned char *p, size_t len)
-{
-	ssize_t n;
-
-	while (len > 0) {
-		n = read(fd, p, len);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1)
-			return ERR_SYSTEM;
-		if (n == 0)
-			return ERR_CONN_CLOSED;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /*
  * Send req (type and contents, unframed) and read the answer into ans
  * (type and contents); *typep its type.
@@ -144,8 +109,8 @@ transact(int fd, const struct sbuf *req, struct sbuf *ans, uint8_t *typep)
 	int r;
 
 	if ((r = sbuf_put_stringb(frame, req)) != 0 ||
-	    (r = write_all(fd, sbuf_ptr(frame), sbuf_len(frame))) != 0 ||
-	    (r = read_all(fd, lenbuf, sizeof(lenbuf))) != 0)
+	    (r = fd_write_full(fd, sbuf_ptr(frame), sbuf_len(frame))) != 0 ||
+	    (r = fd_read_full(fd, lenbuf, sizeof(lenbuf))) != 0)
 		goto out;
 	len = (uint32_t)lenbuf[0] << 24 | (uint32_t)lenbuf[1] << 16 |
 	    (uint32_t)lenbuf[2] << 8 | lenbuf[3];
@@ -156,7 +121,7 @@ transact(int fd, const struct sbuf *req, struct sbuf *ans, uint8_t *typep)
 	}
 	sbuf_reset(ans);
 	if ((r = sbuf_reserve(ans, len, &d)) != 0 ||
-	    (r = read_all(fd, d, len)) != 0)
+	    (r = fd_read_full(fd, d, len)) != 0)
 		goto out;
 	r = sbuf_get_u8(ans, typep);
  out:

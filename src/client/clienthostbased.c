@@ -28,6 +28,7 @@
 #include "clientauth_int.h"
 #include "clienthostbased.h"
 #include "err.h"
+#include "fdio.h"
 #include "log.h"
 #include "match.h"
 #include "mem.h"
@@ -184,42 +185,6 @@ exec_helper(const char *path, int end, int sock)
 	_exit(127);
 }
 
-static int
-write_all(int fd, const unsigned char *p, size_t len)
-{
-	ssize_t n;
-
-	while (len > 0) {
-		if ((n = send(fd, p, len, MSG_NOSIGNAL)) < 0) {
-			if (errno == EINTR)
-				continue;
-			return ERR_SYSTEM;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int
-read_all(int fd, unsigned char *p, size_t len)
-{
-	ssize_t n;
-
-	while (len > 0) {
-		if ((n = read(fd, p, len)) < 0) {
-			if (errno == EINTR)
-				continue;
-			return ERR_SYSTEM;
-		}
-		if (n == 0)
-			return ERR_CONN_CLOSED;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int
 hb_keysign(const char *path, int sock, const unsigned char *data,
     size_t dlen, struct sbuf *sig)
@@ -244,8 +209,8 @@ hb_keysign(const char *path, int sock, const unsigned char *data,
 		exec_helper(path, sp[1], sock);
 	close(sp[1]);
 	sp[1] = -1;
-	if ((r = write_all(sp[0], sbuf_ptr(req), sbuf_len(req))) != 0 ||
-	    (r = read_all(sp[0], lenb, sizeof(lenb))) != 0)
+	if ((r = fd_write_full(sp[0], sbuf_ptr(req), sbuf_len(req))) != 0 ||
+	    (r = fd_read_full(sp[0], lenb, sizeof(lenb))) != 0)
 		goto out;
 	blen = (uint32_t)lenb[0] << 24 | (uint32_t)lenb[1] << 16 |
 	    (uint32_t)lenb[2] << 8 | lenb[3];
@@ -255,7 +220,7 @@ hb_keysign(const char *path, int sock, const unsigned char *data,
 	}
 	body = sbuf_new();
 	if ((r = sbuf_reserve(body, blen, &bp)) != 0 ||
-	    (r = read_all(sp[0], bp, blen)) != 0 ||
+	    (r = fd_read_full(sp[0], bp, blen)) != 0 ||
 	    (r = hb_keysign_reply(body, sig)) != 0)
 		goto out;
  out:

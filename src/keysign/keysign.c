@@ -37,6 +37,7 @@
 #include "client.h"
 #include "clienthostbased.h"
 #include "err.h"
+#include "fdio.h"
 #include "key.h"
 #include "keysign.h"
 #include "log.h"
@@ -101,42 +102,6 @@ drop_privileges(void)
 		die("ssh-keysign: cannot make the process undumpable");
 }
 
-static int
-read_full(int fd, unsigned char *p, size_t len)
-{
-	ssize_t n;
-
-	while (len > 0) {
-		if ((n = read(fd, p, len)) < 0) {
-			if (errno == EINTR)
-				continue;
-			return ERR_SYSTEM;
-		}
-		if (n == 0)
-			return ERR_CONN_CLOSED;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int
-write_full(int fd, const unsigned char *p, size_t len)
-{
-	ssize_t n;
-
-	while (len > 0) {
-		if ((n = write(fd, p, len)) < 0) {
-			if (errno == EINTR)
-				continue;
-			return ERR_SYSTEM;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* A private key from an fd opened while privileged; the fd is closed. */
 static int
 load_key_fd(int fd, struct key **kp)
@@ -156,7 +121,7 @@ load_key_fd(int fd, struct key **kp)
 		goto out;
 	}
 	if ((r = sbuf_reserve(file, (size_t)st.st_size, &p)) != 0 ||
-	    (r = read_full(fd, p, (size_t)st.st_size)) != 0)
+	    (r = fd_read_full(fd, p, (size_t)st.st_size)) != 0)
 		goto out;
 	r = key_parse_private(file, NULL, kp, NULL);
  out:
@@ -173,7 +138,7 @@ read_request(struct sbuf *b)
 	uint32_t len;
 	int r;
 
-	if ((r = read_full(STDIN_FILENO, lenb, sizeof(lenb))) != 0)
+	if ((r = fd_read_full(STDIN_FILENO, lenb, sizeof(lenb))) != 0)
 		return r;
 	len = (uint32_t)lenb[0] << 24 | (uint32_t)lenb[1] << 16 |
 	    (uint32_t)lenb[2] << 8 | lenb[3];
@@ -181,7 +146,7 @@ read_request(struct sbuf *b)
 		return ERR_PACKET_TOO_LARGE;
 	if ((r = sbuf_reserve(b, len, &p)) != 0)
 		return r;
-	return read_full(STDIN_FILENO, p, len);
+	return fd_read_full(STDIN_FILENO, p, len);
 }
 
 static int
@@ -193,7 +158,7 @@ send_reply(const struct sbuf *sig)
 	if ((r = sbuf_put_u32(m, (uint32_t)(1 + 4 + sbuf_len(sig)))) != 0 ||
 	    (r = sbuf_put_u8(m, HB_KEYSIGN_VERSION)) != 0 ||
 	    (r = sbuf_put_stringb(m, sig)) != 0 ||
-	    (r = write_full(STDOUT_FILENO, sbuf_ptr(m), sbuf_len(m))) != 0)
+	    (r = fd_write_full(STDOUT_FILENO, sbuf_ptr(m), sbuf_len(m))) != 0)
 		goto out;
  out:
 	sbuf_free(m);

@@ -1,0 +1,18 @@
+/*
+ * fdio.h: reading and writing a whole buffer on a blocking descriptor.
+ *
+ * Both retry on EINTR and short transfers. fd_write_full() writes to a
+ * socket with MSG_NOSIGNAL, so a peer that has gone away is an error
+ * (ERR_SYSTEM, errno EPIPE) rather than a SIGPIPE; other descriptors are
+ * written with write(). fd_read_full() returns ERR_CONN_CLOSED when the
+ * descriptor reaches end of file first.
+ */
+#ifndef MOAT_FDIO_H
+#define MOAT_FDIO_H
+
+#include <stddef.h>
+
+int fd_read_full(int fd, void *buf, size_t len);
+int fd_write_full(int fd, const void *buf, size_t len);
+
+#endif
