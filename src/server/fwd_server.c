@@ -50,6 +50,7 @@ struct fwd_server {
 	int rport;
 	struct srv_listen *ls[FWD_MAX_LISTENERS];
 	size_t nls;
+	struct fwd_stream *stream;	/* Unix-socket forwarding */
 };
 
 const char *
@@ -300,7 +301,9 @@ fwd_server_setup(struct chan_set *cs, const struct servconf *sc,
 	    (r = chan_set_global(cs, "tcpip-forward", global_forward,
 	    fs)) != 0 ||
 	    (r = chan_set_global(cs, "cancel-tcpip-forward", global_cancel,
-	    fs)) != 0) {
+	    fs)) != 0 ||
+	    (r = fwd_stream_setup(cs, sc, opts, pw, raddr, rport,
+	    &fs->stream)) != 0) {
 		x_free(fs);
 		return r;
 	}
@@ -317,5 +320,6 @@ fwd_server_free(struct fwd_server *fs)
 		return;
 	for (i = 0; i < fs->nls; i++)
 		listener_free(NULL, fs->ls[i]);
+	fwd_stream_free(fs->stream);
 	x_free(fs);
 }

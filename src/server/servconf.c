@@ -441,7 +441,7 @@ static const struct int_default int_defaults[] = {
 	D(permit_tty, 1), D(print_motd, 1), D(print_last_log, 1),
 	D(client_alive_count_max, 3), D(tcp_keep_alive, 1),
 	D(allow_tcp_forwarding, 3), D(allow_agent_forwarding, 1),
-	D(allow_streamlocal_forwarding, 3),
+	D(allow_streamlocal_forwarding, 3), D(streamlocal_bind_mask, 0177),
 	D(compression, 1), D(authorized_keys_command_timeout, 30),
 	D(ignore_rhosts, IGNORE_RHOSTS_YES),
 };

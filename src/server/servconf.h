@@ -133,6 +133,8 @@ struct servconf {
 	size_t npermit_listen;
 	int disable_forwarding;
 	int allow_streamlocal_forwarding;	/* as allow_tcp_forwarding */
+	int streamlocal_bind_mask;	/* umask for bound sockets; 0177 */
+	int streamlocal_bind_unlink;	/* remove a stale socket first */
 	/* Hostbased authentication (auth_hostbased.c). */
 	int hostbased_authentication;
 	char *hostbased_accepted_algorithms;

@@ -106,6 +106,8 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	fprintf(f, "maxsessions %d\n", sc->max_sessions);
 	fprintf(f, "clientaliveinterval %d\n", sc->client_alive_interval);
 	fprintf(f, "clientalivecountmax %d\n", sc->client_alive_count_max);
+	fprintf(f, "streamlocalbindmask 0%o\n",
+	    (unsigned int)sc->streamlocal_bind_mask);
 	put_str(f, "permitrootlogin",
 	    sc_enum_name(dump_root, sc->permit_root_login));
 	put_str(f, "ignorerhosts", sc_enum_name(dump_rhosts, sc->ignore_rhosts));
@@ -130,9 +132,10 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	put_str(f, "allowtcpforwarding",
 	    sc_enum_name(dump_fwd, sc->allow_tcp_forwarding));
 	put_yn(f, "allowagentforwarding", sc->allow_agent_forwarding);
+	put_yn(f, "disableforwarding", sc->disable_forwarding);
 	put_str(f, "allowstreamlocalforwarding",
 	    sc_enum_name(dump_fwd, sc->allow_streamlocal_forwarding));
-	put_yn(f, "disableforwarding", sc->disable_forwarding);
+	put_yn(f, "streamlocalbindunlink", sc->streamlocal_bind_unlink);
 	put_str(f, "pidfile", sc->pid_file);
 	put_str(f, "modulifile", sc->moduli_file ? sc->moduli_file :
 	    "/etc/ssh/moduli");

@@ -13,7 +13,7 @@
 enum sc_type {
 	T_FLAG, T_INT, T_TIME, T_STR, T_REST, T_STRARR, T_ENUM, T_PORT,
 	T_LISTEN, T_LOGLEVEL, T_FACILITY, T_ALGS, T_REKEY, T_STARTUPS,
-	T_SUBSYS, T_SETENV, T_AUTHMETHODS, T_IGNORE, T_INCLUDE, T_MATCH,
+	T_SUBSYS, T_SETENV, T_AUTHMETHODS, T_MODE, T_IGNORE, T_INCLUDE, T_MATCH,
 };
 
 #define KWF_MATCH	0x01	/* allowed inside a Match block */
@@ -76,6 +76,8 @@ void sc_kw_copy_value(struct servconf *dst, const struct servconf *src,
     const struct sc_kw *kw);
 /* Time "1h30m" or seconds; -1 if malformed. */
 long sc_parse_time(const char *s);
+/* File mode mask in octal, 0..0777 (StreamLocalBindMask); -1 if bad. */
+int sc_parse_mode(const char *s);
 /* The final algorithm list for a keyword, or NULL if unresolvable. */
 int sc_algs_default(const struct sc_kw *kw, char **outp);
 const char *sc_enum_name(const struct sc_enum *tab, int value);

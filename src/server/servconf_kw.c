@@ -181,6 +181,10 @@ const struct sc_kw sc_keywords[] = {
 	{ "disableforwarding", T_FLAG, M, F(disable_forwarding), 0, NULL },
 	{ "allowstreamlocalforwarding", T_ENUM, M,
 	    F(allow_streamlocal_forwarding), 0, enum_fwd },
+	{ "streamlocalbindmask", T_MODE, M, F(streamlocal_bind_mask), 0,
+	    NULL },
+	{ "streamlocalbindunlink", T_FLAG, M, F(streamlocal_bind_unlink), 0,
+	    NULL },
 	{ "hostbasedauthentication", T_FLAG, M, F(hostbased_authentication), 0,
 	    NULL },
 	{ "hostbasedacceptedalgorithms", T_ALGS, M,
@@ -216,8 +220,6 @@ const struct sc_kw sc_keywords[] = {
 	{ "pubkeyauthoptions", T_IGNORE, M, 0, 0, NULL },
 	{ "requiredrsasize", T_IGNORE, M, 0, 0, NULL },
 	{ "securitykeyprovider", T_IGNORE, 0, 0, 0, NULL },
-	{ "streamlocalbindmask", T_IGNORE, M, 0, 0, NULL },
-	{ "streamlocalbindunlink", T_IGNORE, M, 0, 0, NULL },
 	{ "unusedconnectiontimeout", T_IGNORE, M, 0, 0, NULL },
 	{ "x11displayoffset", T_IGNORE, M, 0, 0, NULL },
 	{ "x11uselocalhost", T_IGNORE, M, 0, 0, NULL },
@@ -263,6 +265,22 @@ sc_enum_name(const struct sc_enum *tab, int value)
 		if (tab->value == value)
 			return tab->name;
 	return "unknown";
+}
+
+int
+sc_parse_mode(const char *s)
+{
+	int v = 0;
+
+	if (*s < '0' || *s > '7')
+		return -1;
+	/* As OpenSSH (strtol base 8): text after the digits is ignored. */
+	for (; *s >= '0' && *s <= '7'; s++) {
+		v = v * 8 + (*s - '0');
+		if (v > 0777)
+			return -1;
+	}
+	return v;
 }
 
 long
@@ -503,6 +521,14 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 			goto bad;
 		*FIELD(sc, kw->off, int) = v;
 		break;
+	case T_MODE:
+		if ((v = sc_parse_mode(argv[1])) < 0) {
+			log_error("%s line %d: Invalid %s.", src, line,
+			    argv[0]);
+			return -1;
+		}
+		*FIELD(sc, kw->off, int) = v;
+		break;
 	case T_ENUM:
 		for (e = kw->arg; e->name != NULL; e++)
 			if (strcasecmp(e->name, argv[1]) == 0)
@@ -694,7 +720,7 @@ sc_kw_copy_value(struct servconf *dst, const struct servconf *src,
 
 	switch (kw->type) {
 	case T_FLAG: case T_INT: case T_TIME: case T_ENUM: case T_LOGLEVEL:
-	case T_FACILITY:
+	case T_FACILITY: case T_MODE:
 		*FIELD(dst, kw->off, int) = *FIELD(src, kw->off, const int);
 		break;
 	case T_REKEY:

@@ -521,6 +521,84 @@ test_auth_methods_enabled(void)
 	    "publickey,keyboard-interactive:pam\n", 0, NULL));
 }
 
+/*
+ * StreamLocalBindMask / StreamLocalBindUnlink: defaults, octal parsing
+ * and its limits, sshd -T spelling and Match, as OpenSSH 9.2 does them.
+ */
+static void
+test_streamlocal(void)
+{
+	struct match_conn c = { "bob", "h", "10.0.0.1", "127.0.0.1", 22 };
+	struct servconf *sc, *m;
+	char *d;
+
+	CHECK_OK(load_text("", &sc));
+	CHECK(sc->streamlocal_bind_mask == 0177);
+	CHECK(sc->streamlocal_bind_unlink == 0);
+	CHECK(sc->allow_streamlocal_forwarding == 3);
+	d = dump_text(sc);
+	CHECK(has_line(d, "streamlocalbindmask 0177"));
+	CHECK(has_line(d, "streamlocalbindunlink no"));
+	CHECK(has_line(d, "allowstreamlocalforwarding yes"));
+	/* OpenSSH's order: DisableForwarding first. */
+	CHECK(strstr(d, "disableforwarding no\nallowstreamlocalforwarding "
+	    "yes\nstreamlocalbindunlink no\n") != NULL);
+	free(d);
+	servconf_free(sc);
+
+	CHECK_OK(load_text("StreamLocalBindMask 022\n"
+	    "StreamLocalBindUnlink yes\n"
+	    "AllowStreamLocalForwarding local\n"
+	    "Match User bob\n"
+	    "  StreamLocalBindMask 0\n"
+	    "  StreamLocalBindUnlink no\n"
+	    "  AllowStreamLocalForwarding remote\n", &sc));
+	CHECK(sc->streamlocal_bind_mask == 022);
+	CHECK(sc->streamlocal_bind_unlink == 1);
+	CHECK(sc->allow_streamlocal_forwarding == 2);
+	CHECK_OK(servconf_apply_match(sc, &c, &m));
+	CHECK(m->streamlocal_bind_mask == 0);
+	CHECK(m->streamlocal_bind_unlink == 0);
+	CHECK(m->allow_streamlocal_forwarding == 1);
+	d = dump_text(m);
+	CHECK(has_line(d, "streamlocalbindmask 00"));
+	CHECK(has_line(d, "streamlocalbindunlink no"));
+	CHECK(has_line(d, "allowstreamlocalforwarding remote"));
+	free(d);
+	servconf_free(m);
+	servconf_free(sc);
+
+	/* What OpenSSH takes: octal up to 0777, trailing text ignored. */
+	CHECK_OK(load_text("StreamLocalBindMask 0777\n", &sc));
+	CHECK(sc->streamlocal_bind_mask == 0777);
+	servconf_free(sc);
+	CHECK_OK(load_text("StreamLocalBindMask 0x1\n", &sc));
+	CHECK(sc->streamlocal_bind_mask == 0);
+	servconf_free(sc);
+	CHECK_OK(load_text("StreamLocalBindMask 77\n", &sc));
+	CHECK(sc->streamlocal_bind_mask == 077);
+	servconf_free(sc);
+	CHECK(load_logs("StreamLocalBindMask 1777\n", ERR_CONFIG,
+	    "line 1: Invalid StreamLocalBindMask."));
+	CHECK(load_logs("StreamLocalBindMask 8\n", ERR_CONFIG,
+	    "Invalid StreamLocalBindMask."));
+	CHECK(load_logs("StreamLocalBindMask -1\n", ERR_CONFIG,
+	    "Invalid StreamLocalBindMask."));
+	CHECK(load_logs("StreamLocalBindMask abc\n", ERR_CONFIG,
+	    "Invalid StreamLocalBindMask."));
+	CHECK(load_logs("StreamLocalBindMask 022 x\n", ERR_CONFIG,
+	    "extra arguments at end of line"));
+	CHECK(load_logs("StreamLocalBindUnlink maybe\n", ERR_CONFIG,
+	    "line 1: Bad StreamLocalBindUnlink value 'maybe'."));
+	/* First value wins, and a later bad one is still an error. */
+	CHECK_OK(load_text("StreamLocalBindMask 0\n"
+	    "StreamLocalBindMask 077\n", &sc));
+	CHECK(sc->streamlocal_bind_mask == 0);
+	servconf_free(sc);
+	CHECK(load_logs("StreamLocalBindMask 0\nStreamLocalBindMask 9\n",
+	    ERR_CONFIG, "line 2: Invalid StreamLocalBindMask."));
+}
+
 int
 main(void)
 {
@@ -540,6 +618,7 @@ main(void)
 	test_stock_debian();
 	test_algorithms();
 	test_auth_methods_enabled();
+	test_streamlocal();
 	unlink(p = x_asprintf("%s/sshd_config", dir));
 	x_free(p);
 	rmdir(dir);
