@@ -116,8 +116,8 @@ EOC
 	*)
 		check "$mode: -R from a socket refused" wait_log "$T/ssh-R.log" \
 		    "remote port forwarding failed for listen path $D/r.sock"
-		check "$mode: -R refusal logged with the rule" grep -q \
-		    "refused streamlocal remote forward: listen path $D/r.sock (AllowStreamLocalForwarding)" "$T/sshd.log"
+		check "$mode: -R refusal logged with the rule" wait_log "$T/sshd.log" \
+		    "refused streamlocal remote forward: listen path $D/r.sock (AllowStreamLocalForwarding)"
 		check "$mode: no socket left by a refused -R" [ ! -e "$D/r.sock" ]
 		check "$mode: session stays up after -R refusal" kill -0 "$SSH_PID"
 		stop_ssh ;;
@@ -209,8 +209,8 @@ EOC
 	check "$how: -L refused" refused_L
 	check "$how: named in the log for -L" wait_log "$T/sshd.log" \
 	    "refused streamlocal port forward: .*($how)"
-	check "$how: named in the log for -R" grep -q \
-	    "refused streamlocal remote forward: listen path $D/r.sock ($how)" "$T/sshd.log"
+	check "$how: named in the log for -R" wait_log "$T/sshd.log" \
+	    "refused streamlocal remote forward: listen path $D/r.sock ($how)"
 	check "$how: session stays up" kill -0 "$SSH_PID"
 	stop_ssh
 	stop_sshd
