@@ -32,11 +32,16 @@ fssh() {
 	    -o IdentitiesOnly=yes -i "$T/id_ed25519" -p "$PORT" "$@"
 }
 
-# bg_ssh LOG args...: Debian ssh in the background running sleep.
+# bg_ssh LOG args...: Debian ssh in the background running sleep. The
+# subshell execs ssh, so SSH_PID is ssh itself and stop_ssh stops it.
 bg_ssh() {
 	log=$1; shift
-	fssh -o ExitOnForwardFailure=no "$@" "$ME@127.0.0.1" 'sleep 60' \
-	    </dev/null >"$log" 2>&1 &
+	(exec "${FWD_SSH:-ssh}" -F /dev/null -o BatchMode=yes \
+	    -o StrictHostKeyChecking=no \
+	    -o UserKnownHostsFile="$T/known_hosts" -o LogLevel=INFO \
+	    -o IdentitiesOnly=yes -i "$T/id_ed25519" -p "$PORT" \
+	    -o ExitOnForwardFailure=no "$@" "$ME@127.0.0.1" 'sleep 60' \
+	    </dev/null >"$log" 2>&1) &
 	SSH_PID=$!
 }
 
