@@ -1,6 +1,7 @@
 /*
- * krl_int.h: the in-memory KRL shared by krl.c (sets, lookups, parser)
- * and krl_write.c (writer, text dump). Not for use outside src/keys.
+ * krl_int.h: the in-memory KRL shared by krl.c (sets, lookups),
+ * krl_parse.c (parser, loading) and krl_write.c (writer, text dump). Not
+ * for use outside src/keys.
  *
  * Every set is an array kept sorted while additions arrive in order; an
  * out-of-order addition only marks the set unsorted, and krl_normalize()
@@ -51,6 +52,14 @@ struct krl {
 	struct krl_blobset sha256;
 };
 
+/* Add a copy of p to s unless already present. */
+int krl_blobset_add(struct krl_blobset *s, const unsigned char *p,
+    size_t len);
+/* Revoke serials lo..hi under c (merged later by krl_normalize). */
+int krl_ranges_add(struct krl_ca *c, uint64_t lo, uint64_t hi);
+/* The section for a CA blob (len 0: any CA), made when create is set. */
+int krl_ca_find(struct krl *krl, const unsigned char *blob, size_t len,
+    int create, struct krl_ca **cp);
 /* Sort and merge every set. */
 int krl_normalize(struct krl *krl);
 /* Order of blobs: bytewise, a prefix before a longer blob. */
