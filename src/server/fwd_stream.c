@@ -36,7 +36,6 @@
 #include <sys/wait.h>
 
 #include <errno.h>
-#include <grp.h>
 #include <poll.h>
 #include <pwd.h>
 #include <string.h>
@@ -168,24 +167,6 @@ sock_op_here(enum sock_op op, const char *path, int mask, int unlink_first,
 
 /* ---- the same call in a child running as the user ---- */
 
-static int
-become_user(const struct passwd *pw, const char *chroot_path)
-{
-	if (initgroups(pw->pw_name, pw->pw_gid) != 0 ||
-	    setresgid(pw->pw_gid, pw->pw_gid, pw->pw_gid) != 0)
-		return -1;
-	if (chroot_path != NULL &&
-	    (chdir(chroot_path) != 0 || chroot(".") != 0 || chdir("/") != 0))
-		return -1;
-	if (setresuid(pw->pw_uid, pw->pw_uid, pw->pw_uid) != 0)
-		return -1;
-	if (pw->pw_uid != 0 && (setuid(0) != -1 || seteuid(0) != -1)) {
-		errno = EPERM;
-		return -1;
-	}
-	return 0;
-}
-
 static void
 child_run(int sp, const struct passwd *pw, const char *chroot_path,
     enum sock_op op, const char *path, int mask, int unlink_first,
@@ -197,9 +178,10 @@ child_run(int sp, const struct passwd *pw, const char *chroot_path,
 	} cm;
 	struct msghdr msg;
 	struct iovec iov;
+	const char *what;
 	int fd = -1;
 
-	if (become_user(pw, chroot_path) != 0)
+	if (sess_become_user(pw, chroot_path, &what) != 0)
 		res->err = errno != 0 ? errno : EPERM;
 	else
 		fd = sock_op_here(op, path, mask, unlink_first, res);

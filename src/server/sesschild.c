@@ -125,28 +125,41 @@ close_from(int lowfd)
 		(void)close((int)fd);
 }
 
-/*
- * Drop to the user; with a ChrootDirectory (checked by the parent), enter
- * it after the groups are set and before giving up root.
- */
+int
+sess_become_user(const struct passwd *pw, const char *chroot_path,
+    const char **whatp)
+{
+	*whatp = "initgroups";
+	if (initgroups(pw->pw_name, pw->pw_gid) != 0)
+		return -1;
+	*whatp = "setgid";
+	if (setresgid(pw->pw_gid, pw->pw_gid, pw->pw_gid) != 0)
+		return -1;
+	*whatp = "chroot";
+	if (chroot_path != NULL &&
+	    (chdir(chroot_path) != 0 || chroot(".") != 0 || chdir("/") != 0))
+		return -1;
+	*whatp = "setuid";
+	if (setresuid(pw->pw_uid, pw->pw_uid, pw->pw_uid) != 0)
+		return -1;
+	*whatp = "was able to restore root";
+	if (pw->pw_uid != 0 && (setuid(0) != -1 || seteuid(0) != -1)) {
+		errno = EPERM;
+		return -1;
+	}
+	*whatp = NULL;
+	return 0;
+}
+
 static void
 drop_privileges(const struct passwd *pw, const char *chroot_path)
 {
+	const char *what;
+
 	if (geteuid() != 0)
 		return;		/* we are the user already (session_serve) */
-	if (initgroups(pw->pw_name, pw->pw_gid) != 0)
-		child_fail("initgroups");
-	if (setresgid(pw->pw_gid, pw->pw_gid, pw->pw_gid) != 0)
-		child_fail("setgid");
-	if (chroot_path != NULL &&
-	    (chdir(chroot_path) != 0 || chroot(".") != 0))
-		child_fail("chroot");
-	if (setresuid(pw->pw_uid, pw->pw_uid, pw->pw_uid) != 0)
-		child_fail("setuid");
-	if (pw->pw_uid != 0 && (setuid(0) != -1 || seteuid(0) != -1)) {
-		errno = EPERM;
-		child_fail("was able to restore root");
-	}
+	if (sess_become_user(pw, chroot_path, &what) != 0)
+		child_fail(what);
 }
 
 static void

@@ -55,6 +55,16 @@ int sess_chroot_path(const char *spec, const struct passwd *pw,
     char **pathp);
 
 /*
+ * In a child of a root process: become pw for good -- its groups, gid,
+ * then chroot_path (a path sess_chroot_path() checked; NULL: none)
+ * entered after the groups are set and before giving up root, then uid
+ * -- and check root cannot be regained. -1 with errno and *whatp naming
+ * the step that failed.
+ */
+int sess_become_user(const struct passwd *pw, const char *chroot_path,
+    const char **whatp);
+
+/*
  * Start the child for s: command (NULL: login shell), with
  * original_command set as SSH_ORIGINAL_COMMAND when not NULL. On success
  * s->pid is set and the channel's fds are attached.
