@@ -13,6 +13,59 @@
 import hashlib, os, socket, sys, threading, time
 
 
+def echo_conn(c):
+    """Echo a connection back until EOF, then half-close and close it."""
+    try:
+        while True:
+            d = c.recv(65536)
+            if not d:
+                break
+            c.sendall(d)
+        c.shutdown(socket.SHUT_WR)
+    except OSError:
+        pass
+    c.close()
+
+
+def echo_over(s, nbytes, label):
+    """Send nbytes over the connected socket s (then half-close) while
+    reading the echo; True when the echo is the same bytes. Closes s."""
+    sent = hashlib.sha256()
+    got = hashlib.sha256()
+    count = [0]
+
+    def reader():
+        while True:
+            d = s.recv(262144)
+            if not d:
+                break
+            got.update(d)
+            count[0] += len(d)
+
+    t = threading.Thread(target=reader)
+    t.start()
+    left = nbytes
+    block = os.urandom(1 << 20)
+    i = 0
+    while left > 0:
+        n = min(left, len(block))
+        # Vary the data so a misplaced block shows.
+        chunk = bytes([i & 0xff]) + block[1:n]
+        s.sendall(chunk)
+        sent.update(chunk)
+        left -= n
+        i += 1
+    s.shutdown(socket.SHUT_WR)
+    t.join()
+    s.close()
+    ok = count[0] == nbytes and sent.digest() == got.digest()
+    if not ok:
+        sys.stderr.write("%s: sent %d got %d bytes%s\n" % (
+            label, nbytes, count[0],
+            "" if count[0] != nbytes else ", digest differs"))
+    return ok
+
+
 def serve(mode, portfile):
     ls = socket.socket()
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -22,23 +75,11 @@ def serve(mode, portfile):
         f.write("%d\n" % ls.getsockname()[1])
     os.rename(portfile + ".tmp", portfile)
     keep = []
-
-    def echo(c):
-        try:
-            while True:
-                d = c.recv(65536)
-                if not d:
-                    break
-                c.sendall(d)
-            c.shutdown(socket.SHUT_WR)
-        except OSError:
-            pass
-        c.close()
-
     while True:
         c, _ = ls.accept()
         if mode == "echo":
-            threading.Thread(target=echo, args=(c,), daemon=True).start()
+            threading.Thread(target=echo_conn, args=(c,),
+                             daemon=True).start()
         elif mode == "close":
             try:
                 c.recv(10)
@@ -53,40 +94,7 @@ def echo_client(host, port, nbytes, results=None, idx=0):
     ok = False
     try:
         s = socket.create_connection((host, port), timeout=120)
-        sent = hashlib.sha256()
-        got = hashlib.sha256()
-        count = [0]
-
-        def reader():
-            while True:
-                d = s.recv(262144)
-                if not d:
-                    break
-                got.update(d)
-                count[0] += len(d)
-
-        t = threading.Thread(target=reader)
-        t.start()
-        left = nbytes
-        block = os.urandom(1 << 20)
-        i = 0
-        while left > 0:
-            n = min(left, len(block))
-            chunk = block[:n]
-            # Vary the data so a misplaced block shows.
-            chunk = bytes([i & 0xff]) + chunk[1:]
-            s.sendall(chunk)
-            sent.update(chunk)
-            left -= n
-            i += 1
-        s.shutdown(socket.SHUT_WR)
-        t.join()
-        s.close()
-        ok = count[0] == nbytes and sent.digest() == got.digest()
-        if not ok:
-            sys.stderr.write("client %d: sent %d got %d bytes%s\n" % (
-                idx, nbytes, count[0],
-                "" if count[0] != nbytes else ", digest differs"))
+        ok = echo_over(s, nbytes, "client %d" % idx)
     except OSError as e:
         sys.stderr.write("client %d: %s\n" % (idx, e))
     if results is not None:
@@ -124,4 +132,5 @@ def main():
         sys.exit(1)
 
 
-main()
+if __name__ == "__main__":
+    main()

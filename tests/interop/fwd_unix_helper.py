@@ -9,7 +9,10 @@
 #                         half-close) while reading the echo; exit 0 when
 #                         the SHA-256 of what came back equals what was sent.
 #   wait PATH [SECS]      wait until a connect to PATH succeeds.
-import hashlib, os, socket, sys, threading, time
+import os, socket, sys, threading, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fwd_helper import echo_conn, echo_over
 
 
 def serve(path, mode):
@@ -22,22 +25,9 @@ def serve(path, mode):
     os.chmod(path + ".tmp", int(mode, 8))
     ls.listen(64)
     os.rename(path + ".tmp", path)
-
-    def echo(c):
-        try:
-            while True:
-                d = c.recv(65536)
-                if not d:
-                    break
-                c.sendall(d)
-            c.shutdown(socket.SHUT_WR)
-        except OSError:
-            pass
-        c.close()
-
     while True:
         c, _ = ls.accept()
-        threading.Thread(target=echo, args=(c,), daemon=True).start()
+        threading.Thread(target=echo_conn, args=(c,), daemon=True).start()
 
 
 def echo_client(path, nbytes):
@@ -45,33 +35,7 @@ def echo_client(path, nbytes):
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         s.settimeout(60)
         s.connect(path)
-        sent, got, count = hashlib.sha256(), hashlib.sha256(), [0]
-
-        def reader():
-            while True:
-                d = s.recv(262144)
-                if not d:
-                    break
-                got.update(d)
-                count[0] += len(d)
-
-        t = threading.Thread(target=reader)
-        t.start()
-        left, i = nbytes, 0
-        block = os.urandom(1 << 20)
-        while left > 0:
-            n = min(left, len(block))
-            chunk = bytes([i & 0xff]) + block[1:n]
-            s.sendall(chunk)
-            sent.update(chunk)
-            left -= n
-            i += 1
-        s.shutdown(socket.SHUT_WR)
-        t.join()
-        s.close()
-        if count[0] == nbytes and sent.digest() == got.digest():
-            return True
-        sys.stderr.write("sent %d got %d bytes\n" % (nbytes, count[0]))
+        return echo_over(s, nbytes, path)
     except OSError as e:
         sys.stderr.write("%s: %s\n" % (path, e))
     return False
