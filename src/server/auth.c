@@ -70,10 +70,10 @@ fake_pw(const char *user)
 static char *
 key_log_info(const struct key *k)
 {
-	char *fp = key_fingerprint(k, KEY_FP_SHA256), *s;
+	char *d = auth_key_desc(k), *s;
 
-	s = x_asprintf(": %s %s", auth_key_short_name(k), fp ? fp : "?");
-	x_free(fp);
+	s = x_asprintf(": %s", d);
+	x_free(d);
 	return s;
 }
 

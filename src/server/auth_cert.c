@@ -54,6 +54,16 @@ auth_key_short_name(const struct key *k)
 }
 
 char *
+auth_key_desc(const struct key *k)
+{
+	char *fp = key_fingerprint(k, KEY_FP_SHA256), *s;
+
+	s = x_asprintf("%s %s", auth_key_short_name(k), fp ? fp : "?");
+	x_free(fp);
+	return s;
+}
+
+char *
 auth_cert_info(const struct key_cert *c)
 {
 	char *fp = key_fingerprint(c->key, KEY_FP_SHA256);

@@ -91,38 +91,6 @@ hostbased_canonical_name(const char *addr, int use_dns)
 	return x_strdup(name);
 }
 
-/* Short key type names as OpenSSH logs them. */
-static const struct {
-	enum key_type type;
-	const char *name;
-} hb_log_names[] = {
-	{ KEY_ED25519, "ED25519" },
-	{ KEY_ECDSA, "ECDSA" },
-	{ KEY_RSA, "RSA" },
-};
-
-static const char *
-hb_type_name(const struct key *k)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(hb_log_names) / sizeof(hb_log_names[0]); i++)
-		if (hb_log_names[i].type == k->type)
-			return hb_log_names[i].name;
-	return key_type_name(k);
-}
-
-/* "TYPE SHA256:..." for log lines (caller frees). */
-static char *
-hb_key_desc(const struct key *k)
-{
-	char *fp = key_fingerprint(k, KEY_FP_SHA256), *s;
-
-	s = x_asprintf("%s %s", hb_type_name(k), fp ? fp : "?");
-	x_free(fp);
-	return s;
-}
-
 /* The bytes the client host signed. */
 static int
 hb_signed_data(struct authctxt *ac, const char *alg,
@@ -202,7 +170,7 @@ hb_allowed(struct authctxt *ac, const struct key *key, const char *chost,
 	    &hostbased_system_paths))
 		goto out;
 	fp = key_fingerprint(key, KEY_FP_SHA256);
-	log_verbose("Accepted %s public key %s from %s@%s", hb_type_name(key),
+	log_verbose("Accepted %s public key %s from %s@%s", auth_key_short_name(key),
 	    fp ? fp : "?", cuser, lookup);
 	x_free(fp);
 	ok = 1;
@@ -248,7 +216,7 @@ auth_m_hostbased(struct authctxt *ac, struct sbuf *req,
 		r = 0;
 		goto out;
 	}
-	desc = hb_key_desc(key);
+	desc = auth_key_desc(key);
 	host = hostbased_clean_name(chost);
 	*infop = x_asprintf(": %s, client user \"%s\", client host \"%s\"",
 	    desc, cuser, host);
