@@ -102,10 +102,22 @@ Match User nobody-here
 	DisableForwarding yes
 EOC
 start_sshd
-L=$(free_port)
-L2=$(free_port)
-bg_ssh "$T/ssh-po.log" -L "$L:127.0.0.1:$EP" -L "$L2:localhost:$EP"
-"$PY" "$H" wait 127.0.0.1 "$L" 10
+# free_port's port can be taken by a test running beside this one before
+# ssh binds it, and then our "refused" connection reaches that test's
+# server: start again with other ports when ssh could not bind both.
+try=0
+while :; do
+	L=$(free_port)
+	L2=$(free_port)
+	bg_ssh "$T/ssh-po.log" -L "$L:127.0.0.1:$EP" -L "$L2:localhost:$EP"
+	"$PY" "$H" wait 127.0.0.1 "$L" 10
+	sleep 0.2
+	try=$((try + 1))
+	grep -q "Address already in use\|Could not request local forwarding" \
+	    "$T/ssh-po.log" &&
+	    [ $try -lt 5 ] || break
+	stop_ssh
+done
 check "PermitOpen: listed target allowed" "$PY" "$H" echo 127.0.0.1 "$L" 100000
 "$PY" "$H" echo 127.0.0.1 "$L2" 100 2>/dev/null
 check "PermitOpen: other target refused" [ $? -ne 0 ]
