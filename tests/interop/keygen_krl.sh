@@ -104,7 +104,8 @@ if [ "$(id -u)" = 0 ] && [ -x /usr/sbin/sshd ] && command -v ssh >/dev/null; the
 	mkdir -p /run/sshd
 	$O -q -t ed25519 -N '' -f hostkey
 	cat u4.pub u5.pub u6.pub u7.pub u8.pub > authkeys
-	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+	. "$SRC/tests/interop/port.inc"
+	port=$(free_port)
 	cat > sshd_config <<EOS
 ListenAddress 127.0.0.1:$port
 HostKey $T/hostkey

@@ -85,9 +85,7 @@ pam_service() {
 	cat > "/etc/pam.d/$1"
 }
 
-free_port() {
-	"$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
+. "$(dirname "$0")/port.inc"
 
 # Host keys of every type, and user keys, made by Debian's ssh-keygen.
 make_keys() {
