@@ -5,12 +5,15 @@
 #   1. bulk MB/s per cipher/MAC through the same stock OpenSSH client into
 #      `cat > /dev/null`: our sshd vs OpenSSH's sshd (vs Dropbear), and
 #      (1b) the server side's CPU time per GiB in the same runs -- on a
-#      shared machine the steadier of the two;
+#      shared machine the steadier of the two -- with the client's own
+#      CPU time per GiB and the rate that caps (the client on a core of
+#      its own could go no faster);
 #   2. bulk MB/s of our ssh to our sshd vs OpenSSH's ssh to its sshd;
 #   3. memory per idle authenticated connection (all server processes of
 #      the connection: RSS, PSS and private bytes from smaps_rollup);
 #   4. connect+login latency (`ssh -o BatchMode=yes HOST true`,
-#      curve25519-sha256, ed25519 keys), mean of 10.
+#      curve25519-sha256, ed25519 keys), mean of 10;
+#   5. MB/s of each MAC alone (bench/mac_speed.c) against hmac-sha2-256.
 #
 # Every figure is shown with the ratio ours/theirs (for memory and latency
 # lower is better).
@@ -18,7 +21,9 @@
 #   sh bench/all.sh [MiB]      (default 1024; CI runs it with 8)
 #
 # Throughput figures are medians of REPS runs (default 3), ours and
-# theirs interleaved.
+# theirs interleaved. The client reads its input from a file in memory
+# (tmpfs where there is one): a process producing the data would take
+# CPU from the two ends being measured.
 #
 # Needs root for OpenSSH's sshd (it insists on an absolute path and on
 # /run/sshd); without root only our side is measured.
@@ -29,12 +34,18 @@ BIN=${MOAT_BIN:-$ROOT/build/bin}
 T=$(mktemp -d /tmp/moat-bench.XXXXXX)
 PIDS=""
 IDLE=""
+INPUT=""
 cleanup() {
 	for p in $IDLE $PIDS; do kill "$p" 2>/dev/null; done
 	[ -n "${DB_USER:-}" ] && userdel -r "$DB_USER" >/dev/null 2>&1
+	[ -n "$INPUT" ] && rm -f "$INPUT"
 	rm -rf "$T"
 }
 trap cleanup EXIT
+# A signal (Ctrl-C, a closed pipe) still runs cleanup: no stray servers
+# or temporary users are left behind.
+trap 'exit 130' HUP INT TERM
+trap 'exit 141' PIPE
 ME=$(id -un)
 NIDLE=4
 
@@ -138,23 +149,29 @@ settle() {
 	done
 }
 
-# "MB/s server-CPU-ms-per-GiB" of MIB mebibytes through `cat > /dev/null`
-# ("- -" if the login or transfer failed).
+INPUT=$(mktemp /dev/shm/moat-bench.XXXXXX 2>/dev/null) ||
+    INPUT=$(mktemp "$T/input.XXXXXX")
+head -c $((MIB * 1024 * 1024)) /dev/zero > "$INPUT"
+
+# "MB/s server-CPU-ms-per-GiB client-CPU-ms-per-GiB" of MIB mebibytes
+# through `cat > /dev/null` ("- - -" if the login or transfer failed).
+# The client runs in a subshell whose `times` gives its CPU time.
 rate() { # rate ssh-binary port cipher mac
 	lp=$(listener_of "$2")
 	settle "$lp"
 	c0=$(child_ticks "$lp")
 	s=$(now)
-	head -c $((MIB * 1024 * 1024)) /dev/zero |
-	    cli "$1" "$2" -c "$3" -m "$4" "$(user_of "$2")@127.0.0.1" \
-	    'cat > /dev/null' \
-	    2>/dev/null || { echo - -; return; }
+	ct=$( (cli "$1" "$2" -c "$3" -m "$4" "$(user_of "$2")@127.0.0.1" \
+	    'cat > /dev/null' <"$INPUT" >/dev/null 2>&1 && times) | tail -1)
+	[ -n "$ct" ] || { echo - - -; return; }
 	e=$(now)
 	settle "$lp"
 	c1=$(child_ticks "$lp")
-	echo "$s $e $MIB $c0 $c1 $HZ" | awk '{
-	    printf "%.0f %.0f", ($3 * 1.048576) / ($2 - $1),
-	    ($5 - $4) * 1000 / $6 * 1024 / $3 }'
+	echo "$s $e $MIB $c0 $c1 $HZ $ct" | awk '{
+	    cpu = 0
+	    for (i = 7; i <= 8; i++) { split($i, a, "m"); cpu += a[1] * 60 + a[2] }
+	    printf "%.0f %.0f %.0f", ($3 * 1.048576) / ($2 - $1),
+	    ($5 - $4) * 1000 / $6 * 1024 / $3, cpu * 1000 * 1024 / $3 }'
 }
 HZ=$(getconf CLK_TCK)
 
@@ -185,12 +202,12 @@ printf '%-44s %9s %9s %9s %7s\n' "cipher" "moat" "OpenSSH" "Dropbear" "ratio"
 CPU=""
 for cm in $ALGS; do
 	c=${cm%%:*} m=${cm#*:}
-	o="" oc="" t="" tc="" d="" dc=""
+	o="" oc="" cc="" t="" tc="" d="" dc=""
 	rep=0
 	while [ $rep -lt "$REPS" ]; do
 		set -- $(rate ssh "$MOAT_PORT" "$c" "$m")
 		[ "$1" = - ] && { echo "moat failed for $c $m" >&2; exit 1; }
-		o="$o $1" oc="$oc $2"
+		o="$o $1" oc="$oc $2" cc="$cc $3"
 		if [ -n "$OSSH_PORT" ]; then
 			set -- $(rate ssh "$OSSH_PORT" "$c" "$m")
 			t="$t $1" tc="$tc $2"
@@ -205,16 +222,20 @@ for cm in $ALGS; do
 	printf '%-44s %9s %9s %9s %7s\n' "$(name_of "$c" "$m")" "$ours" \
 	    "$theirs" "$(echo "$d" | median)" "$(ratio "$ours" "$theirs")"
 	ours=$(echo "$oc" | median) theirs=$(echo "$tc" | median)
-	CPU="$CPU$(printf '%-44s %9s %9s %9s %7s' "$(name_of "$c" "$m")" \
-	    "$ours" "$theirs" "$(echo "$dc" | median)" \
-	    "$(ratio "$ours" "$theirs")")
+	client=$(echo "$cc" | median)
+	CPU="$CPU$(printf '%-44s %9s %9s %9s %7s %7s %6s' \
+	    "$(name_of "$c" "$m")" "$ours" "$theirs" "$(echo "$dc" | median)" \
+	    "$(ratio "$ours" "$theirs")" "$client" \
+	    "$(echo "$client" | awk '$1 > 0 { printf "%.0f", 1073741.824 / $1 }')")
 "
 done
 
 echo
 echo "1b. server CPU per GiB in those runs (ms of every process of the"
-echo "   connection, the cat included; lower is better)"
-printf '%-44s %9s %9s %9s %7s\n' "cipher" "moat" "OpenSSH" "Dropbear" "ratio"
+echo "   connection, the cat included; lower is better), the stock client's"
+echo "   CPU per GiB (ms, in the runs into ours) and the MB/s it caps at"
+printf '%-44s %9s %9s %9s %7s %7s %6s\n' "cipher" "moat" "OpenSSH" \
+    "Dropbear" "ratio" "client" "cap"
 printf '%s' "$CPU"
 
 echo
@@ -322,3 +343,17 @@ db=-
 printf '%-44s %9s %9s %9s %7s\n' "" "moat" "OpenSSH" "Dropbear" "ratio"
 printf '%-44s %9s %9s %9s %7s\n' "ssh -o BatchMode=yes HOST true" "$ours" \
     "$theirs" "$db" "$(ratio "$ours" "$theirs")"
+
+# The MACs alone (bench/mac_speed.c, built beside the programs).
+MACSPEED=$BIN/../bench/mac_speed
+echo
+echo "5. MACs alone, one call per packet as the transport makes them"
+echo "   (MB/s, one core; x hmac-256: ratio to hmac-sha2-256 at 32 KiB)"
+if [ -x "$MACSPEED" ]; then
+	# A short run for the small sizes CI uses.
+	secs=0.3
+	[ "$MIB" -lt 64 ] && secs=0.02
+	"$MACSPEED" "$secs" || { echo "mac_speed failed" >&2; exit 1; }
+else
+	echo "(no $MACSPEED: build first)"
+fi

@@ -10,11 +10,10 @@
  * the 96-bit tag; the full 128-bit tags below are those other published
  * UMAC-128 implementations give (the "" one is also in Nettle's tests).
  *
- * Also: the PDF cache across nonces, lengths around the block edges, and
- * an informal speed print (never asserted).
+ * Also: the PDF cache across nonces and lengths around the block edges.
+ * (Speed is measured by bench/mac_speed.c.)
  */
 #include <stdint.h>
-#include <time.h>
 
 #include "mac.h"
 #include "mem.h"
@@ -181,49 +180,11 @@ test_args(void)
 	umac_free(NULL);
 }
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* MB/s of a MAC on 16 KiB messages for about 0.1 s; printed only. */
-static void
-speed(const char *name)
-{
-	const struct mac_alg *alg = mac_by_name(name);
-	static unsigned char msg[16384];
-	unsigned char key[64], tag[64];
-	struct mac_ctx *ctx = NULL;
-	double t0, t = 0;
-	uint32_t n = 0;
-
-	if (alg == NULL)
-		return;
-	memset(key, 0x5a, sizeof(key));
-	memset(msg, 0xa5, sizeof(msg));
-	if (mac_init(&ctx, alg, key, alg->key_len) != 0)
-		return;
-	t0 = now();
-	do {
-		(void)mac_compute(ctx, n++, msg, sizeof(msg), tag);
-	} while ((n & 63) != 0 || (t = now() - t0) < 0.1);
-	printf("speed: %-24s %8.0f MB/s (16 KiB messages)\n", name,
-	    (double)n * sizeof(msg) / t / 1e6);
-	mac_free(ctx);
-}
-
 int
 main(void)
 {
 	test_rfc_vectors();
 	test_pdf_cache();
 	test_args();
-	speed("umac-64@openssh.com");
-	speed("umac-128@openssh.com");
-	speed("hmac-sha2-256");
 	return TEST_DONE();
 }
