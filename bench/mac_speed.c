@@ -61,29 +61,27 @@ main(int argc, char **argv)
 		"umac-64@openssh.com", "umac-128@openssh.com",
 		"hmac-sha2-256", "hmac-sha2-512", "hmac-sha1",
 	};
-	static const size_t sizes[] = { 1024, 16384, 32768 };
-	double secs = argc > 1 ? atof(argv[1]) : 0.3, base[3], v;
+	/* BASE: the row of hmac-sha2-256, which the ratios are to. */
+	enum { NMAC = sizeof(names) / sizeof(names[0]), NSIZE = 3, BASE = 2 };
+	static const size_t sizes[NSIZE] = { 1024, 16384, 32768 };
+	double secs = argc > 1 ? atof(argv[1]) : 0.3, v[NMAC][NSIZE];
 	size_t i, j;
 
 	if (secs <= 0) {
 		fprintf(stderr, "usage: mac_speed [seconds]\n");
 		return 2;
 	}
-	for (j = 0; j < 3; j++)
-		if ((base[j] = speed("hmac-sha2-256", sizes[j], secs)) <= 0)
-			return 1;
+	for (i = 0; i < NMAC; i++)
+		for (j = 0; j < NSIZE; j++)
+			if ((v[i][j] = speed(names[i], sizes[j], secs)) <= 0) {
+				fprintf(stderr, "mac_speed: %s failed\n",
+				    names[i]);
+				return 1;
+			}
 	printf("%-24s %10s %10s %10s %12s\n", "MAC", "1 KiB", "16 KiB",
 	    "32 KiB", "x hmac-256");
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		printf("%-24s", names[i]);
-		for (j = 0; j < 3; j++) {
-			if ((v = speed(names[i], sizes[j], secs)) <= 0)
-				return 1;
-			printf(" %10.0f", v);
-			if (j == 2)
-				printf(" %12.2f", v / base[j]);
-		}
-		printf("\n");
-	}
+	for (i = 0; i < NMAC; i++)
+		printf("%-24s %10.0f %10.0f %10.0f %12.2f\n", names[i],
+		    v[i][0], v[i][1], v[i][2], v[i][2] / v[BASE][2]);
 	return 0;
 }
