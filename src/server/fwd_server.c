@@ -7,7 +7,9 @@
  * GatewayPorts and watches the listening sockets; each accepted
  * connection becomes a forwarded-tcpip channel towards the client,
  * naming the address and port the client asked for (the allocated port
- * when it asked for 0). cancel-tcpip-forward closes the listener.
+ * when it asked for 0). cancel-tcpip-forward closes the listener. The
+ * listeners, the accept path and the registration are fwd_listen.c's,
+ * shared with Unix-socket forwarding; this file has what is TCP's.
  *
  * Refusals follow OpenSSH: OPEN_FAILURE "administratively prohibited" /
  * REQUEST_FAILURE, and a log line in OpenSSH's wording with the rule
@@ -15,41 +17,36 @@
  */
 #include <sys/socket.h>
 
-#include <errno.h>
 #include <netdb.h>
-#include <poll.h>
 #include <pwd.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "authopts.h"
 #include "channel.h"
 #include "err.h"
 #include "fwd.h"
+#include "fwd_listen.h"
 #include "fwd_server.h"
 #include "log.h"
 #include "mem.h"
 #include "sbuf.h"
 #include "servconf.h"
 
-#define FWD_MAX_LISTENERS	64
-
+/* A tcpip-forward listener (the item of its fwd_listen entry). */
 struct srv_listen {
-	struct fwd_server *fs;
 	char *host;			/* as the client asked */
 	int port;			/* as asked; 0: allocated */
 	struct fwd_listener l;
 };
 
+/* What cancel-tcpip-forward names. */
+struct srv_key {
+	const char *host;
+	uint32_t port;
+};
+
 struct fwd_server {
-	struct chan_set *cs;
-	const struct servconf *sc;
-	const struct authopts *opts;
-	const struct passwd *pw;
-	const char *raddr;
-	int rport;
-	struct srv_listen *ls[FWD_MAX_LISTENERS];
-	size_t nls;
+	struct fwd_lset tcp;
 	struct fwd_stream *stream;	/* Unix-socket forwarding */
 };
 
@@ -96,7 +93,7 @@ static int
 direct_open(struct chan_set *cs, struct chan *c, struct sbuf *extra,
     uint32_t *reasonp, const char **descp)
 {
-	struct fwd_server *fs = c->type_arg;
+	struct fwd_lset *fs = c->type_arg;
 	char *host = NULL, *orig = NULL;
 	uint32_t port, oport;
 	const char *rule;
@@ -148,39 +145,24 @@ static const struct chan_ops forwarded_ops = {
 	.free = fwd_chan_free,
 };
 
-static void
-accept_cb(struct chan_set *cs, int lfd, short revents, void *arg)
+static int
+put_extra(struct fwd_lset *fs, void *item, int fd, struct sbuf *extra)
 {
-	struct srv_listen *sl = arg;
+	struct srv_listen *sl = item;
 	char orig[NI_MAXHOST];
-	struct sbuf *extra;
-	int fd, oport;
+	int oport;
 
-	if ((fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK |
-	    SOCK_CLOEXEC)) == -1) {
-		if (errno != EAGAIN && errno != EINTR &&
-		    errno != ECONNABORTED)
-			log_error("accept: %s", strerror(errno));
-		return;
-	}
 	fwd_peer_name(fd, 0, orig, sizeof(orig), &oport);
 	log_debug("forwarded-tcpip: listen %s port %d, originator %s "
 	    "port %d", sl->host, sl->l.port, orig, oport);
-	extra = sbuf_new();
-	if (fwd_put_addrs(extra, sl->host, sl->l.port, orig, oport) != 0 ||
-	    fwd_chan_open_fd(cs, &forwarded_ops, fd, extra) != 0)
-		log_info("forwarded-tcpip: cannot open a channel");
-	sbuf_free(extra);
+	return fwd_put_addrs(extra, sl->host, sl->l.port, orig, oport);
 }
 
 static void
-listener_free(struct chan_set *cs, struct srv_listen *sl)
+listener_close(struct fwd_lset *fs, void *item)
 {
-	size_t i;
+	struct srv_listen *sl = item;
 
-	for (i = 0; i < sl->l.nfds; i++)
-		if (cs != NULL)
-			chan_set_unwatch(cs, sl->l.fds[i]);
 	fwd_listener_close(&sl->l);
 	x_free(sl->host);
 	x_free(sl);
@@ -190,12 +172,11 @@ static int
 global_forward(struct chan_set *cs, void *arg, struct sbuf *body,
     struct sbuf *reply)
 {
-	struct fwd_server *fs = arg;
+	struct fwd_lset *fs = arg;
 	struct srv_listen *sl = NULL;
 	const char *rule, *addr, *err;
 	char *host = NULL;
 	uint32_t port;
-	size_t i;
 	int wildcard, r;
 
 	if ((r = sbuf_get_cstring(body, &host, NULL)) != 0 ||
@@ -217,13 +198,9 @@ global_forward(struct chan_set *cs, void *arg, struct sbuf *body,
 		r = ERR_PERMISSION_DENIED;
 		goto out;
 	}
-	if (fs->nls >= FWD_MAX_LISTENERS) {
-		log_info("tcpip-forward: too many listeners");
-		r = ERR_NO_BUFFER_SPACE;
+	if ((r = fwd_lset_room(fs)) != 0)
 		goto out;
-	}
 	sl = x_calloc(1, sizeof(*sl));
-	sl->fs = fs;
 	sl->port = (int)port;
 	fwd_bind_addr(host, fs->sc->gateway_ports, 0, &addr, &wildcard);
 	if ((r = fwd_listen(addr, wildcard, (int)port, &sl->l, &err)) != 0) {
@@ -231,56 +208,62 @@ global_forward(struct chan_set *cs, void *arg, struct sbuf *body,
 		    host, port, err);
 		goto out;
 	}
-	for (i = 0; i < sl->l.nfds; i++)
-		if ((r = chan_set_watch(cs, sl->l.fds[i], POLLIN, accept_cb,
-		    sl)) != 0)
-			goto out;
 	if (port == 0 && (r = sbuf_put_u32(reply, (uint32_t)sl->l.port)) != 0)
 		goto out;
-	log_debug("Local forwarding listening on %s port %d.", host,
-	    sl->l.port);
 	sl->host = host;
 	host = NULL;
-	fs->ls[fs->nls++] = sl;
+	if ((r = fwd_lset_add(cs, fs, sl, sl->l.fds, sl->l.nfds)) != 0)
+		goto out;
+	log_debug("Local forwarding listening on %s port %d.", sl->host,
+	    sl->l.port);
 	sl = NULL;
  out:
 	if (sl != NULL)
-		listener_free(cs, sl);
+		listener_close(fs, sl);
 	x_free(host);
 	return r;
+}
+
+/* Does listener item answer cancel-tcpip-forward key? */
+static int
+listen_match(const void *item, const void *key)
+{
+	const struct srv_listen *sl = item;
+	const struct srv_key *k = key;
+
+	return strcmp(sl->host, k->host) == 0 &&
+	    (sl->port == (int)k->port || sl->l.port == (int)k->port);
 }
 
 static int
 global_cancel(struct chan_set *cs, void *arg, struct sbuf *body,
     struct sbuf *reply)
 {
-	struct fwd_server *fs = arg;
+	struct fwd_lset *fs = arg;
+	struct srv_key key;
 	char *host = NULL;
-	uint32_t port;
 	size_t i;
 	int r;
 
 	if ((r = sbuf_get_cstring(body, &host, NULL)) != 0 ||
-	    (r = sbuf_get_u32(body, &port)) != 0)
+	    (r = sbuf_get_u32(body, &key.port)) != 0)
 		goto out;
-	r = ERR_NOT_FOUND;
-	for (i = 0; i < fs->nls; i++) {
-		struct srv_listen *sl = fs->ls[i];
-
-		if (strcmp(sl->host, host) != 0 ||
-		    (sl->port != (int)port && sl->l.port != (int)port))
-			continue;
-		log_debug("cancel-tcpip-forward: listen %s port %u", host,
-		    port);
-		listener_free(cs, sl);
-		fs->ls[i] = fs->ls[--fs->nls];
-		r = 0;
-		break;
-	}
+	key.host = host;
+	if ((r = fwd_lset_find(fs, listen_match, &key, &i)) != 0)
+		goto out;
+	log_debug("cancel-tcpip-forward: listen %s port %u", host, key.port);
+	fwd_lset_remove(cs, fs, i);
  out:
 	x_free(host);
 	return r;
 }
+
+/* The row fwd_listen.c works from, in struct fwd_kind's order. */
+static const struct fwd_kind tcp_kind = {
+	"tcpip-forward", "forwarded-tcpip", &direct_ops, &forwarded_ops,
+	"tcpip-forward", global_forward, "cancel-tcpip-forward",
+	global_cancel, put_extra, listener_close
+};
 
 int
 fwd_server_setup(struct chan_set *cs, const struct servconf *sc,
@@ -291,17 +274,8 @@ fwd_server_setup(struct chan_set *cs, const struct servconf *sc,
 	int r;
 
 	*out = NULL;
-	fs->cs = cs;
-	fs->sc = sc;
-	fs->opts = opts;
-	fs->pw = pw;
-	fs->raddr = raddr;
-	fs->rport = rport;
-	if ((r = chan_set_register(cs, &direct_ops, fs)) != 0 ||
-	    (r = chan_set_global(cs, "tcpip-forward", global_forward,
-	    fs)) != 0 ||
-	    (r = chan_set_global(cs, "cancel-tcpip-forward", global_cancel,
-	    fs)) != 0 ||
+	if ((r = fwd_lset_setup(&fs->tcp, &tcp_kind, cs, sc, opts, pw, raddr,
+	    rport)) != 0 ||
 	    (r = fwd_stream_setup(cs, sc, opts, pw, raddr, rport,
 	    &fs->stream)) != 0) {
 		x_free(fs);
@@ -314,12 +288,9 @@ fwd_server_setup(struct chan_set *cs, const struct servconf *sc,
 void
 fwd_server_free(struct fwd_server *fs)
 {
-	size_t i;
-
 	if (fs == NULL)
 		return;
-	for (i = 0; i < fs->nls; i++)
-		listener_free(NULL, fs->ls[i]);
+	fwd_lset_clear(&fs->tcp);
 	fwd_stream_free(fs->stream);
 	x_free(fs);
 }

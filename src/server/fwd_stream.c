@@ -22,6 +22,9 @@
  * is made in place. Sockets are non-blocking from the start: a peer with
  * a full backlog fails the open rather than stalling the connection.
  *
+ * The listeners, the accept path and the registration are fwd_listen.c's,
+ * shared with TCP forwarding; this file has what is the sockets' own.
+ *
  * Removal is guarded: a listener's file is unlinked only while the path
  * still names the socket we bound (same device and inode), so a file put
  * there later is left alone.
@@ -46,6 +49,7 @@
 #include "channel.h"
 #include "err.h"
 #include "fwd.h"
+#include "fwd_listen.h"
 #include "fwd_server.h"
 #include "log.h"
 #include "mem.h"
@@ -53,7 +57,6 @@
 #include "servconf.h"
 #include "session_priv.h"
 
-#define STREAM_MAX_LISTENERS	64
 #define STREAM_BACKLOG		128
 
 enum sock_op { OP_CONNECT, OP_LISTEN, OP_UNLINK };
@@ -65,6 +68,7 @@ struct op_result {
 	ino_t ino;
 };
 
+/* A streamlocal-forward listener (the item of its fwd_listen entry). */
 struct stream_listen {
 	char *path;
 	int fd;
@@ -73,13 +77,7 @@ struct stream_listen {
 };
 
 struct fwd_stream {
-	const struct servconf *sc;
-	const struct authopts *opts;
-	const struct passwd *pw;
-	const char *raddr;
-	int rport;
-	struct stream_listen *ls[STREAM_MAX_LISTENERS];
-	size_t nls;
+	struct fwd_lset stream;
 };
 
 const char *
@@ -249,7 +247,7 @@ child_answer(int sp, struct op_result *res)
  * else in a child. Returns the socket or -1 (res->err says why).
  */
 static int
-sock_op_as_user(struct fwd_stream *fst, enum sock_op op, const char *path,
+sock_op_as_user(const struct fwd_lset *fst, enum sock_op op, const char *path,
     struct op_result *res)
 {
 	const struct passwd *pw = fst->pw;
@@ -302,7 +300,7 @@ static int
 direct_open(struct chan_set *cs, struct chan *c, struct sbuf *extra,
     uint32_t *reasonp, const char **descp)
 {
-	struct fwd_stream *fst = c->type_arg;
+	struct fwd_lset *fst = c->type_arg;
 	struct op_result res;
 	char *path = NULL, *orig = NULL;
 	uint32_t oport;
@@ -355,42 +353,26 @@ static const struct chan_ops forwarded_ops = {
 	.free = fwd_chan_free,
 };
 
-static void
-accept_cb(struct chan_set *cs, int lfd, short revents, void *arg)
+static int
+put_extra(struct fwd_lset *fst, void *item, int fd, struct sbuf *extra)
 {
-	struct stream_listen *sl = arg;
-	struct sbuf *extra;
-	int fd, r;
+	struct stream_listen *sl = item;
+	int r;
 
-	(void)revents;
-	if ((fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK |
-	    SOCK_CLOEXEC)) == -1) {
-		if (errno != EAGAIN && errno != EINTR &&
-		    errno != ECONNABORTED)
-			log_error("accept: %s", strerror(errno));
-		return;
-	}
 	log_debug("forwarded-streamlocal: listen path %s", sl->path);
-	extra = sbuf_new();
-	if ((r = sbuf_put_cstring(extra, sl->path)) != 0 ||
-	    (r = sbuf_put_cstring(extra, "")) != 0) {
-		close(fd);
-		log_info("forwarded-streamlocal: cannot open a channel");
-	} else if (fwd_chan_open_fd(cs, &forwarded_ops, fd, extra) != 0)
-		log_info("forwarded-streamlocal: cannot open a channel");
-	sbuf_free(extra);
+	if ((r = sbuf_put_cstring(extra, sl->path)) != 0)
+		return r;
+	return sbuf_put_cstring(extra, "");
 }
 
 /* Stop listening; remove the socket file when it is still ours. */
 static void
-listener_free(struct chan_set *cs, struct fwd_stream *fst,
-    struct stream_listen *sl)
+listener_close(struct fwd_lset *fst, void *item)
 {
+	struct stream_listen *sl = item;
 	struct op_result res;
 
 	if (sl->fd != -1) {
-		if (cs != NULL)
-			chan_set_unwatch(cs, sl->fd);
 		close(sl->fd);
 		memset(&res, 0, sizeof(res));
 		res.dev = sl->dev;
@@ -408,7 +390,7 @@ static int
 global_forward(struct chan_set *cs, void *arg, struct sbuf *body,
     struct sbuf *reply)
 {
-	struct fwd_stream *fst = arg;
+	struct fwd_lset *fst = arg;
 	struct stream_listen *sl = NULL;
 	struct op_result res;
 	const char *rule;
@@ -426,11 +408,8 @@ global_forward(struct chan_set *cs, void *arg, struct sbuf *body,
 		r = ERR_PERMISSION_DENIED;
 		goto out;
 	}
-	if (fst->nls >= STREAM_MAX_LISTENERS) {
-		log_info("streamlocal-forward: too many listeners");
-		r = ERR_NO_BUFFER_SPACE;
+	if ((r = fwd_lset_room(fst)) != 0)
 		goto out;
-	}
 	sl = x_calloc(1, sizeof(*sl));
 	if ((sl->fd = sock_op_as_user(fst, OP_LISTEN, path, &res)) == -1) {
 		log_info("streamlocal-forward: cannot listen on path %s: %s",
@@ -442,46 +421,53 @@ global_forward(struct chan_set *cs, void *arg, struct sbuf *body,
 	sl->ino = res.ino;
 	sl->path = path;
 	path = NULL;
-	if ((r = chan_set_watch(cs, sl->fd, POLLIN, accept_cb, sl)) != 0)
+	if ((r = fwd_lset_add(cs, fst, sl, &sl->fd, 1)) != 0)
 		goto out;
 	log_debug("Remote forwarding listening on path %s.", sl->path);
-	fst->ls[fst->nls++] = sl;
 	sl = NULL;
  out:
 	if (sl != NULL)
-		listener_free(cs, fst, sl);
+		listener_close(fst, sl);
 	x_free(path);
 	return r;
+}
+
+/* Does listener item answer cancel-streamlocal-forward for path key? */
+static int
+path_match(const void *item, const void *key)
+{
+	const struct stream_listen *sl = item;
+
+	return strcmp(sl->path, key) == 0;
 }
 
 static int
 global_cancel(struct chan_set *cs, void *arg, struct sbuf *body,
     struct sbuf *reply)
 {
-	struct fwd_stream *fst = arg;
+	struct fwd_lset *fst = arg;
 	char *path = NULL;
 	size_t i;
 	int r;
 
 	(void)reply;
-	if ((r = sbuf_get_cstring(body, &path, NULL)) != 0)
+	if ((r = sbuf_get_cstring(body, &path, NULL)) != 0 ||
+	    (r = fwd_lset_find(fst, path_match, path, &i)) != 0)
 		goto out;
-	r = ERR_NOT_FOUND;
-	for (i = 0; i < fst->nls; i++) {
-		struct stream_listen *sl = fst->ls[i];
-
-		if (strcmp(sl->path, path) != 0)
-			continue;
-		log_debug("cancel-streamlocal-forward: listen path %s", path);
-		listener_free(cs, fst, sl);
-		fst->ls[i] = fst->ls[--fst->nls];
-		r = 0;
-		break;
-	}
+	log_debug("cancel-streamlocal-forward: listen path %s", path);
+	fwd_lset_remove(cs, fst, i);
  out:
 	x_free(path);
 	return r;
 }
+
+/* The row fwd_listen.c works from, in struct fwd_kind's order. */
+static const struct fwd_kind stream_kind = {
+	"streamlocal-forward", "forwarded-streamlocal", &direct_ops,
+	&forwarded_ops, "streamlocal-forward@openssh.com", global_forward,
+	"cancel-streamlocal-forward@openssh.com", global_cancel, put_extra,
+	listener_close
+};
 
 int
 fwd_stream_setup(struct chan_set *cs, const struct servconf *sc,
@@ -492,16 +478,8 @@ fwd_stream_setup(struct chan_set *cs, const struct servconf *sc,
 	int r;
 
 	*out = NULL;
-	fst->sc = sc;
-	fst->opts = opts;
-	fst->pw = pw;
-	fst->raddr = raddr;
-	fst->rport = rport;
-	if ((r = chan_set_register(cs, &direct_ops, fst)) != 0 ||
-	    (r = chan_set_global(cs, "streamlocal-forward@openssh.com",
-	    global_forward, fst)) != 0 ||
-	    (r = chan_set_global(cs, "cancel-streamlocal-forward@openssh.com",
-	    global_cancel, fst)) != 0) {
+	if ((r = fwd_lset_setup(&fst->stream, &stream_kind, cs, sc, opts, pw,
+	    raddr, rport)) != 0) {
 		x_free(fst);
 		return r;
 	}
@@ -512,11 +490,8 @@ fwd_stream_setup(struct chan_set *cs, const struct servconf *sc,
 void
 fwd_stream_free(struct fwd_stream *fst)
 {
-	size_t i;
-
 	if (fst == NULL)
 		return;
-	for (i = 0; i < fst->nls; i++)
-		listener_free(NULL, fst, fst->ls[i]);
+	fwd_lset_clear(&fst->stream);
 	x_free(fst);
 }
