@@ -12,6 +12,14 @@
  * into a DEAD_PROCESS with no user or host, and appends a DEAD_PROCESS
  * record for the line, carrying only our pid and the time, to wtmp.
  *
+ * A failed login is appended to btmp by hand (one write of a struct
+ * utmpx on a descriptor opened for appending), as Debian's sshd does it:
+ * LOGIN_PROCESS, line "ssh:notty", no ut_id, the name that was tried, and
+ * the time in whole seconds. An IPv4 peer seen through an IPv6 socket is
+ * stored as the IPv4 address. Since btmp tells which names are tried
+ * (sometimes a password typed as a name), a file that others could read
+ * or that is not root's is left alone.
+ *
  * A missing file means the system keeps no such record: that is logged
  * at debug level only, and no file is ever created here.
  */
@@ -32,7 +40,7 @@
 #include "loginrec.h"
 
 static const struct loginrec_files system_files = {
-	_PATH_UTMP, _PATH_WTMP, _PATH_LASTLOG
+	_PATH_UTMP, _PATH_WTMP, _PATH_LASTLOG, _PATH_BTMP
 };
 
 const struct loginrec_files *
@@ -334,5 +342,76 @@ loginrec_logout(const struct loginrec_files *f, const char *tty)
 	set_now(&ut, NULL);
 	if ((e = wtmp_append(f->wtmp, &ut)) != 0 && r == 0)
 		r = e;
+	return r;
+}
+
+/* Write all of buf to fd, across short writes and signals. */
+static int
+write_all(int fd, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	ssize_t n;
+
+	while (len > 0) {
+		if ((n = write(fd, p, len)) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int
+loginrec_failed(const struct loginrec_files *f, const char *user,
+    const char *host, const char *addr)
+{
+	struct utmpx ut;
+	struct stat st;
+	struct in_addr a4;
+	int fd, r = 0;
+
+	if ((fd = open(f->btmp, O_WRONLY | O_APPEND | O_CLOEXEC |
+	    O_NOCTTY)) == -1) {
+		log_debug("Unable to open the btmp file %s: %s", f->btmp,
+		    strerror(errno));
+		return errno == ENOENT ? ERR_NOT_FOUND : ERR_SYSTEM;
+	}
+	if (fstat(fd, &st) == -1) {
+		log_info("Couldn't stat %s: %s", f->btmp, strerror(errno));
+		r = ERR_SYSTEM;
+		goto out;
+	}
+	if ((st.st_mode & (S_IXGRP | S_IRWXO)) != 0 ||
+	    (st.st_uid != 0 && st.st_uid != geteuid())) {
+		log_info("Excess permission or bad ownership on file %s",
+		    f->btmp);
+		r = ERR_PERMISSION_DENIED;
+		goto out;
+	}
+	memset(&ut, 0, sizeof(ut));
+	ut.ut_type = LOGIN_PROCESS;
+	ut.ut_pid = getpid();
+	put_field(ut.ut_line, sizeof(ut.ut_line), "ssh:notty");
+	put_field(ut.ut_user, sizeof(ut.ut_user), user);
+	put_field(ut.ut_host, sizeof(ut.ut_host), host);
+	set_addr(&ut, addr);
+	if (IN6_IS_ADDR_V4MAPPED((const struct in6_addr *)
+	    (const void *)ut.ut_addr_v6)) {
+		memcpy(&a4, (const unsigned char *)ut.ut_addr_v6 + 12,
+		    sizeof(a4));
+		memset(ut.ut_addr_v6, 0, sizeof(ut.ut_addr_v6));
+		memcpy(ut.ut_addr_v6, &a4, sizeof(a4));
+	}
+	ut.ut_tv.tv_sec = time(NULL);
+	if (write_all(fd, &ut, sizeof(ut)) != 0) {
+		log_error("Failed to write to %s: %s", f->btmp,
+		    strerror(errno));
+		r = ERR_SYSTEM;
+	}
+ out:
+	close(fd);
 	return r;
 }

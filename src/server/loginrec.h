@@ -9,6 +9,10 @@
  * login is written, the old lastlog record gives the "Last login: ..."
  * line sshd prints on the terminal.
  *
+ * A failed login (a wrong password or keyboard-interactive answer, a user
+ * name that does not exist) goes into btmp (lastb(1)) as a LOGIN_PROCESS
+ * entry on line "ssh:notty", the way Debian's sshd keeps them.
+ *
  * The files are named by a struct loginrec_files so tests can use
  * temporary ones; loginrec_system_files() gives the system's. Writing the
  * system files needs root: callers check that. Every function tries all
@@ -26,6 +30,7 @@ struct loginrec_files {
 	const char *utmp;
 	const char *wtmp;
 	const char *lastlog;
+	const char *btmp;	/* failed logins */
 };
 
 /* One user's lastlog record; when == 0: never logged in. */
@@ -35,7 +40,25 @@ struct loginrec_last {
 	char host[UT_HOSTSIZE + 1];
 };
 
-/* _PATH_UTMP, _PATH_WTMP and _PATH_LASTLOG (static storage). */
+#ifndef _PATH_BTMP
+#define _PATH_BTMP	"/var/log/btmp"
+/*
+ * Record a failed login in f->btmp: a LOGIN_PROCESS entry with ut_user
+ * the name tried (cut at UT_NAMESIZE, existing or not), ut_line
+ * "ssh:notty", ut_id empty, ut_pid our pid, ut_host host, ut_addr_v6 the
+ * numeric addr (NULL or not numeric: zeros), the time in whole seconds.
+ * The record is appended only to a file that exists (ERR_NOT_FOUND
+ * otherwise, logged at debug level: no file is created) and that is
+ * owned by root or by us and has no group-execute or other permission
+ * bits (ERR_PERMISSION_DENIED otherwise, logged). Callers write the
+ * system's file only when running as root.
+ */
+int loginrec_failed(const struct loginrec_files *f, const char *user,
+    const char *host, const char *addr);
+
+#endif
+
+/* _PATH_UTMP, _PATH_WTMP, _PATH_LASTLOG, _PATH_BTMP (static storage). */
 const struct loginrec_files *loginrec_system_files(void);
 
 /* The utmp line of a tty: "/dev/pts/3" gives "pts/3" (a pointer into tty). */
@@ -74,5 +97,19 @@ int loginrec_login(const struct loginrec_files *f, const char *tty,
 
 /* Record the end of the login on tty in utmp and wtmp. */
 int loginrec_logout(const struct loginrec_files *f, const char *tty);
+
+/*
+ * Record a failed login in f->btmp: a LOGIN_PROCESS entry with ut_user
+ * the name tried (cut at UT_NAMESIZE, existing or not), ut_line
+ * "ssh:notty", ut_id empty, ut_pid our pid, ut_host host, ut_addr_v6 the
+ * numeric addr (NULL or not numeric: zeros), the time in whole seconds.
+ * The record is appended only to a file that exists (ERR_NOT_FOUND
+ * otherwise, logged at debug level: no file is created) and that is
+ * owned by root or by us and has no group-execute or other permission
+ * bits (ERR_PERMISSION_DENIED otherwise, logged). Callers write the
+ * system's file only when running as root.
+ */
+int loginrec_failed(const struct loginrec_files *f, const char *user,
+    const char *host, const char *addr);
 
 #endif

@@ -3,7 +3,10 @@
  * lastlog files: the fields of a login and a logout, the utmp slot reused
  * for the same line, lastlog at uid * sizeof(struct lastlog), the
  * "Last login" line (ctime format, in UTC here), ut_id and ut_line, and
- * that missing files are reported and never created.
+ * that missing files are reported and never created; btmp records of
+ * failed logins (every field, appended, the name cut but not terminated
+ * at UT_NAMESIZE) and the files they are not written to (missing, open
+ * to others, group-executable, not root's nor ours).
  */
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -18,7 +21,7 @@
 #include "testlib.h"
 
 static char dir[] = "/tmp/moat-loginrec.XXXXXX";
-static char p_utmp[64], p_wtmp[64], p_lastlog[64];
+static char p_utmp[64], p_wtmp[64], p_lastlog[64], p_btmp[64];
 
 static void
 make_empty(const char *path)
@@ -99,7 +102,7 @@ test_format(void)
 static void
 test_login_logout(void)
 {
-	struct loginrec_files f = { p_utmp, p_wtmp, p_lastlog };
+	struct loginrec_files f = { p_utmp, p_wtmp, p_lastlog, p_btmp };
 	struct loginrec_last last;
 	struct utmpx recs[8], *u;
 	unsigned char a6[16];
@@ -207,20 +210,105 @@ test_login_logout(void)
 static void
 test_missing_files(void)
 {
-	char mu[80], mw[80], ml[80], msg[64];
-	struct loginrec_files f = { mu, mw, ml };
+	char mu[80], mw[80], ml[80], mb[80], msg[64];
+	struct loginrec_files f = { mu, mw, ml, mb };
 
 	snprintf(mu, sizeof(mu), "%s/no-utmp", dir);
 	snprintf(mw, sizeof(mw), "%s/no-wtmp", dir);
 	snprintf(ml, sizeof(ml), "%s/no-lastlog", dir);
+	snprintf(mb, sizeof(mb), "%s/no-btmp", dir);
 	CHECK_ERR(loginrec_login(&f, "/dev/pts/1", 1, "alice", 1000,
 	    "192.0.2.5", "192.0.2.5"), ERR_NOT_FOUND);
 	CHECK_ERR(loginrec_logout(&f, "/dev/pts/1"), ERR_NOT_FOUND);
 	CHECK(access(mu, F_OK) != 0);
 	CHECK(access(mw, F_OK) != 0);
 	CHECK(access(ml, F_OK) != 0);
+	CHECK_ERR(loginrec_failed(&f, "alice", "192.0.2.5", "192.0.2.5"),
+	    ERR_NOT_FOUND);
+	CHECK(access(mb, F_OK) != 0);
 	CHECK(loginrec_last_message(&f, 1000, msg, sizeof(msg)) != 0);
 	CHECK_STR(msg, "");
+}
+
+static void
+test_btmp(void)
+{
+	struct loginrec_files f = { p_utmp, p_wtmp, p_lastlog, p_btmp };
+	struct utmpx recs[8], *u;
+	unsigned char a6[16];
+	char longname[41];
+	uint32_t a4;
+	time_t t0, t1;
+	size_t n;
+
+	make_empty(p_btmp);
+	t0 = time(NULL);
+	CHECK_OK(loginrec_failed(&f, "mallory", "192.0.2.9", "192.0.2.9"));
+	t1 = time(NULL);
+	n = read_records(p_btmp, recs, 8);
+	CHECK(n == 1);
+	u = &recs[0];
+	CHECK(u->ut_type == LOGIN_PROCESS);
+	CHECK(u->ut_pid == getpid());
+	CHECK_STR(u->ut_line, "ssh:notty");
+	CHECK(memcmp(u->ut_id, "\0\0\0\0", 4) == 0);
+	CHECK_STR(u->ut_user, "mallory");
+	CHECK_STR(u->ut_host, "192.0.2.9");
+	(void)inet_pton(AF_INET, "192.0.2.9", &a4);
+	CHECK(memcmp(&u->ut_addr_v6[0], &a4, 4) == 0);
+	CHECK(u->ut_addr_v6[1] == 0 && u->ut_addr_v6[2] == 0 &&
+	    u->ut_addr_v6[3] == 0);
+	CHECK(u->ut_tv.tv_sec >= t0 && u->ut_tv.tv_sec <= t1);
+	CHECK(u->ut_tv.tv_usec == 0);
+	CHECK(u->ut_session == 0);
+	CHECK(u->ut_exit.e_termination == 0 && u->ut_exit.e_exit == 0);
+
+	/* Appended; a long name fills ut_user with no terminator. */
+	memset(longname, 'x', 40);
+	longname[40] = '\0';
+	CHECK_OK(loginrec_failed(&f, longname, "host.example", NULL));
+	/* IPv6, and IPv4 seen through an IPv6 socket. */
+	CHECK_OK(loginrec_failed(&f, "eve", "2001:db8::7", "2001:db8::7"));
+	CHECK_OK(loginrec_failed(&f, "eve", "::ffff:192.0.2.9",
+	    "::ffff:192.0.2.9"));
+	n = read_records(p_btmp, recs, 8);
+	CHECK(n == 4);
+	CHECK(file_size(p_btmp) == 4 * (off_t)sizeof(struct utmpx));
+	if (n == 4) {
+		CHECK(memcmp(recs[1].ut_user, longname,
+		    sizeof(recs[1].ut_user)) == 0);
+		CHECK(sizeof(recs[1].ut_user) == 32);
+		CHECK_STR(recs[1].ut_host, "host.example");
+		CHECK(memcmp(recs[1].ut_addr_v6, "\0\0\0\0\0\0\0\0"
+		    "\0\0\0\0\0\0\0\0", 16) == 0);
+		(void)inet_pton(AF_INET6, "2001:db8::7", a6);
+		CHECK(memcmp(recs[2].ut_addr_v6, a6, 16) == 0);
+		CHECK(memcmp(&recs[3].ut_addr_v6[0], &a4, 4) == 0);
+		CHECK(recs[3].ut_addr_v6[1] == 0 &&
+		    recs[3].ut_addr_v6[2] == 0 && recs[3].ut_addr_v6[3] == 0);
+		CHECK_STR(recs[3].ut_host, "::ffff:192.0.2.9");
+	}
+
+	/* A file others may read, or group-executable: left alone. */
+	CHECK(chmod(p_btmp, 0604) == 0);
+	CHECK_ERR(loginrec_failed(&f, "eve", "192.0.2.9", "192.0.2.9"),
+	    ERR_PERMISSION_DENIED);
+	CHECK(chmod(p_btmp, 0670) == 0);
+	CHECK_ERR(loginrec_failed(&f, "eve", "192.0.2.9", "192.0.2.9"),
+	    ERR_PERMISSION_DENIED);
+	CHECK(file_size(p_btmp) == 4 * (off_t)sizeof(struct utmpx));
+	/* Group read and write are fine (root:utmp 0660 is usual). */
+	CHECK(chmod(p_btmp, 0660) == 0);
+	CHECK_OK(loginrec_failed(&f, "eve", "192.0.2.9", "192.0.2.9"));
+	CHECK(file_size(p_btmp) == 5 * (off_t)sizeof(struct utmpx));
+	/* Owned by someone else (only root can give it away). */
+	if (geteuid() == 0) {
+		CHECK(chown(p_btmp, 1, (gid_t)-1) == 0);
+		CHECK_ERR(loginrec_failed(&f, "eve", "192.0.2.9",
+		    "192.0.2.9"), ERR_PERMISSION_DENIED);
+		CHECK(file_size(p_btmp) == 5 * (off_t)sizeof(struct utmpx));
+	}
+	CHECK_STR(loginrec_system_files()->btmp, "/var/log/btmp");
 }
 
 int
@@ -235,10 +323,13 @@ main(void)
 	snprintf(p_utmp, sizeof(p_utmp), "%s/utmp", dir);
 	snprintf(p_wtmp, sizeof(p_wtmp), "%s/wtmp", dir);
 	snprintf(p_lastlog, sizeof(p_lastlog), "%s/lastlog", dir);
+	snprintf(p_btmp, sizeof(p_btmp), "%s/btmp", dir);
 	test_names();
 	test_format();
 	test_login_logout();
 	test_missing_files();
+	test_btmp();
+	unlink(p_btmp);
 	unlink(p_utmp);
 	unlink(p_wtmp);
 	unlink(p_lastlog);
