@@ -11,6 +11,11 @@
  * SUCCESS, FAILURE or POSTPONED (it already replied, as PK_OK does), and
  * the loop does the bookkeeping OpenSSH does: log lines, MaxAuthTries,
  * PermitRootLogin, the banner, the list of methods that can continue.
+ * Running as root, failed logins go into btmp where Debian's sshd puts
+ * them: a user name that does not exist, when first seen, and each
+ * password or keyboard-interactive answer that was checked and refused
+ * (including a right one refused after all: PermitRootLogin, PAM
+ * account); not publickey, hostbased or none, nor a method never tried.
  */
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -32,6 +37,7 @@
 #include "cert.h"
 #include "err.h"
 #include "log.h"
+#include "loginrec.h"
 #include "match.h"
 #include "mem.h"
 
@@ -65,6 +71,18 @@ fake_pw(const char *user)
 	f.pw_dir = (char *)"/nonexistent";
 	f.pw_shell = (char *)"/nonexistent";
 	return auth_pw_dup(&f);
+}
+
+/* A failed login in btmp (root only; see loginrec_failed()). */
+static void
+record_failed_login(const struct authctxt *ac)
+{
+	const struct auth_conn *c = ac->conn;
+
+	if (geteuid() == 0)
+		(void)loginrec_failed(loginrec_system_files(), ac->user,
+		    c->remote_host ? c->remote_host : c->remote_addr,
+		    c->remote_addr);
 }
 
 static char *
@@ -267,7 +285,7 @@ m_password(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
 {
 	char *password = NULL, *newpass = NULL;
 	size_t plen = 0, nlen = 0;
-	int r, change;
+	int r, change, ok;
 
 	*outp = AUTH_FAIL;
 	if ((r = sbuf_get_bool(req, &change)) != 0 ||
@@ -281,14 +299,16 @@ m_password(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
 		log_info("password change not supported");
 		goto out;
 	}
-	if (ac->sc->use_pam) {
-		if (ac->pam != NULL && auth_pam_password(ac->pam,
-		    ac->sc->permit_empty_passwords, password) == 0 &&
-		    ac->valid)
-			*outp = AUTH_SUCCESS;
-	} else if (auth_passwd_check(ac->pw, ac->valid, password,
-	    ac->sc->permit_empty_passwords) == 0 && ac->valid)
+	if (ac->sc->use_pam)
+		ok = ac->pam != NULL && auth_pam_password(ac->pam,
+		    ac->sc->permit_empty_passwords, password) == 0;
+	else
+		ok = auth_passwd_check(ac->pw, ac->valid, password,
+		    ac->sc->permit_empty_passwords) == 0;
+	if (ok && ac->valid)
 		*outp = AUTH_SUCCESS;
+	else
+		record_failed_login(ac);
 	r = 0;
  out:
 	if (password != NULL)
@@ -305,13 +325,15 @@ static const struct method {
 	const char *name;
 	size_t enabled;		/* int field of servconf; ALWAYS for none */
 	method_fn fn;
+	int btmp;		/* its refusals are failed logins (btmp) */
 } methods[] = {
-	{ "none",	ALWAYS,				m_none },
-	{ "publickey",	SC_FIELD(pubkey_authentication),	m_publickey },
-	{ "password",	SC_FIELD(password_authentication),	m_password },
+	{ "none",	ALWAYS,				m_none, 0 },
+	{ "publickey",	SC_FIELD(pubkey_authentication),	m_publickey, 0 },
+	{ "password",	SC_FIELD(password_authentication),	m_password, 1 },
 	{ "keyboard-interactive", SC_FIELD(kbd_interactive_authentication),
-	    auth_m_kbdint },
-	{ "hostbased",	SC_FIELD(hostbased_authentication), auth_m_hostbased },
+	    auth_m_kbdint, 1 },
+	{ "hostbased",	SC_FIELD(hostbased_authentication),
+	    auth_m_hostbased, 0 },
 };
 #define NMETHODS (sizeof(methods) / sizeof(methods[0]))
 
@@ -493,6 +515,7 @@ first_request(struct authctxt *ac, const char *user, const char *service)
 		    c->remote_addr, c->remote_port);
 		ac->pw = fake_pw(user);
 		ac->valid = 0;
+		record_failed_login(ac);
 		return 0;
 	}
 	ac->pw = auth_pw_dup(pw);
@@ -582,7 +605,7 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 	const struct method *m;
 	enum auth_outcome out = AUTH_FAIL;
 	char *user = NULL, *service = NULL, *method = NULL, *info = NULL;
-	int r;
+	int r, succeeded;
 
 	if (sbuf_get_cstring(p, &user, NULL) != 0 ||
 	    sbuf_get_cstring(p, &service, NULL) != 0 ||
@@ -626,6 +649,7 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 		}
 	} else
 		log_debug("userauth: unknown or disabled method %s", method);
+	succeeded = out == AUTH_SUCCESS;
 	if (out == AUTH_SUCCESS && ac->pw->pw_uid == 0 &&
 	    !root_allowed(ac, method))
 		out = AUTH_FAIL;
@@ -634,6 +658,10 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 	if (out == AUTH_SUCCESS && ac->sc->use_pam &&
 	    (ac->pam == NULL || auth_pam_account(ac->pam) != 0))
 		out = AUTH_FAIL;
+	/* Checked and refused: a refused success, a PAM conversation. */
+	if (out == AUTH_FAIL && m != NULL && m->btmp &&
+	    (succeeded || ac->submethod != NULL))
+		record_failed_login(ac);
 	if (out == AUTH_SUCCESS) {
 		char *step = ac->submethod == NULL ? x_strdup(method) :
 		    x_asprintf("%s:%s", method, ac->submethod);
