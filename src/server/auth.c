@@ -560,25 +560,19 @@ auth_wait_failed(struct authctxt *ac, int r)
 	return r == ERR_EOF ? ERR_CONN_CLOSED : r;
 }
 
+/*
+ * Answer one SERVICE_REQUEST (p: its body): "ssh-userauth" is accepted,
+ * anything else ends the connection. As in OpenSSH, a client may ask
+ * again at any time before it is authenticated: paramiko does so before
+ * each attempt.
+ */
 static int
-accept_service(struct authctxt *ac)
+answer_service(struct authctxt *ac, struct sbuf *p)
 {
-	struct sbuf *p, *m;
-	uint8_t type;
+	struct sbuf *m;
 	char *name = NULL;
 	int r;
 
-	for (;;) {
-		r = tr_wait_message(ac->t, &type, &p, auth_time_left(ac));
-		if (r != 0)
-			return auth_wait_failed(ac, r);
-		if (type == SSH2_MSG_SERVICE_REQUEST)
-			break;
-		log_debug("unexpected message type %u before service "
-		    "request", type);
-		if ((r = tr_unimplemented(ac->t)) != 0)
-			return r;
-	}
 	if (sbuf_get_cstring(p, &name, NULL) != 0) {
 		tr_disconnect(ac->t, SSH2_DISCONNECT_PROTOCOL_ERROR,
 		    "bad service request");
@@ -596,6 +590,27 @@ accept_service(struct authctxt *ac)
 		r = tr_msg_send(ac->t);
 	x_free(name);
 	return r;
+}
+
+/* Wait for the first SERVICE_REQUEST and answer it. */
+static int
+accept_service(struct authctxt *ac)
+{
+	struct sbuf *p;
+	uint8_t type;
+	int r;
+
+	for (;;) {
+		r = tr_wait_message(ac->t, &type, &p, auth_time_left(ac));
+		if (r != 0)
+			return auth_wait_failed(ac, r);
+		if (type == SSH2_MSG_SERVICE_REQUEST)
+			return answer_service(ac, p);
+		log_debug("unexpected message type %u before service "
+		    "request", type);
+		if ((r = tr_unimplemented(ac->t)) != 0)
+			return r;
+	}
 }
 
 /* One USERAUTH_REQUEST. *donep set on success. */
@@ -754,6 +769,11 @@ auth_serve(struct transport *t, const struct servconf *sc,
 		    auth_time_left(&ac))) != 0) {
 			r = auth_wait_failed(&ac, r);
 			goto out;
+		}
+		if (type == SSH2_MSG_SERVICE_REQUEST) {
+			if ((r = answer_service(&ac, p)) != 0)
+				goto out;
+			continue;
 		}
 		if (type != SSH2_MSG_USERAUTH_REQUEST) {
 			log_debug("unexpected message type %u during "

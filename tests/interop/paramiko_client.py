@@ -1,4 +1,5 @@
-"""paramiko against our sshd: a subset of algorithms, exec, data, exit status."""
+"""paramiko against our sshd: a subset of algorithms, exec, data, exit status,
+and a second attempt on the same connection after a refused one."""
 import hashlib
 import os
 import sys
@@ -57,4 +58,36 @@ run("paramiko gex etm", "id_ed25519", paramiko.Ed25519Key,
     mac="hmac-sha2-256-etm@openssh.com")
 run("paramiko group16", "id_ed25519", paramiko.Ed25519Key,
     kex="diffie-hellman-group16-sha512")
+
+
+def retry():
+    """A refused key, then the right one on the same connection: paramiko
+    sends a new SERVICE_REQUEST before each attempt, which the server must
+    accept again (OpenSSH does)."""
+    global failed
+    t = paramiko.Transport((host, port))
+    ok = False
+    try:
+        t.start_client(timeout=10)
+        other = paramiko.Ed25519Key.from_private_key_file(
+            os.path.join(tmp, "id_other"))
+        try:
+            t.auth_publickey(user, other)
+            print("error: a key not in authorized_keys was accepted")
+        except paramiko.AuthenticationException:
+            key = paramiko.Ed25519Key.from_private_key_file(
+                os.path.join(tmp, "id_ed25519"))
+            t.auth_timeout = 10
+            t.auth_publickey(user, key)
+            ok = t.is_authenticated()
+    except Exception as e:  # report and count, never hide
+        print("error: retry", repr(e))
+    finally:
+        t.close()
+    print(("ok: " if ok else "FAIL: ") + "paramiko retries after a refused key")
+    if not ok:
+        failed += 1
+
+
+retry()
 sys.exit(1 if failed else 0)

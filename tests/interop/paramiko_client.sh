@@ -1,7 +1,8 @@
 #!/bin/sh
 # Python's paramiko (Debian's python3-paramiko) logs in to our sshd with
 # ed25519, ecdsa and rsa keys over several ciphers and KEX methods, runs a
-# command with exit status, and moves data both ways.
+# command with exit status, and moves data both ways; and logs in with a
+# second key after the first was refused, on the same connection.
 . "$(dirname "$0")/lib.sh"
 "$PY" -c 'import paramiko' 2>/dev/null || skip "python3-paramiko not installed"
 make_keys
@@ -11,6 +12,8 @@ for t in ecdsa rsa; do
 	cp "$T/id_$t" "$T/pem_$t"
 	ssh-keygen -q -p -N '' -m PEM -f "$T/pem_$t" >/dev/null
 done
+# A key that authorized_keys does not list.
+ssh-keygen -q -t ed25519 -N '' -f "$T/id_other"
 write_config </dev/null
 start_sshd
 "$PY" "$(dirname "$0")/paramiko_client.py" 127.0.0.1 "$PORT" "$ME" "$T"
