@@ -96,6 +96,8 @@ struct client_opts {
 	int control_master;
 	char *bind_address;
 	int gateway_ports;
+	int streamlocal_bind_mask;	/* umask for -L socket paths (0177) */
+	int streamlocal_bind_unlink;	/* remove a file in the way first */
 	int visual_host_key;
 	int update_host_keys;
 	char *host_key_alias;

@@ -115,6 +115,13 @@ parse_written(const char *w, int dynamic, struct fwd_spec *f)
 	return r;
 }
 
+int
+fwd_client_parse(const char *written, int kind, struct fwd_spec *f)
+{
+	return parse_written(written, kind == 'L' ? 0 : kind == 'R' ? 2 : 1,
+	    f);
+}
+
 struct fwd_client *
 fwd_client_new(const struct client_opts *o)
 {
@@ -213,14 +220,26 @@ local_accept(struct chan_set *cs, int lfd, short revents, void *arg)
 	struct sbuf *extra;
 	int fd, oport;
 
-	if (f->kind == 'D') {
+	(void)revents;
+	if (f->kind == 'D' && f->spec.connect_path == NULL) {
 		socks_accept(cs, lfd);
 		return;
 	}
 	if ((fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK |
 	    SOCK_CLOEXEC)) == -1)
 		return;
-	fwd_peer_name(fd, 0, orig, sizeof(orig), &oport);
+	if (f->spec.connect_path != NULL) {
+		if (fwd_unix_open_direct(cs, fd, f->spec.connect_path) != 0)
+			log_error("channel: cannot open "
+			    "direct-streamlocal@openssh.com");
+		return;
+	}
+	if (f->spec.listen_path != NULL) {
+		/* No address to give: what ssh(1) sends instead. */
+		snprintf(orig, sizeof(orig), "127.0.0.1");
+		oport = 65535;
+	} else
+		fwd_peer_name(fd, 0, orig, sizeof(orig), &oport);
 	extra = sbuf_new();
 	if (fwd_put_addrs(extra, f->spec.connect_host, f->spec.connect_port,
 	    orig, oport) != 0 || fwd_chan_open_fd(cs, &direct_ops, fd,
@@ -230,12 +249,35 @@ local_accept(struct chan_set *cs, int lfd, short revents, void *arg)
 }
 
 static int
+setup_unix_listener(struct fwd_client *fc, struct cl_fwd *f)
+{
+	const struct client_opts *o = fc->o;
+	int fd;
+
+	if (fwd_unix_listen(f->spec.listen_path,
+	    o->streamlocal_bind_mask >= 0 ? o->streamlocal_bind_mask : 0177,
+	    o->streamlocal_bind_unlink > 0, &fd) != 0) {
+		log_error("Could not request %s forwarding.",
+		    f->kind == 'L' ? "local" : "dynamic");
+		return -1;
+	}
+	f->l.fds[0] = fd;
+	f->l.nfds = 1;
+	(void)chan_set_watch(fc->cs, fd, POLLIN, local_accept, f);
+	log_debug("Local forwarding listening on path %s.",
+	    f->spec.listen_path);
+	return 0;
+}
+
+static int
 setup_listener(struct fwd_client *fc, struct cl_fwd *f)
 {
 	const char *addr, *err;
 	int wildcard, gw = fc->o->gateway_ports > 0 ? 1 : 0;
 	size_t i;
 
+	if (f->spec.listen_path != NULL)
+		return setup_unix_listener(fc, f);
 	fwd_bind_addr(f->spec.listen_host, gw, 1, &addr, &wildcard);
 	if (fwd_listen(addr, wildcard, f->spec.listen_port, &f->l,
 	    &err) != 0) {
@@ -263,21 +305,35 @@ remote_reply(struct chan_set *cs, void *arg, int ok, struct sbuf *body)
 	uint32_t port;
 
 	if (!ok) {
-		if (f->fc->o->exit_on_forward_failure > 0) {
-			log_error("Error: remote port forwarding failed for "
-			    "listen port %d", f->spec.listen_port);
+		char what[160];
+		int eoff = f->fc->o->exit_on_forward_failure > 0;
+
+		if (f->spec.listen_path != NULL)
+			snprintf(what, sizeof(what), "path %s",
+			    f->spec.listen_path);
+		else
+			snprintf(what, sizeof(what), "port %d",
+			    f->spec.listen_port);
+		log_error("%s: remote port forwarding failed for listen %s",
+		    eoff ? "Error" : "Warning", what);
+		if (eoff)
 			fc_quit(f->fc);
-		} else
-			log_error("Warning: remote port forwarding failed for "
-			    "listen port %d", f->spec.listen_port);
+		return;
+	}
+	if (f->spec.listen_path != NULL) {
+		log_debug("remote forward success for: listen path %s",
+		    f->spec.listen_path);
 		return;
 	}
 	if (f->spec.listen_port == 0 && body != NULL &&
 	    sbuf_get_u32(body, &port) == 0) {
 		f->allocated = (int)port;
+		/* A path target shows as ssh(1) shows it: path:-2. */
 		log_error("Allocated port %u for remote forward to %s:%d",
-		    port, f->spec.connect_host ? f->spec.connect_host : "",
-		    f->spec.connect_port);
+		    port, f->spec.connect_path != NULL ?
+		    f->spec.connect_path : f->spec.connect_host != NULL ?
+		    f->spec.connect_host : "", f->spec.connect_path != NULL ?
+		    -2 : f->spec.connect_port);
 	}
 	log_debug("remote forward success for: listen %d", f->spec.listen_port);
 }
@@ -288,6 +344,14 @@ request_remote(struct fwd_client *fc, struct cl_fwd *f)
 	const char *h = f->spec.listen_host;
 	struct sbuf *b;
 
+	if (f->spec.listen_path != NULL) {
+		if ((b = chan_global_start(fc->cs,
+		    "streamlocal-forward@openssh.com", 1, remote_reply,
+		    f)) == NULL ||
+		    sbuf_put_cstring(b, f->spec.listen_path) != 0)
+			return ERR_INTERNAL;
+		return chan_msg_send(fc->cs);
+	}
 	if (h == NULL)
 		h = "localhost";
 	else if (strcmp(h, "*") == 0)
@@ -297,6 +361,20 @@ request_remote(struct fwd_client *fc, struct cl_fwd *f)
 	    sbuf_put_u32(b, (uint32_t)f->spec.listen_port) != 0)
 		return ERR_INTERNAL;
 	return chan_msg_send(fc->cs);
+}
+
+/* Connect a forwarded channel for f to its target here. */
+static int
+remote_target(struct chan_set *cs, struct chan *c, struct cl_fwd *f,
+    uint32_t *reasonp, const char **descp)
+{
+	if (f->spec.connect_path != NULL)
+		return fwd_unix_attach(c, f->spec.connect_path, reasonp,
+		    descp);
+	if (f->spec.connect_host == NULL)
+		return socks_rev_start(cs, c, &f->fc->rsocks, reasonp, descp);
+	return fwd_chan_connect(cs, c, f->spec.connect_host,
+	    f->spec.connect_port, reasonp, descp);
 }
 
 static int
@@ -317,6 +395,7 @@ forwarded_open(struct chan_set *cs, struct chan *c, struct sbuf *extra,
 		goto out;
 	for (i = 0; i < fc->n && f == NULL; i++)
 		if (fc->f[i]->kind == 'R' && !fc->f[i]->canceled &&
+		    fc->f[i]->spec.listen_path == NULL &&
 		    (fc->f[i]->spec.listen_port == (int)port ||
 		    (fc->f[i]->spec.listen_port == 0 &&
 		    fc->f[i]->allocated == (int)port)))
@@ -331,17 +410,54 @@ forwarded_open(struct chan_set *cs, struct chan *c, struct sbuf *extra,
 	}
 	log_debug("client_request_forwarded_tcpip: listen %s port %u, "
 	    "originator %s port %u", addr, port, orig, oport);
-	if (f->spec.connect_host == NULL) {
-		r = socks_rev_start(cs, c, &fc->rsocks, reasonp, descp);
-		goto out;
-	}
-	r = fwd_chan_connect(cs, c, f->spec.connect_host,
-	    f->spec.connect_port, reasonp, descp);
+	r = remote_target(cs, c, f, reasonp, descp);
  out:
 	x_free(addr);
 	x_free(orig);
 	return r;
 }
+
+/* forwarded-streamlocal@openssh.com: socket path, reserved string. */
+static int
+forwarded_stream_open(struct chan_set *cs, struct chan *c,
+    struct sbuf *extra, uint32_t *reasonp, const char **descp)
+{
+	struct fwd_client *fc = c->type_arg;
+	struct cl_fwd *f = NULL;
+	char *path = NULL, *resv = NULL;
+	size_t i;
+	int r;
+
+	*reasonp = SSH2_OPEN_CONNECT_FAILED;
+	*descp = "open failed";
+	if ((r = sbuf_get_cstring(extra, &path, NULL)) != 0 ||
+	    (r = sbuf_get_cstring(extra, &resv, NULL)) != 0)
+		goto out;
+	for (i = 0; i < fc->n && f == NULL; i++)
+		if (fc->f[i]->kind == 'R' && !fc->f[i]->canceled &&
+		    fc->f[i]->spec.listen_path != NULL &&
+		    strcmp(fc->f[i]->spec.listen_path, path) == 0)
+			f = fc->f[i];
+	if (f == NULL) {
+		log_info("WARNING: Server requests forwarding for unknown "
+		    "path %.100s", path);
+		*reasonp = SSH2_OPEN_ADMINISTRATIVELY_PROHIBITED;
+		r = ERR_PERMISSION_DENIED;
+		goto out;
+	}
+	log_debug("client_request_forwarded_streamlocal: request: %s", path);
+	r = remote_target(cs, c, f, reasonp, descp);
+ out:
+	x_free(path);
+	x_free(resv);
+	return r;
+}
+
+static const struct chan_ops forwarded_stream_ops = {
+	.type = "forwarded-streamlocal@openssh.com",
+	.open = forwarded_stream_open,
+	.free = fwd_chan_free,
+};
 
 static const struct chan_ops forwarded_ops = {
 	.type = "forwarded-tcpip",
@@ -385,7 +501,8 @@ fwd_client_setup(struct chan_set *cs, void *arg)
 	int r, exit_on = o->exit_on_forward_failure > 0;
 
 	fc->cs = cs;
-	if ((r = chan_set_register(cs, &forwarded_ops, fc)) != 0)
+	if ((r = chan_set_register(cs, &forwarded_ops, fc)) != 0 ||
+	    (r = chan_set_register(cs, &forwarded_stream_ops, fc)) != 0)
 		return r;
 	if (o->stdio_forward_host != NULL) {
 		extra = sbuf_new();

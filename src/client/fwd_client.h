@@ -5,7 +5,8 @@
  * -D/DynamicForward (SOCKS 4/4a/5 here, socks.c), -R [bind:]port
  * (SOCKS served here for the server's listener, socks_rev.c), -W (stdin/stdout as one
  * direct-tcpip channel), ExitOnForwardFailure, GatewayPorts and
- * ClearAllForwardings.
+ * ClearAllForwardings; and the Unix-domain socket forms of -L and -R
+ * (fwd_unix.c) with StreamLocalBindMask and StreamLocalBindUnlink.
  *
  * Use: fwd_client_new(o); pass fwd_client_setup / the state as the
  * session's setup hook (client_session_args.setup); after the session,
@@ -25,6 +26,14 @@ struct fwd_client;
 /* -L -R -D -W on the command line into o; 0, or -1 after a message. */
 int fwd_client_option(struct client_opts *o, int ch, const char *arg);
 
+/*
+ * A forwarding as stored in client_opts (the config's "listen target"
+ * with a blank, or the -L/-R/-D form) of kind 'L', 'R' or 'D' into f,
+ * as fwd_parse_spec does.
+ */
+struct fwd_spec;
+int fwd_client_parse(const char *written, int kind, struct fwd_spec *f);
+
 struct fwd_client *fwd_client_new(const struct client_opts *o);
 /* Register types, bind listeners, send requests: the setup hook. */
 int fwd_client_setup(struct chan_set *cs, void *arg);
@@ -39,6 +48,22 @@ void fwd_client_free(struct fwd_client *fc);
  * the running connection; the outcome is logged as ssh(1) words it.
  */
 void fwd_client_command(struct fwd_client *fc, const char *line);
+
+/* ---- fwd_unix.c: the Unix-domain socket ends ---- */
+struct chan;
+/* Listen on path (umask mask; unlink_first: remove the file first);
+ * 0 with *fdp, or an error after ssh(1)'s log line. */
+int fwd_unix_listen(const char *path, int mask, int unlink_first, int *fdp);
+/* Connect to path (non-blocking socket); 0 with *fdp or an error after
+ * ssh(1)'s log line. */
+int fwd_unix_connect(const char *path, int *fdp);
+/* For an open hook: connect to path and attach it to c; 0, or an error
+ * with *reasonp and *descp set. */
+int fwd_unix_attach(struct chan *c, const char *path, uint32_t *reasonp,
+    const char **descp);
+/* Open a direct-streamlocal@openssh.com channel to the server's path for
+ * the connected socket fd (the channel's from here on, even on error). */
+int fwd_unix_open_direct(struct chan_set *cs, int fd, const char *path);
 
 /* ---- socks.c ---- */
 struct socks_req {
@@ -63,7 +88,6 @@ size_t socks_reply(int version, int ok, unsigned char *out, size_t outlen);
 void socks_accept(struct chan_set *cs, int lfd);
 
 /* ---- socks_rev.c: -R [bind:]port, the SOCKS server on this side ---- */
-struct chan;
 struct socks_rev;
 /* Serve SOCKS on forwarded-tcpip channel c (its open hook); the relay
  * goes on *listp. 0, or an error with *reasonp and *descp set. */

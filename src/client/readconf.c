@@ -55,7 +55,8 @@ client_opts_new(void)
 		&o->compression, &o->address_family, &o->forward_agent,
 		&o->tcp_keep_alive, &o->exit_on_forward_failure,
 		&o->clear_all_forwardings, &o->control_master,
-		&o->gateway_ports, &o->visual_host_key, &o->update_host_keys,
+		&o->gateway_ports, &o->streamlocal_bind_mask,
+		&o->streamlocal_bind_unlink, &o->visual_host_key, &o->update_host_keys,
 		&o->hostbased_authentication, &o->enable_ssh_keysign,
 		&o->enable_escape_commandline,
 	};

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fwd.h"
+#include "fwd_client.h"
 #include "log.h"
 #include "readconf_int.h"
 
@@ -34,6 +36,72 @@ dump_list(FILE *f, const char *kw, char *const *arr, size_t n, int oneline)
 		fprintf(f, "%s %s\n", kw, arr[i]);
 }
 
+/* One end of a forwarding with a socket path, as ssh -G prints it. */
+static void
+put_end(FILE *f, const char *path, const char *host, int port)
+{
+	if (path != NULL)
+		fprintf(f, " %s", path);
+	else if (host == NULL)
+		fprintf(f, " %d", port);
+	else
+		fprintf(f, " [%s]:%d", host, port);
+}
+
+/*
+ * The forwardings of one kind. Those with a socket path are printed
+ * parsed, as OpenSSH 9.2 prints them: "listen target", a path bare, a
+ * port alone, a host as [host]:port, no target as [socks]:0 for -R. A
+ * LocalForward to a path also shows as a DynamicForward there (its
+ * target host is empty, which its -G takes for SOCKS), and a -D with a
+ * path target as a LocalForward too; scripts see the same lines here.
+ * Forwardings without a path are printed as written.
+ */
+static void
+dump_fwds(FILE *f, const struct client_opts *o, int kind)
+{
+	char *const *lists[3] = { o->local_forwards, o->remote_forwards,
+	    o->dynamic_forwards };
+	const size_t counts[3] = { o->nlocal_forwards, o->nremote_forwards,
+	    o->ndynamic_forwards };
+	const char *const kws[3] = { "localforward", "remoteforward",
+	    "dynamicforward" };
+	const int kinds[3] = { 'L', 'R', 'D' };
+	struct fwd_spec s;
+	size_t k, i;
+
+	for (k = 0; k < 3; k++) {
+		for (i = 0; i < counts[k]; i++) {
+			if (fwd_client_parse(lists[k][i], kinds[k], &s) != 0 ||
+			    (s.listen_path == NULL && s.connect_path == NULL)) {
+				if (kinds[k] == kind)
+					fprintf(f, "%s %s\n", kws[k],
+					    lists[k][i]);
+				fwd_spec_clear(&s);
+				continue;
+			}
+			/* Shown under kind: its own, or the cross-listing. */
+			if (kinds[k] == kind || (kind == 'D' &&
+			    kinds[k] == 'L' && s.connect_path != NULL) ||
+			    (kind == 'L' && kinds[k] == 'D' &&
+			    s.connect_path != NULL)) {
+				fprintf(f, "%s", kind == 'L' ? kws[0] :
+				    kind == 'R' ? kws[1] : kws[2]);
+				put_end(f, s.listen_path, s.listen_host,
+				    s.listen_port);
+				if (kind == 'R' && s.connect_path == NULL &&
+				    s.connect_host == NULL)
+					fprintf(f, " [socks]:0");
+				else if (kind != 'D')
+					put_end(f, s.connect_path,
+					    s.connect_host, s.connect_port);
+				fprintf(f, "\n");
+			}
+			fwd_spec_clear(&s);
+		}
+	}
+}
+
 static void
 dump_str(FILE *f, const char *kw, const char *v)
 {
@@ -59,6 +127,7 @@ readconf_dump(const struct client_opts *o, FILE *f)
 		{ "clearallforwardings", o->clear_all_forwardings },
 		{ "exitonforwardfailure", o->exit_on_forward_failure },
 		{ "gatewayports", o->gateway_ports },
+		{ "streamlocalbindunlink", o->streamlocal_bind_unlink },
 		{ "hashknownhosts", o->hash_known_hosts },
 		{ "identitiesonly", o->identities_only },
 		{ "kbdinteractiveauthentication",
@@ -119,11 +188,11 @@ readconf_dump(const struct client_opts *o, FILE *f)
 	    o->nuser_known_hosts_files, 1);
 	dump_list(f, "sendenv", o->send_env, o->nsend_env, 0);
 	dump_list(f, "setenv", o->set_env, o->nset_env, 1);
-	dump_list(f, "localforward", o->local_forwards, o->nlocal_forwards, 0);
-	dump_list(f, "remoteforward", o->remote_forwards,
-	    o->nremote_forwards, 0);
-	dump_list(f, "dynamicforward", o->dynamic_forwards,
-	    o->ndynamic_forwards, 0);
+	dump_fwds(f, o, 'L');
+	dump_fwds(f, o, 'R');
+	dump_fwds(f, o, 'D');
+	fprintf(f, "streamlocalbindmask 0%o\n",
+	    (unsigned int)o->streamlocal_bind_mask);
 	dump_str(f, "controlpath", o->control_path);
 	if (o->identity_agent != NULL)
 		fprintf(f, "identityagent %s\n", o->identity_agent);

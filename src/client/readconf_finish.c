@@ -347,6 +347,8 @@ readconf_finish(struct client_opts *o, const char *local_user)
 	def_int(&o->enable_escape_commandline, 0);
 	def_int(&o->control_master, 0);
 	def_int(&o->gateway_ports, 0);
+	def_int(&o->streamlocal_bind_mask, 0177);
+	def_int(&o->streamlocal_bind_unlink, 0);
 	def_int(&o->visual_host_key, 0);
 	def_int(&o->update_host_keys, 0);
 	def_int(&o->hostbased_authentication, 0);

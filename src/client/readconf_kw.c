@@ -143,6 +143,9 @@ const struct rc_kw rc_keywords[] = {
 	{ "controlmaster", RT_ENUM, F(control_master), 0, rc_enum_ctlm },
 	{ "bindaddress", RT_STR, F(bind_address), 0, NULL },
 	{ "gatewayports", RT_FLAG, F(gateway_ports), 0, NULL },
+	{ "streamlocalbindmask", RT_MASK, F(streamlocal_bind_mask), 0, NULL },
+	{ "streamlocalbindunlink", RT_FLAG, F(streamlocal_bind_unlink), 0,
+	    NULL },
 	{ "visualhostkey", RT_FLAG, F(visual_host_key), 0, NULL },
 	{ "updatehostkeys", RT_ENUM, F(update_host_keys), 0, rc_enum_uhk },
 	{ "hostkeyalias", RT_STR, F(host_key_alias), 0, NULL },
@@ -169,7 +172,7 @@ static const char *const ignored_keywords[] = {
 	"canonicalizepermittedcnames", "connectionattempts",
 	"controlpersist", "fingerprinthash", "ipqos",
 	"localcommand", "permitlocalcommand", "nohostauthenticationforlocalhost",
-	"proxyusefdpass", "streamlocalbindmask", "streamlocalbindunlink",
+	"proxyusefdpass",
 	"tunnel", "tunneldevice", "verifyhostkeydns", "syslogfacility",
 	"logverbose", "casignaturealgorithms", "revokedhostkeys",
 	"securitykeyprovider", "pkcs11provider", "smartcarddevice",
@@ -367,6 +370,15 @@ rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 			v = 0;
 		else if ((v = rc_parse_time(argv[1])) < 0 || argc != 2)
 			BAD("invalid time value.", src, line);
+		if (*ip == -1)
+			*ip = (int)v;
+		return 0;
+	case RT_MASK:
+		/* Octal, as ssh(1) reads it: digits up to the first that is
+		 * not octal, at most 0777. */
+		v = strtol(argv[1], &list, 8);
+		if (list == argv[1] || v < 0 || v > 0777)
+			BAD("Bad mask.", src, line);
 		if (*ip == -1)
 			*ip = (int)v;
 		return 0;

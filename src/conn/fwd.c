@@ -9,6 +9,7 @@
  * open is refused with the last error, as OpenSSH words it.
  */
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <netinet/in.h>
 
 #include <ctype.h>
@@ -32,31 +33,47 @@
 
 /* ---- parsing ---- */
 
-/* Split at ':' or '/' outside [], removing the brackets. */
-static size_t
-split_fields(char *s, char **f, size_t max)
+/* One field of a spec: its text and whether it names a socket path. */
+struct spec_field {
+	char *s;
+	int path;
+};
+
+/*
+ * Cut the next field off *pp (in place). "[...]" is one literal field
+ * that must end the spec or be followed by ':'; elsewhere '\\' makes the
+ * next character literal and an unescaped '/' marks a path. Returns 0,
+ * 1 at the end of the spec, or -1 when malformed.
+ */
+static int
+next_field(char **pp, struct spec_field *fl)
 {
-	size_t n = 0;
-	char *p = s;
+	char *p = *pp, *w, *e;
 
-	while (n < max) {
-		if (*p == '[') {
-			char *e = strchr(p, ']');
-
-			if (e == NULL || (e[1] != '\0' && e[1] != ':' &&
-			    e[1] != '/'))
-				return 0;
-			f[n++] = p + 1;
-			*e = '\0';
-			p = e + 1;
-		} else {
-			f[n++] = p;
-			p += strcspn(p, ":/");
-		}
-		if (*p == '\0')
-			return n;
-		*p++ = '\0';
+	if (*p == '\0')
+		return 1;
+	fl->path = 0;
+	if (*p == '[') {
+		if ((e = strchr(p + 1, ']')) == NULL ||
+		    (e[1] != ':' && e[1] != '\0'))
+			return -1;
+		*e = '\0';
+		fl->s = p + 1;
+		fl->path = strchr(fl->s, '/') != NULL;
+		*pp = e[1] == ':' ? e + 2 : e + 1;
+		return 0;
 	}
+	fl->s = w = p;
+	for (; *p != '\0' && *p != ':'; p++) {
+		if (*p == '\\') {
+			if (*++p == '\0')
+				return -1;
+		} else if (*p == '/')
+			fl->path = 1;
+		*w++ = *p;
+	}
+	*pp = *p == ':' ? p + 1 : p;
+	*w = '\0';
 	return 0;
 }
 
@@ -67,7 +84,7 @@ parse_port(const char *s, int allow_zero, int *portp)
 	long v;
 	struct servent *se;
 
-	if (*s == '\0')
+	if (s == NULL || *s == '\0')
 		return ERR_INVALID_FORMAT;
 	errno = 0;
 	v = strtol(s, &ep, 10);
@@ -83,36 +100,117 @@ parse_port(const char *s, int allow_zero, int *portp)
 	return 0;
 }
 
+/* Longest socket path a sockaddr_un holds (with its NUL). */
+#define FWD_PATH_MAX	(sizeof(((struct sockaddr_un *)NULL)->sun_path))
+
+/* Lay n fields out as listen and connect ends (before any check). */
+static int
+spec_assign(struct spec_field *fl, size_t n, struct fwd_spec *f,
+    const char **lport, const char **cport)
+{
+	size_t lh = SIZE_MAX, lp = SIZE_MAX, ch = SIZE_MAX, cp = SIZE_MAX;
+	size_t lpath = SIZE_MAX, cpath = SIZE_MAX;
+
+	switch (n) {
+	case 1:
+		if (fl[0].path)
+			lpath = 0;
+		else
+			lp = 0;
+		break;
+	case 2:
+		if (fl[0].path && fl[1].path) {
+			lpath = 0;
+			cpath = 1;
+		} else if (fl[1].path) {
+			lp = 0;
+			cpath = 1;
+		} else {
+			lh = 0;
+			lp = 1;
+		}
+		break;
+	case 3:
+		if (fl[0].path) {
+			lpath = 0;
+			ch = 1;
+			cp = 2;
+		} else if (fl[2].path) {
+			lh = 0;
+			lp = 1;
+			cpath = 2;
+		} else {
+			lp = 0;
+			ch = 1;
+			cp = 2;
+		}
+		break;
+	case 4:
+		lh = 0;
+		lp = 1;
+		ch = 2;
+		cp = 3;
+		break;
+	default:
+		return ERR_INVALID_FORMAT;
+	}
+	if (lh != SIZE_MAX)
+		f->listen_host = x_strdup(fl[lh].s);
+	if (lpath != SIZE_MAX)
+		f->listen_path = x_strdup(fl[lpath].s);
+	if (ch != SIZE_MAX)
+		f->connect_host = x_strdup(fl[ch].s);
+	if (cpath != SIZE_MAX)
+		f->connect_path = x_strdup(fl[cpath].s);
+	*lport = lp != SIZE_MAX ? fl[lp].s : NULL;
+	*cport = cp != SIZE_MAX ? fl[cp].s : NULL;
+	return 0;
+}
+
 int
 fwd_parse_spec(const char *spec, int dynamic, struct fwd_spec *f)
 {
-	char *copy, *fld[5];
-	size_t n;
-	int r = ERR_INVALID_FORMAT, tail;
+	struct spec_field fl[5];
+	const char *lport, *cport;
+	char *copy, *p;
+	size_t n = 0;
+	int r = ERR_INVALID_FORMAT, e = 0;
 
 	memset(f, 0, sizeof(*f));
 	copy = x_strdup(spec);
-	n = split_fields(copy, fld, 5);
-	if (n == 0 || n > 4)
+	for (p = copy; isspace((unsigned char)*p); p++)
+		;
+	while (n < 5 && (e = next_field(&p, &fl[n])) == 0)
+		n++;
+	if (e < 0 || n == 0 || n > 4)
 		goto out;
-	/* Dynamic: [bind:]port; static: [bind:]port:host:hostport. */
-	if (n <= 2 && dynamic == 0)
+	if (spec_assign(fl, n, f, &lport, &cport) != 0)
 		goto out;
-	if (n >= 3 && dynamic == 1)
+	/* -D takes no target host; -L needs one (a path will do). */
+	if (dynamic == 1 && n > 2)
 		goto out;
-	tail = n >= 3 ? 2 : 0;
-	if (n - tail == 2)
-		f->listen_host = x_strdup(fld[0]);
-	if ((r = parse_port(fld[n - tail - 1], 1, &f->listen_port)) != 0)
+	if (dynamic == 0 && f->connect_host == NULL &&
+	    f->connect_path == NULL)
 		goto out;
-	if (tail) {
+	if (f->listen_path == NULL) {
+		if ((r = parse_port(lport, dynamic == 2,
+		    &f->listen_port)) != 0)
+			goto out;
 		r = ERR_INVALID_FORMAT;
-		if (*fld[n - 2] == '\0')
-			goto out;
-		f->connect_host = x_strdup(fld[n - 2]);
-		if ((r = parse_port(fld[n - 1], 0, &f->connect_port)) != 0)
-			goto out;
 	}
+	if (f->connect_host != NULL && (*f->connect_host == '\0' ||
+	    parse_port(cport, 0, &f->connect_port) != 0))
+		goto out;
+	if ((f->listen_host != NULL && strlen(f->listen_host) >= NI_MAXHOST) ||
+	    (f->connect_host != NULL &&
+	    strlen(f->connect_host) >= NI_MAXHOST) ||
+	    (f->listen_path != NULL &&
+	    (*f->listen_path == '\0' ||
+	    strlen(f->listen_path) >= FWD_PATH_MAX)) ||
+	    (f->connect_path != NULL &&
+	    (*f->connect_path == '\0' ||
+	    strlen(f->connect_path) >= FWD_PATH_MAX)))
+		goto out;
 	r = 0;
  out:
 	x_free(copy);
@@ -126,6 +224,8 @@ fwd_spec_clear(struct fwd_spec *f)
 {
 	x_free(f->listen_host);
 	x_free(f->connect_host);
+	x_free(f->listen_path);
+	x_free(f->connect_path);
 	memset(f, 0, sizeof(*f));
 }
 

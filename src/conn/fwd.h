@@ -32,20 +32,29 @@ struct chan;
 struct chan_ops;
 struct sbuf;
 
-/* A forwarding as written: -L/-R "[bind:]port:host:hostport", -D/-R
- * "[bind:]port". Hosts may be in [] (IPv6); '/' may replace ':'. */
+/*
+ * A forwarding as written: -L/-R "[bind:]port:host:hostport", -D/-R
+ * "[bind:]port", and the Unix-domain socket forms "path:host:hostport",
+ * "[bind:]port:path", "path:path" (-L/-R) and "path" (-R). Fields are
+ * separated by ':'; a field in [] is taken literally (IPv6); '\' makes
+ * the next character literal; a field holding an unescaped '/' is a
+ * socket path.
+ */
 struct fwd_spec {
 	char *listen_host;	/* NULL: not given; "" or "*": all */
-	int listen_port;
-	char *connect_host;	/* NULL: dynamic (SOCKS) */
+	int listen_port;	/* 0 with listen_path */
+	char *listen_path;	/* non-NULL: listen on this socket path */
+	char *connect_host;	/* NULL: dynamic (SOCKS), or connect_path */
 	int connect_port;
+	char *connect_path;	/* non-NULL: connect to this socket path */
 };
 
 /*
  * Parse spec into f (strings belong to f; clear with fwd_spec_clear).
- * dynamic: 0 requires a target, 1 forbids one (-D), 2 allows either
- * (-R). Ports are 0..65535 (0 only for listen ports: allocate).
- * ERR_INVALID_FORMAT on anything else.
+ * dynamic: 0 requires a target (-L), 1 forbids one (-D), 2 allows
+ * either (-R). Ports are 1..65535 or a service name; listen port 0
+ * (allocate) only for -R. Paths are shorter than a sockaddr_un's
+ * sun_path, hosts than NI_MAXHOST. ERR_INVALID_FORMAT on anything else.
  */
 int fwd_parse_spec(const char *spec, int dynamic, struct fwd_spec *f);
 void fwd_spec_clear(struct fwd_spec *f);

@@ -24,10 +24,15 @@ test_spec(void)
 	CHECK_STR(f.connect_host, "2001:db8::1");
 	CHECK(f.connect_port == 22);
 	fwd_spec_clear(&f);
-	CHECK_OK(fwd_parse_spec("*:0/host/22", 0, &f));
+	CHECK_OK(fwd_parse_spec("*:0:host:22", 2, &f));
 	CHECK_STR(f.listen_host, "*");
 	CHECK(f.listen_port == 0);
 	fwd_spec_clear(&f);
+	/* '/' marks a path now, as in OpenSSH since 6.7: no separator. */
+	CHECK_ERR(fwd_parse_spec("1234/host/22", 0, &f), ERR_INVALID_FORMAT);
+	/* Allocated listen ports are for -R only. */
+	CHECK_ERR(fwd_parse_spec("0:host:22", 0, &f), ERR_INVALID_FORMAT);
+	CHECK_ERR(fwd_parse_spec("0", 1, &f), ERR_INVALID_FORMAT);
 	CHECK_OK(fwd_parse_spec("1080", 1, &f));
 	CHECK(f.connect_host == NULL && f.listen_port == 1080);
 	fwd_spec_clear(&f);
@@ -41,6 +46,116 @@ test_spec(void)
 	CHECK_ERR(fwd_parse_spec("1::22", 0, &f), ERR_INVALID_FORMAT);
 	CHECK_ERR(fwd_parse_spec("a:b:c:d:e", 0, &f), ERR_INVALID_FORMAT);
 	CHECK_ERR(fwd_parse_spec("[::1:80:h:1", 0, &f), ERR_INVALID_FORMAT);
+}
+
+/* Specs with Unix-domain socket paths, checked against OpenSSH 9.2's
+ * ssh -G for the same strings. */
+static void
+test_spec_paths(void)
+{
+	struct fwd_spec f;
+	char longp[200];
+
+	CHECK_OK(fwd_parse_spec("/tmp/a.sock:localhost:22", 0, &f));
+	CHECK_STR(f.listen_path, "/tmp/a.sock");
+	CHECK(f.listen_host == NULL && f.listen_port == 0);
+	CHECK_STR(f.connect_host, "localhost");
+	CHECK(f.connect_port == 22 && f.connect_path == NULL);
+	fwd_spec_clear(&f);
+	CHECK_OK(fwd_parse_spec("1234:/tmp/r.sock", 0, &f));
+	CHECK(f.listen_host == NULL && f.listen_port == 1234);
+	CHECK(f.listen_path == NULL && f.connect_host == NULL);
+	CHECK_STR(f.connect_path, "/tmp/r.sock");
+	fwd_spec_clear(&f);
+	CHECK_OK(fwd_parse_spec("[::1]:1234:/tmp/r", 0, &f));
+	CHECK_STR(f.listen_host, "::1");
+	CHECK(f.listen_port == 1234);
+	CHECK_STR(f.connect_path, "/tmp/r");
+	fwd_spec_clear(&f);
+	CHECK_OK(fwd_parse_spec("/tmp/a:/tmp/b", 0, &f));
+	CHECK_STR(f.listen_path, "/tmp/a");
+	CHECK_STR(f.connect_path, "/tmp/b");
+	fwd_spec_clear(&f);
+	/* Three fields with the first a path: the second is a host. */
+	CHECK_OK(fwd_parse_spec("/tmp/a:/tmp/b:22", 0, &f));
+	CHECK_STR(f.listen_path, "/tmp/a");
+	CHECK_STR(f.connect_host, "/tmp/b");
+	CHECK(f.connect_path == NULL && f.connect_port == 22);
+	fwd_spec_clear(&f);
+	/* A '/' in a middle host field does not make it a path. */
+	CHECK_OK(fwd_parse_spec("1234:h/x:22", 0, &f));
+	CHECK_STR(f.connect_host, "h/x");
+	fwd_spec_clear(&f);
+	/* Brackets: literal, and a path when they hold a '/'. */
+	CHECK_OK(fwd_parse_spec("[/tmp/a]:h:22", 0, &f));
+	CHECK_STR(f.listen_path, "/tmp/a");
+	fwd_spec_clear(&f);
+	CHECK_OK(fwd_parse_spec("1234:[/tmp/x]", 0, &f));
+	CHECK_STR(f.connect_path, "/tmp/x");
+	fwd_spec_clear(&f);
+	CHECK_OK(fwd_parse_spec("[/x]:1234:h:22", 0, &f));
+	CHECK_STR(f.listen_host, "/x");
+	CHECK(f.listen_path == NULL && f.listen_port == 1234);
+	fwd_spec_clear(&f);
+	/* Backslash escapes: a literal ':' inside a path; an escaped '/'
+	 * alone does not make a path. */
+	CHECK_OK(fwd_parse_spec("/tmp/a\\:b:h:22", 0, &f));
+	CHECK_STR(f.listen_path, "/tmp/a:b");
+	fwd_spec_clear(&f);
+	CHECK_ERR(fwd_parse_spec("\\/a:h:22", 0, &f), ERR_INVALID_FORMAT);
+	CHECK_ERR(fwd_parse_spec("1234:h:22\\", 0, &f), ERR_INVALID_FORMAT);
+	/* Leading blanks are skipped; one trailing ':' is harmless. */
+	CHECK_OK(fwd_parse_spec(" 1234:h:22:", 0, &f));
+	CHECK(f.listen_port == 1234 && f.connect_port == 22);
+	fwd_spec_clear(&f);
+	/* -R forms. */
+	CHECK_OK(fwd_parse_spec("/tmp/r:h:22", 2, &f));
+	CHECK_STR(f.listen_path, "/tmp/r");
+	CHECK_STR(f.connect_host, "h");
+	fwd_spec_clear(&f);
+	CHECK_OK(fwd_parse_spec("/tmp/r:/tmp/l", 2, &f));
+	CHECK_STR(f.listen_path, "/tmp/r");
+	CHECK_STR(f.connect_path, "/tmp/l");
+	fwd_spec_clear(&f);
+	CHECK_OK(fwd_parse_spec("0:/tmp/l", 2, &f));
+	CHECK(f.listen_port == 0);
+	CHECK_STR(f.connect_path, "/tmp/l");
+	fwd_spec_clear(&f);
+	CHECK_OK(fwd_parse_spec("*:1234:/tmp/l", 2, &f));
+	CHECK_STR(f.listen_host, "*");
+	CHECK_STR(f.connect_path, "/tmp/l");
+	fwd_spec_clear(&f);
+	CHECK_OK(fwd_parse_spec("/tmp/r", 2, &f));
+	CHECK_STR(f.listen_path, "/tmp/r");
+	CHECK(f.connect_host == NULL && f.connect_path == NULL);
+	fwd_spec_clear(&f);
+	/* A path then a port is a bind address that looks like a path. */
+	CHECK_OK(fwd_parse_spec("/tmp/r:1234", 2, &f));
+	CHECK_STR(f.listen_host, "/tmp/r");
+	CHECK(f.listen_path == NULL && f.listen_port == 1234);
+	fwd_spec_clear(&f);
+	/* Malformed. */
+	CHECK_ERR(fwd_parse_spec("/tmp/a:1234", 0, &f), ERR_INVALID_FORMAT);
+	CHECK_ERR(fwd_parse_spec("/tmp/a", 0, &f), ERR_INVALID_FORMAT);
+	CHECK_ERR(fwd_parse_spec("/tmp/a:", 0, &f), ERR_INVALID_FORMAT);
+	CHECK_ERR(fwd_parse_spec(":/tmp/a", 0, &f), ERR_INVALID_FORMAT);
+	CHECK_ERR(fwd_parse_spec("1234:h:/x", 0, &f), ERR_INVALID_FORMAT);
+	CHECK_ERR(fwd_parse_spec("0:/tmp/x", 0, &f), ERR_INVALID_FORMAT);
+	CHECK_ERR(fwd_parse_spec("/tmp/a:h:0", 0, &f), ERR_INVALID_FORMAT);
+	CHECK_ERR(fwd_parse_spec("1234::/x", 2, &f), ERR_INVALID_FORMAT);
+	CHECK_ERR(fwd_parse_spec("[/tmp/a]x:h:22", 0, &f),
+	    ERR_INVALID_FORMAT);
+	CHECK_ERR(fwd_parse_spec("/a:b:c:d:e", 2, &f), ERR_INVALID_FORMAT);
+	CHECK_ERR(fwd_parse_spec("/tmp/r:h:22", 1, &f), ERR_INVALID_FORMAT);
+	/* Paths must fit a sockaddr_un: 107 bytes do, 108 do not. */
+	memset(longp, 'a', sizeof(longp));
+	longp[0] = '/';
+	memcpy(longp + 107, ":h:22", 6);
+	CHECK_OK(fwd_parse_spec(longp, 0, &f));
+	CHECK(strlen(f.listen_path) == 107);
+	fwd_spec_clear(&f);
+	memcpy(longp + 108, ":h:22", 6);
+	CHECK_ERR(fwd_parse_spec(longp, 0, &f), ERR_INVALID_FORMAT);
 }
 
 static void
@@ -187,6 +302,7 @@ int
 main(void)
 {
 	test_spec();
+	test_spec_paths();
 	test_bind();
 	test_permit();
 	test_refusal();
