@@ -12,6 +12,14 @@
  * RemoteForward with no target this side serves SOCKS on the channel
  * (socks_rev.c), as OpenSSH 7.6 and later do.
  *
+ * Socket paths (fwd_unix.c): a LocalForward from a path listens on a
+ * Unix socket; one to a path opens direct-streamlocal@openssh.com
+ * channels; a RemoteForward from a path is a
+ * streamlocal-forward@openssh.com request whose
+ * forwarded-streamlocal@openssh.com channels are matched by path; a
+ * RemoteForward to a path connects its channels to the socket here.
+ * ~C -KL/-KR take a path too (cancel-streamlocal-forward@openssh.com).
+ *
  * ExitOnForwardFailure: a listener that cannot be set up fails setup;
  * a refused remote forward ends the connection. Either way the exit
  * status becomes 255.
@@ -561,8 +569,16 @@ cmd_cancel(struct fwd_client *fc, int kind, const struct fwd_spec *k)
 	for (i = 0; i < fc->n && f == NULL; i++) {
 		struct cl_fwd *x = fc->f[i];
 
-		if (x->kind != kind || x->canceled ||
-		    !same_host(k->listen_host, x->spec.listen_host))
+		if (x->kind != kind || x->canceled)
+			continue;
+		if (k->listen_path != NULL || x->spec.listen_path != NULL) {
+			if (k->listen_path != NULL &&
+			    x->spec.listen_path != NULL &&
+			    strcmp(k->listen_path, x->spec.listen_path) == 0)
+				f = x;
+			continue;
+		}
+		if (!same_host(k->listen_host, x->spec.listen_host))
 			continue;
 		if (x->spec.listen_port == k->listen_port ||
 		    (kind == 'R' && x->spec.listen_port == 0 &&
@@ -576,7 +592,16 @@ cmd_cancel(struct fwd_client *fc, int kind, const struct fwd_spec *k)
 		return;
 	}
 	f->canceled = 1;
-	if (kind == 'R') {
+	if (kind == 'R' && f->spec.listen_path != NULL) {
+		if ((b = chan_global_start(fc->cs,
+		    "cancel-streamlocal-forward@openssh.com", 0, NULL,
+		    NULL)) == NULL ||
+		    sbuf_put_cstring(b, f->spec.listen_path) != 0 ||
+		    chan_msg_send(fc->cs) != 0) {
+			log_info("Unknown port forwarding.");
+			return;
+		}
+	} else if (kind == 'R') {
 		h = f->spec.listen_host;
 		if (h == NULL)
 			h = "localhost";
