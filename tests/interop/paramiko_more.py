@@ -1,0 +1,502 @@
+"""paramiko against our sshd, the way its users drive it: SSHClient.connect
+with a list of key files, passwords, keyboard-interactive, auth_none;
+shells with a pty, exec with an environment, stderr combined or apart,
+a signal-killed command, resize_pty, several channels at once; keepalives,
+rekeying mid-transfer, direct-tcpip, remote forwarding and its cancel,
+and compression offered by the client.
+
+Arguments: host port user tmpdir password methods
+  password  the user's password, or "-" when the password and
+            keyboard-interactive parts are to be skipped (not root)
+  methods   the comma-separated list auth_none must be refused with
+
+Each case prints "ok: ..." or "FAIL: ..."; the exit status counts them."""
+import hashlib
+import os
+import socket
+import sys
+import threading
+import time
+
+import paramiko
+
+host, port, user, tmp = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+password = None if sys.argv[5] == "-" else sys.argv[5]
+methods = sys.argv[6].split(",")
+failed = 0
+WAIT = 20
+
+
+def key(name):
+    return os.path.join(tmp, name)
+
+
+def report(desc, ok):
+    global failed
+    print(("ok: " if ok else "FAIL: ") + desc, flush=True)
+    if not ok:
+        failed += 1
+
+
+def case(fn):
+    """Run one case; an exception is a failure, reported with its cause."""
+    desc = fn.__doc__.strip().splitlines()[0]
+    try:
+        ok = fn()
+    except Exception as e:  # report and count, never hide
+        print("error:", desc, repr(e), flush=True)
+        ok = False
+    report(desc, bool(ok))
+
+
+def client(**kw):
+    c = paramiko.SSHClient()
+    c.set_missing_host_key_policy(paramiko.AutoAddPolicy())
+    args = dict(hostname=host, port=port, username=user, timeout=WAIT,
+                banner_timeout=WAIT, auth_timeout=WAIT, look_for_keys=False,
+                allow_agent=False)
+    args.update(kw)
+    c.connect(**args)
+    return c
+
+
+def logged_in():
+    return client(key_filename=key("id_ed25519"))
+
+
+def read_all(ch, stderr=False):
+    """Everything on stdout (or stderr) until EOF."""
+    ch.settimeout(WAIT)
+    out = b""
+    while True:
+        b = ch.recv_stderr(65536) if stderr else ch.recv(65536)
+        if not b:
+            return out
+        out += b
+
+
+def status(ch):
+    """The exit status, waiting at most WAIT seconds (-1: none came)."""
+    if not ch.status_event.wait(WAIT):
+        raise RuntimeError("no exit status and no close")
+    return ch.exit_status
+
+
+def run(c, cmd, **kw):
+    """exec_command; returns (stdout, stderr, status)."""
+    stdin, stdout, stderr = c.exec_command(cmd, timeout=WAIT, **kw)
+    stdin.close()
+    out = stdout.read()
+    err = stderr.read()
+    return out, err, status(stdout.channel)
+
+
+# --- Authentication ------------------------------------------------------
+
+def keyfile_list():
+    """connect: key_filename list with a refused key first"""
+    c = client(key_filename=[key("id_other"), key("id_ed25519")])
+    try:
+        out, _, st = run(c, "echo in")
+        return out == b"in\n" and st == 0
+    finally:
+        c.close()
+
+
+def no_keys_no_agent():
+    """connect: look_for_keys=False, allow_agent=False, no key: refused"""
+    try:
+        c = client()
+    except paramiko.AuthenticationException:
+        return True
+    except paramiko.SSHException as e:
+        # paramiko says "No authentication methods available" when it
+        # has nothing to try at all; that is its own refusal.
+        return "No authentication methods" in str(e)
+    c.close()
+    return False
+
+
+def by_password():
+    """connect: password"""
+    c = client(password=password)
+    try:
+        out, _, st = run(c, "id -un")
+        ok = out == (user + "\n").encode() and st == 0
+    finally:
+        c.close()
+    try:
+        client(password=password + "x").close()
+        return False
+    except paramiko.AuthenticationException:
+        return ok
+
+
+def by_kbdint():
+    """auth_interactive with a handler (PAM keyboard-interactive)"""
+    seen = []
+
+    def handler(title, instructions, prompts):
+        seen.extend(p for p, _ in prompts)
+        return [password for _ in prompts]
+
+    t = paramiko.Transport((host, port))
+    try:
+        t.start_client(timeout=WAIT)
+        left = t.auth_interactive(user, handler)
+        if left or not t.is_authenticated():
+            return False
+        ch = t.open_session(timeout=WAIT)
+        ch.exec_command("id -un")
+        out = read_all(ch)
+        return (out == (user + "\n").encode() and status(ch) == 0 and
+                any("assword" in p for p in seen))
+    finally:
+        t.close()
+
+
+def by_none():
+    """auth_none is refused with the methods the server offers"""
+    t = paramiko.Transport((host, port))
+    try:
+        t.start_client(timeout=WAIT)
+        try:
+            t.auth_none(user)
+            return False
+        except paramiko.BadAuthenticationType as e:
+            print("  allowed_types:", e.allowed_types)
+            return list(e.allowed_types) == methods
+    finally:
+        t.close()
+
+
+# --- Sessions ------------------------------------------------------------
+
+def pty_shell():
+    """get_pty + invoke_shell: echo hi; exit 4"""
+    c = logged_in()
+    try:
+        ch = c.get_transport().open_session(timeout=WAIT)
+        ch.get_pty()
+        ch.invoke_shell()
+        ch.sendall(b"echo hi; exit 4\n")
+        out = read_all(ch)
+        return b"hi\r\n" in out and status(ch) == 4
+    finally:
+        c.close()
+
+
+def environment():
+    """exec_command(environment=): AcceptEnv lets one in, not the other"""
+    c = logged_in()
+    try:
+        out, _, st = run(c, 'echo "$MOAT_OK/${MOAT_NO-unset}"',
+                         environment={"MOAT_OK": "yes", "MOAT_NO": "no"})
+        return out == b"yes/unset\n" and st == 0
+    finally:
+        c.close()
+
+
+def combined():
+    """set_combine_stderr: stderr arrives in stdout"""
+    c = logged_in()
+    try:
+        ch = c.get_transport().open_session(timeout=WAIT)
+        ch.set_combine_stderr(True)
+        ch.exec_command("echo out; sleep 0.2; echo err >&2")
+        out = read_all(ch)
+        return out == b"out\nerr\n" and status(ch) == 0
+    finally:
+        c.close()
+
+
+def apart():
+    """stderr kept apart from stdout"""
+    c = logged_in()
+    try:
+        out, err, st = run(c, "echo out; echo err >&2; exit 3")
+        return out == b"out\n" and err == b"err\n" and st == 3
+    finally:
+        c.close()
+
+
+def killed():
+    """a signal-killed command: exit-signal, no exit-status, channel closes"""
+    seen = []
+    table = paramiko.Transport._channel_handler_table
+    req = paramiko.common.MSG_CHANNEL_REQUEST
+    orig = table[req]
+
+    def spy(chan, m):
+        pos = m.packet.tell()
+        seen.append(m.get_text())
+        m.packet.seek(pos)
+        return orig(chan, m)
+
+    table[req] = spy
+    c = logged_in()
+    try:
+        ch = c.get_transport().open_session(timeout=WAIT)
+        ch.exec_command("kill -TERM $$")
+        read_all(ch)
+        # paramiko ignores exit-signal: recv_exit_status gives -1 once the
+        # channel closes, as with OpenSSH's sshd.
+        st = status(ch)
+        print("  requests seen:", seen, "status:", st)
+        return st == -1 and "exit-signal" in seen and "exit-status" not in seen
+    finally:
+        table[req] = orig
+        c.close()
+
+
+def resize():
+    """resize_pty: stty size shows the new size"""
+    c = logged_in()
+    try:
+        ch = c.get_transport().open_session(timeout=WAIT)
+        ch.get_pty(width=80, height=24)
+        ch.invoke_shell()
+        ch.settimeout(WAIT)
+        ch.sendall(b"stty size; echo DONE1\n")
+        buf = b""
+        while b"24 80" not in buf or b"\nDONE1" not in buf:
+            b = ch.recv(4096)
+            if not b:
+                return False
+            buf += b
+        ch.resize_pty(width=132, height=43)
+        ch.sendall(b"stty size; exit\n")
+        out = read_all(ch)
+        return b"43 132" in out and status(ch) == 0
+    finally:
+        c.close()
+
+
+def many_channels():
+    """several channels at once on one Transport"""
+    c = logged_in()
+    try:
+        t = c.get_transport()
+        chans, datas = [], []
+        for i in range(5):
+            ch = t.open_session(timeout=WAIT)
+            ch.exec_command("sha256sum; exit %d" % i)
+            chans.append(ch)
+            datas.append(os.urandom(200000 + i * 1000))
+        # Interleave the writes so every channel is busy at once.
+        for off in range(0, 210000, 16384):
+            for ch, d in zip(chans, datas):
+                if off < len(d):
+                    ch.sendall(d[off:off + 16384])
+        for ch in chans:
+            ch.shutdown_write()
+        ok = True
+        for i, (ch, d) in enumerate(zip(chans, datas)):
+            out = read_all(ch)
+            ok = ok and out.split()[0].decode() == hashlib.sha256(d).hexdigest()
+            ok = ok and status(ch) == i
+        return ok
+    finally:
+        c.close()
+
+
+# --- Transport features --------------------------------------------------
+
+def keepalive():
+    """set_keepalive, and keepalive@openssh.com answered"""
+    c = logged_in()
+    try:
+        t = c.get_transport()
+        t.set_keepalive(1)
+        time.sleep(3.5)	# paramiko sends keepalive@lag.net, no reply wanted
+        res = {}
+
+        def ask():
+            res["r"] = t.global_request("keepalive@openssh.com", wait=True)
+            res["active"] = t.is_active()
+
+        th = threading.Thread(target=ask, daemon=True)
+        th.start()
+        th.join(WAIT)
+        # OpenSSH answers with REQUEST_FAILURE: paramiko returns None and
+        # the transport stays up.
+        answered = not th.is_alive() and res.get("active")
+        out, _, st = run(c, "echo still")
+        return answered and out == b"still\n" and st == 0
+    finally:
+        c.close()
+
+
+def rekey():
+    """renegotiate_keys() mid-transfer: data intact both ways"""
+    c = logged_in()
+    try:
+        t = c.get_transport()
+        ch = t.open_session(timeout=WAIT)
+        ch.exec_command("cat")
+        ch.settimeout(WAIT)
+        data = os.urandom(6 << 20)
+        got = []
+
+        def reader():
+            while True:
+                b = ch.recv(65536)
+                if not b:
+                    return
+                got.append(b)
+
+        rt = threading.Thread(target=reader, daemon=True)
+        rt.start()
+        step = len(data) // 3
+        k0, sid = t.H, t.session_id
+        ch.sendall(data[:step])
+        t.renegotiate_keys()
+        ch.sendall(data[step:2 * step])
+        t.renegotiate_keys()
+        ch.sendall(data[2 * step:])
+        ch.shutdown_write()
+        rt.join(WAIT * 2)
+        # A new exchange hash means new keys; the session id stays.
+        return (b"".join(got) == data and status(ch) == 0 and
+                t.H != k0 and t.session_id == sid)
+    finally:
+        c.close()
+
+
+def echo_server():
+    """A local TCP echo server; returns (socket, port)."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(4)
+
+    def serve():
+        while True:
+            try:
+                conn, _ = s.accept()
+            except OSError:
+                return
+            def echo(cn=conn):
+                with cn:
+                    while True:
+                        b = cn.recv(65536)
+                        if not b:
+                            return
+                        cn.sendall(b)
+            threading.Thread(target=echo, daemon=True).start()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return s, s.getsockname()[1]
+
+
+def recv_n(ch, n):
+    out = b""
+    while len(out) < n:
+        b = ch.recv(n - len(out))
+        if not b:
+            break
+        out += b
+    return out
+
+
+def direct_tcpip():
+    """open_channel("direct-tcpip") to a local echo server"""
+    s, eport = echo_server()
+    c = logged_in()
+    try:
+        ch = c.get_transport().open_channel(
+            "direct-tcpip", ("127.0.0.1", eport), ("127.0.0.1", 0),
+            timeout=WAIT)
+        ch.settimeout(WAIT)
+        data = os.urandom(300000)
+        threading.Thread(target=ch.sendall, args=(data,), daemon=True).start()
+        back = recv_n(ch, len(data))
+        ch.close()
+        return back == data
+    finally:
+        c.close()
+        s.close()
+
+
+def remote_forward():
+    """request_port_forward: a connection arrives as forwarded-tcpip; cancel"""
+    c = logged_in()
+    try:
+        t = c.get_transport()
+        rport = t.request_port_forward("127.0.0.1", 0)
+        conn = socket.create_connection(("127.0.0.1", rport), timeout=WAIT)
+        ch = t.accept(WAIT)
+        if ch is None:
+            print("  no forwarded channel arrived")
+            return False
+        ch.settimeout(WAIT)
+        conn.sendall(b"ping")
+        ok = recv_n(ch, 4) == b"ping"
+        ch.sendall(b"pong")
+        back = b""
+        while len(back) < 4:
+            b = conn.recv(4)
+            if not b:
+                break
+            back += b
+        ok = ok and back == b"pong"
+        conn.close()
+        ch.close()
+        t.cancel_port_forward("127.0.0.1", rport)
+        # The listener goes away once the cancel is handled; the session
+        # going on proves the cancel was taken in order.
+        out, _, _ = run(c, "echo after")
+        try:
+            socket.create_connection(("127.0.0.1", rport), timeout=5).close()
+            print("  port still listening after cancel")
+            return False
+        except OSError:
+            pass
+        return ok and out == b"after\n"
+    finally:
+        c.close()
+
+
+def compression():
+    """use_compression(True): falls back to what the server offers"""
+    t = paramiko.Transport((host, port))
+    try:
+        t.use_compression(True)
+        t.start_client(timeout=WAIT)
+        k = paramiko.Ed25519Key.from_private_key_file(key("id_ed25519"))
+        t.auth_publickey(user, k)
+        ch = t.open_session(timeout=WAIT)
+        data = b"compressible " * 100000
+        ch.exec_command("sha256sum")
+        ch.sendall(data)
+        ch.shutdown_write()
+        out = read_all(ch)
+        print("  compression:", t.local_compression, t.remote_compression)
+        return (out.split()[0].decode() == hashlib.sha256(data).hexdigest()
+                and status(ch) == 0 and
+                t.local_compression == t.remote_compression and
+                t.local_compression in ("none", "zlib@openssh.com", "zlib"))
+    finally:
+        t.close()
+
+
+case(keyfile_list)
+case(no_keys_no_agent)
+case(by_none)
+if password is not None:
+    case(by_password)
+    case(by_kbdint)
+else:
+    print("note: not root: password and keyboard-interactive parts skipped")
+case(pty_shell)
+case(environment)
+case(combined)
+case(apart)
+case(killed)
+case(resize)
+case(many_channels)
+case(keepalive)
+case(rekey)
+case(direct_tcpip)
+case(remote_forward)
+case(compression)
+sys.exit(1 if failed else 0)
