@@ -410,6 +410,20 @@ def server_rekey():
         c.close()
 
 
+def small_window():
+    """a channel with a 1 KiB window and 512-byte packets"""
+    c = logged_in()
+    try:
+        ch = c.get_transport().open_session(window_size=1024,
+                                            max_packet_size=512,
+                                            timeout=WAIT)
+        ch.exec_command("head -c 500000 /dev/zero; echo end")
+        out = read_all(ch)
+        return out == bytes(500000) + b"end\n" and status(ch) == 0
+    finally:
+        c.close()
+
+
 # --- Transport features --------------------------------------------------
 
 def keepalive():
@@ -566,6 +580,47 @@ def remote_forward():
         c.close()
 
 
+def direct_refused():
+    """direct-tcpip to a closed port: refused with CONNECT_FAILED (2)"""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    dead = s.getsockname()[1]
+    s.close()
+    c = logged_in()
+    try:
+        try:
+            c.get_transport().open_channel(
+                "direct-tcpip", ("127.0.0.1", dead), ("127.0.0.1", 0),
+                timeout=WAIT)
+            return False
+        except paramiko.ChannelException as e:
+            ok = e.code == paramiko.OPEN_FAILED_CONNECT_FAILED
+        out, _, st = run(c, "echo alive")
+        return ok and out == b"alive\n" and st == 0
+    finally:
+        c.close()
+
+
+def forward_busy():
+    """request_port_forward on a port in use: denied, session goes on"""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(1)
+    c = logged_in()
+    try:
+        try:
+            c.get_transport().request_port_forward("127.0.0.1",
+                                                   s.getsockname()[1])
+            return False
+        except paramiko.SSHException:
+            pass
+        out, _, st = run(c, "echo alive")
+        return out == b"alive\n" and st == 0
+    finally:
+        c.close()
+        s.close()
+
+
 class OfferSpy(paramiko.Transport):
     """A Transport that keeps the server's compression offer (c2s, s2c)
     from its KEXINIT, which paramiko forgets once keys are taken."""
@@ -610,8 +665,9 @@ def compression():
 
 MAIN = ["keyfile_list", "no_keys_no_agent", "by_none", "by_password",
         "by_kbdint", "banner", "pty_shell", "pty_exec", "environment",
-        "combined", "apart", "killed", "resize", "many_channels", "sftp",
-        "keepalive", "rekey", "direct_tcpip", "remote_forward", "compression"]
+        "combined", "apart", "killed", "resize", "many_channels",
+        "small_window", "sftp", "keepalive", "rekey", "direct_tcpip",
+        "direct_refused", "remote_forward", "forward_busy", "compression"]
 NEED_PASSWORD = ("by_password", "by_kbdint", "password_as_kbdint", "two_steps")
 for name in (sys.argv[7].split(",") if len(sys.argv) > 7 and sys.argv[7]
              else MAIN):

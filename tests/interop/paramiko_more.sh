@@ -6,10 +6,11 @@
 # handler (PAM); auth_none refused with the methods offered; the Banner.
 # Sessions: a pty shell, exec with a pty, exec with an environment
 # (AcceptEnv), stderr combined and apart, a signal-killed command,
-# resize_pty, several channels at once, SFTP (Debian's sftp-server as the
-# subsystem). Transport: keepalives, rekeying by the client and by the
-# server mid-transfer, direct-tcpip, remote forwarding and its cancel,
-# and compression asked for by the client.
+# resize_pty, several channels at once, a 1 KiB window with 512-byte
+# packets, SFTP (Debian's sftp-server as the subsystem). Transport:
+# keepalives, rekeying by the client and by the server mid-transfer,
+# direct-tcpip (and its refusal), remote forwarding and its cancel (and a
+# busy port denied), and compression asked for by the client.
 # As root the logins use a temporary user with a password and a PAM
 # service of pam_unix; as any other user the password and
 # keyboard-interactive parts are skipped.
