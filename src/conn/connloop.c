@@ -56,7 +56,9 @@ static void
 build_pollset(struct chan_set *cs, struct pollset *ps)
 {
 	struct transport *t = cs->t;
-	int can_read = tr_output_pending(t) < CONN_OUTPUT_HIGH;
+	/* No channel reads while keys change (see tr_kex_running()). */
+	int can_read = tr_output_pending(t) < CONN_OUTPUT_HIGH &&
+	    !tr_kex_running(t);
 	size_t i;
 
 	ps->n = 0;

@@ -127,6 +127,7 @@ uint64_t tr_last_input_time(const struct transport *t) { return t->last_input; }
 const struct key *tr_hostkey(const struct transport *t) { return t->hostkey; }
 void tr_set_authenticated(struct transport *t) { t->authenticated = 1; }
 unsigned int tr_kex_count(const struct transport *t) { return t->nkex; }
+int tr_kex_running(const struct transport *t) { return t->kex_state != KEX_IDLE; }
 
 const unsigned char *
 tr_session_id(const struct transport *t, size_t *lenp)

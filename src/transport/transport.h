@@ -212,5 +212,13 @@ const struct key *tr_hostkey(const struct transport *t);
 void tr_set_authenticated(struct transport *t);
 /* Key exchanges completed so far (1 after the first). */
 unsigned int tr_kex_count(const struct transport *t);
+/*
+ * Non-zero from a KEXINIT (ours or the peer's) until both sides use the
+ * new keys. The connection layer stops reading channel data meanwhile,
+ * as OpenSSH does: what it read would be held until the new keys and
+ * then sent under them in one burst, carrying each key well past
+ * RekeyLimit.
+ */
+int tr_kex_running(const struct transport *t);
 
 #endif

@@ -66,6 +66,7 @@ int tr_fd_in(const struct transport *t) { return t->fd; }
 int tr_fd_out(const struct transport *t) { return t->fd; }
 int tr_want_write(const struct transport *t) { return sbuf_len(t->out) > 0; }
 size_t tr_output_pending(const struct transport *t) { return sbuf_len(t->out); }
+int tr_kex_running(const struct transport *t) { (void)t; return 0; }
 
 int
 tr_fd_read(struct transport *t)
