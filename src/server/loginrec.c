@@ -36,6 +36,7 @@
 #include <utmpx.h>
 
 #include "err.h"
+#include "fdio.h"
 #include "log.h"
 #include "loginrec.h"
 
@@ -345,25 +346,6 @@ loginrec_logout(const struct loginrec_files *f, const char *tty)
 	return r;
 }
 
-/* Write all of buf to fd, across short writes and signals. */
-static int
-write_all(int fd, const void *buf, size_t len)
-{
-	const unsigned char *p = buf;
-	ssize_t n;
-
-	while (len > 0) {
-		if ((n = write(fd, p, len)) == -1) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int
 loginrec_failed(const struct loginrec_files *f, const char *user,
     const char *host, const char *addr)
@@ -406,7 +388,7 @@ loginrec_failed(const struct loginrec_files *f, const char *user,
 		memcpy(ut.ut_addr_v6, &a4, sizeof(a4));
 	}
 	ut.ut_tv.tv_sec = time(NULL);
-	if (write_all(fd, &ut, sizeof(ut)) != 0) {
+	if (fd_write_full(fd, &ut, sizeof(ut)) != 0) {
 		log_error("Failed to write to %s: %s", f->btmp,
 		    strerror(errno));
 		r = ERR_SYSTEM;
