@@ -98,6 +98,24 @@ if [ "$FAILS" -ne 0 ]; then
 	diff "$T/sums_deb" "$T/sums_ours" >&2
 fi
 
+# READDIR's longnames (`ls -l` lines) byte for byte, on files of each
+# kind: a directory, a symlink, a FIFO, modes with set-id bits, an old
+# date (the year shown), sizes wide and small.
+mkdir "$T/lsd" "$T/lsd/sub"
+: > "$T/lsd/empty"
+cp "$T/big_head3" "$T/lsd/mid"
+ln -s mid "$T/lsd/link"
+mkfifo "$T/lsd/fifo"
+chmod 4751 "$T/lsd/mid"
+chmod 1777 "$T/lsd/sub"
+touch -d '2001-02-03 04:05' "$T/lsd/empty"
+"$PY" "$(dirname "$0")/sftp_server_ls.py" "$BIN/sftp-server" "$T/lsd" \
+    > "$T/ls_ours"
+"$PY" "$(dirname "$0")/sftp_server_ls.py" "$DEB" "$T/lsd" > "$T/ls_deb"
+same_ls() { [ -s "$T/ls_ours" ] && cmp -s "$T/ls_ours" "$T/ls_deb"; }
+check "READDIR longnames as Debian's" same_ls
+cmp -s "$T/ls_ours" "$T/ls_deb" || diff "$T/ls_deb" "$T/ls_ours" >&2
+
 # -R: a put is refused, as by Debian's -R.
 printf 'put %s ro\n' "$T/big_head3" > "$T/batch_ro"
 for s in ours deb; do
