@@ -43,7 +43,7 @@ if ! "$cc" -fsanitize=fuzzer,address,undefined "$probe.c" -o "$probe" \
 fi
 
 incs=""
-for d in core crypto keys transport conn server client; do
+for d in core crypto keys transport conn server client sftp; do
 	[ -d "$top/src/$d" ] && incs="$incs -I$top/src/$d"
 done
 # The main build's warnings.
@@ -58,7 +58,8 @@ UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export UBSAN_OPTIONS
 
 srcs=$(cd "$top" && ls src/core/*.c src/crypto/*.c src/keys/*.c \
-    src/transport/*.c src/conn/*.c src/server/*.c src/client/*.c 2>/dev/null)
+    src/transport/*.c src/conn/*.c src/server/*.c src/client/*.c \
+    src/sftp/*.c 2>/dev/null)
 
 # Rebuild the objects when any source or header changed since last time.
 stamp=$out/obj/.stamp
