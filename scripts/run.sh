@@ -19,7 +19,7 @@ HostKey $S/ssh_host_ed25519_key
 HostKey $S/ssh_host_rsa_key
 AuthorizedKeysFile $S/authorized_keys
 PidFile none
-Subsystem sftp /usr/lib/openssh/sftp-server
+Subsystem sftp $(pwd)/build/bin/sftp-server
 EOF2
 echo "moat sshd on 127.0.0.1:2222 (Ctrl-C stops it). Connect with:"
 echo "  ssh -p 2222 -i $S/id_ed25519 -o UserKnownHostsFile=$S/known_hosts $(id -un)@127.0.0.1"
