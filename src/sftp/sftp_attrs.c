@@ -198,7 +198,7 @@ mode_string(mode_t m, char out[11])
 
 /* Size scaled to at most four significant characters and a unit. */
 static void
-size_si(unsigned long long v, char out[16])
+size_si(unsigned long long v, char out[24])
 {
 	static const char units[] = "BKMGTPE";
 	size_t u = 0;
@@ -207,14 +207,14 @@ size_si(unsigned long long v, char out[16])
 		v = (v + 512) / 1024;
 		u++;
 	}
-	snprintf(out, 16, "%llu%c", v, units[u]);
+	snprintf(out, 24, "%llu%c", v, units[u]);
 }
 
 char *
 sftp_ls_long(const char *name, const struct stat *st, const char *user,
     const char *group, int si_units)
 {
-	char mode[11], ubuf[16], gbuf[16], tbuf[32], sbuf[16];
+	char mode[11], ubuf[16], gbuf[16], tbuf[32], sbuf[24];
 	struct tm tm;
 	time_t now = time(NULL), mt = st->st_mtime;
 	const time_t half_year = 365 * 24 * 60 * 60 / 2;
