@@ -27,9 +27,8 @@ password = None if sys.argv[5] == "-" else sys.argv[5]
 methods = sys.argv[6].split(",")
 failed = 0
 WAIT = 20
-# Our own sftp-server is not there yet: the test's sshd_config runs
-# Debian's for the sftp subsystem.
-SFTP_SERVER = "/usr/lib/openssh/sftp-server"
+# The test's sshd_config runs our sftp-server for the sftp subsystem.
+SFTP_SERVER = os.path.join(os.environ.get("MOAT_BIN", ""), "sftp-server")
 
 
 def key(name):

@@ -7,7 +7,7 @@
 # Sessions: a pty shell, exec with a pty, exec with an environment
 # (AcceptEnv), stderr combined and apart, a signal-killed command,
 # resize_pty, several channels at once, a 1 KiB window with 512-byte
-# packets, SFTP (Debian's sftp-server as the subsystem). Transport:
+# packets, SFTP (our sftp-server as the subsystem). Transport:
 # keepalives, rekeying by the client and by the server mid-transfer,
 # direct-tcpip (and its refusal), remote forwarding and its cancel (and a
 # busy port denied), and compression asked for by the client.
@@ -48,14 +48,14 @@ else
 fi
 COMMON="AcceptEnv MOAT_OK
 Banner $T/banner
-Subsystem sftp /usr/lib/openssh/sftp-server"
+Subsystem sftp $BIN/sftp-server"
 
 # more CASES [sshd_config lines...]: restart sshd so, run those cases.
 more() {
 	cases=$1
 	shift
 	restart_sshd "$AUTH" "$COMMON" "$@"
-	"$PY" "$(dirname "$0")/paramiko_more.py" 127.0.0.1 "$PORT" "$U" "$T" \
+	MOAT_BIN=$BIN "$PY" "$(dirname "$0")/paramiko_more.py" 127.0.0.1 "$PORT" "$U" "$T" \
 	    "$PW" "$METHODS" "$cases"
 }
 

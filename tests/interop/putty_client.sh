@@ -106,8 +106,8 @@ out=$(pl -load env 127.0.0.1 'echo "$MOAT_PT/${MOAT_NO-unset}"' </dev/null 2>/de
 check "Environment: the accepted name is set, the other refused" \
     [ "$out" = putty-env/unset ]
 
-# pscp (SFTP and scp) and psftp, with Debian's sftp-server.
-SFTPD=/usr/lib/openssh/sftp-server
+# pscp (SFTP and scp) and psftp, with our sftp-server.
+SFTPD=$BIN/sftp-server
 if command -v pscp >/dev/null && command -v psftp >/dev/null && [ -x "$SFTPD" ]; then
 	restart_sshd "Subsystem sftp $SFTPD"
 	pc() { HOME=$PH timeout 120 "$@"; }
