@@ -380,31 +380,39 @@ def sftp():
         c.close()
 
 
+def cat_through(t, data, send):
+    """Run `cat` on a new channel of transport t, send data with
+    send(ch, data) while a thread reads the echo; True when it all came
+    back and cat exited 0."""
+    ch = t.open_session(timeout=WAIT)
+    ch.exec_command("cat")
+    ch.settimeout(WAIT)
+    got = []
+
+    def reader():
+        while True:
+            b = ch.recv(65536)
+            if not b:
+                return
+            got.append(b)
+
+    rt = threading.Thread(target=reader, daemon=True)
+    rt.start()
+    send(ch, data)
+    ch.shutdown_write()
+    rt.join(WAIT * 3)
+    return b"".join(got) == data and status(ch) == 0
+
+
 def server_rekey():
     """the server rekeys (RekeyLimit) mid-transfer: data intact"""
     c = logged_in()
     try:
         t = c.get_transport()
-        ch = t.open_session(timeout=WAIT)
-        ch.exec_command("cat")
-        ch.settimeout(WAIT)
-        data = os.urandom(8 << 20)
-        got = []
-
-        def reader():
-            while True:
-                b = ch.recv(65536)
-                if not b:
-                    return
-                got.append(b)
-
-        rt = threading.Thread(target=reader, daemon=True)
-        rt.start()
         k0 = t.H
-        ch.sendall(data)
-        ch.shutdown_write()
-        rt.join(WAIT * 3)
-        return b"".join(got) == data and status(ch) == 0 and t.H != k0
+        intact = cat_through(t, os.urandom(8 << 20),
+                             lambda ch, d: ch.sendall(d))
+        return intact and t.H != k0
     finally:
         c.close()
 
@@ -455,33 +463,19 @@ def rekey():
     c = logged_in()
     try:
         t = c.get_transport()
-        ch = t.open_session(timeout=WAIT)
-        ch.exec_command("cat")
-        ch.settimeout(WAIT)
-        data = os.urandom(6 << 20)
-        got = []
-
-        def reader():
-            while True:
-                b = ch.recv(65536)
-                if not b:
-                    return
-                got.append(b)
-
-        rt = threading.Thread(target=reader, daemon=True)
-        rt.start()
-        step = len(data) // 3
         k0, sid = t.H, t.session_id
-        ch.sendall(data[:step])
-        t.renegotiate_keys()
-        ch.sendall(data[step:2 * step])
-        t.renegotiate_keys()
-        ch.sendall(data[2 * step:])
-        ch.shutdown_write()
-        rt.join(WAIT * 2)
+
+        def send(ch, data):
+            step = len(data) // 3
+            ch.sendall(data[:step])
+            t.renegotiate_keys()
+            ch.sendall(data[step:2 * step])
+            t.renegotiate_keys()
+            ch.sendall(data[2 * step:])
+
+        intact = cat_through(t, os.urandom(6 << 20), send)
         # A new exchange hash means new keys; the session id stays.
-        return (b"".join(got) == data and status(ch) == 0 and
-                t.H != k0 and t.session_id == sid)
+        return intact and t.H != k0 and t.session_id == sid
     finally:
         c.close()
 
