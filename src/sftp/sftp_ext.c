@@ -150,23 +150,7 @@ sftp_ext_fsync(struct sftp_server *s, uint32_t id, struct sbuf *req)
 int
 sftp_ext_lsetstat(struct sftp_server *s, uint32_t id, struct sbuf *req)
 {
-	struct sftp_attrs a;
-	char *path;
-	int r;
-
-	if ((r = sftp_get_path(req, &path)) != 0)
-		return r;
-	if ((r = sftp_attrs_decode(req, &a)) == 0) {
-		log_debug("request %u: lsetstat name \"%s\"", id, path);
-		/* A size means nothing for a link. */
-		if (a.flags & SSH2_FILEXFER_ATTR_SIZE)
-			sftp_send_status(s, id, SSH2_FX_BAD_MESSAGE);
-		else
-			sftp_send_errno(s, id,
-			    sftp_apply_attrs(path, -1, &a, 0));
-	}
-	x_free(path);
-	return r;
+	return sftp_setstat_path(s, id, req, 0);
 }
 
 int

@@ -325,7 +325,8 @@ sftp_apply_attrs(const char *name, int fd, const struct sftp_attrs *a,
 }
 
 int
-sftp_req_setstat(struct sftp_server *s, uint32_t id, struct sbuf *req)
+sftp_setstat_path(struct sftp_server *s, uint32_t id, struct sbuf *req,
+    int follow)
 {
 	struct sftp_attrs a;
 	char *path;
@@ -334,11 +335,23 @@ sftp_req_setstat(struct sftp_server *s, uint32_t id, struct sbuf *req)
 	if ((r = sftp_get_path(req, &path)) != 0)
 		return r;
 	if ((r = sftp_attrs_decode(req, &a)) == 0) {
-		log_debug("request %u: setstat name \"%s\"", id, path);
-		sftp_send_errno(s, id, sftp_apply_attrs(path, -1, &a, 1));
+		log_debug("request %u: %s name \"%s\"", id,
+		    follow ? "setstat" : "lsetstat", path);
+		/* A size means nothing for a link. */
+		if (!follow && (a.flags & SSH2_FILEXFER_ATTR_SIZE))
+			sftp_send_status(s, id, SSH2_FX_BAD_MESSAGE);
+		else
+			sftp_send_errno(s, id,
+			    sftp_apply_attrs(path, -1, &a, follow));
 	}
 	x_free(path);
 	return r;
+}
+
+int
+sftp_req_setstat(struct sftp_server *s, uint32_t id, struct sbuf *req)
+{
+	return sftp_setstat_path(s, id, req, 1);
 }
 
 int

@@ -71,6 +71,12 @@ int sftp_get_path(struct sbuf *req, char **pathp);
 /* Apply SETSTAT-style attributes to a path (follow: not for lsetstat). */
 int sftp_apply_attrs(const char *name, int fd, const struct sftp_attrs *a,
     int follow);
+/*
+ * SETSTAT (follow) or lsetstat@openssh.com (not; a size is refused):
+ * the path and attributes from req, applied, the status sent.
+ */
+int sftp_setstat_path(struct sftp_server *s, uint32_t id, struct sbuf *req,
+    int follow);
 
 /* sftp_req.c */
 sftp_handler sftp_req_open, sftp_req_close, sftp_req_read, sftp_req_write,
