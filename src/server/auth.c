@@ -6,11 +6,14 @@
  * the Match blocks for it are applied, and the account checks run. An
  * unknown user gets a fake passwd entry; unknown and refused users go
  * through the same motions (a password is still hashed) and are never
- * let in, so the answers do not tell whether the account exists. Methods are rows of a table (name,
- * the servconf switch that enables it, handler); a handler answers
- * SUCCESS, FAILURE or POSTPONED (it already replied, as PK_OK does), and
- * the loop does the bookkeeping OpenSSH does: log lines, MaxAuthTries,
- * PermitRootLogin, the banner, the list of methods that can continue.
+ * let in, so the answers do not tell whether the account exists.
+ * Methods are rows of a table (name, the servconf switch that enables
+ * it, handler); a handler answers SUCCESS, FAILURE or POSTPONED (it
+ * already replied, as PK_OK does), and the loop does the bookkeeping
+ * OpenSSH does: log lines, MaxAuthTries, PermitRootLogin, the banner,
+ * the list of methods that can continue. none and password are here;
+ * publickey, keyboard-interactive and hostbased have files of their own
+ * (auth_pubkey.c, auth_kbdint.c, auth_hostbased.c).
  * Running as root, failed logins go into btmp where Debian's sshd puts
  * them: a user name that does not exist, when first seen, and each
  * password or keyboard-interactive answer that was checked and refused
@@ -33,8 +36,6 @@
 #include <unistd.h>
 
 #include "auth_int.h"
-#include "authkeys.h"
-#include "cert.h"
 #include "err.h"
 #include "log.h"
 #include "loginrec.h"
@@ -42,7 +43,6 @@
 #include "mem.h"
 
 #define AUTH_MAX_BANNER	(64 * 1024)
-#define RSA_MIN_BITS	1024
 
 void
 auth_result_clear(struct auth_result *res)
@@ -85,198 +85,12 @@ record_failed_login(const struct authctxt *ac)
 		    c->remote_addr);
 }
 
-static char *
-key_log_info(const struct key *k)
-{
-	char *d = auth_key_desc(k), *s;
-
-	s = x_asprintf(": %s", d);
-	x_free(d);
-	return s;
-}
-
-/* Append the bytes signed for publickey authentication. */
-static int
-pubkey_signed_data(struct authctxt *ac, const char *alg,
-    const unsigned char *blob, size_t blen, struct sbuf *d)
-{
-	const unsigned char *sid;
-	size_t sidlen;
-	int r;
-
-	if ((sid = tr_session_id(ac->t, &sidlen)) == NULL)
-		return ERR_INTERNAL;
-	if ((r = sbuf_put_string(d, sid, sidlen)) != 0 ||
-	    (r = sbuf_put_u8(d, SSH2_MSG_USERAUTH_REQUEST)) != 0 ||
-	    (r = sbuf_put_cstring(d, ac->user)) != 0 ||
-	    (r = sbuf_put_cstring(d, ac->service)) != 0 ||
-	    (r = sbuf_put_cstring(d, "publickey")) != 0 ||
-	    (r = sbuf_put_u8(d, 1)) != 0 ||
-	    (r = sbuf_put_cstring(d, alg)) != 0 ||
-	    (r = sbuf_put_string(d, blob, blen)) != 0)
-		return r;
-	return 0;
-}
-
 static int
 m_none(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
     char **infop)
 {
 	*outp = AUTH_FAIL;
 	return sbuf_len(req) == 0 ? 0 : ERR_PROTOCOL;
-}
-
-/* Whether an earlier AuthenticationMethods step used this key. */
-static int
-key_used(const struct authctxt *ac, const struct key *k)
-{
-	size_t i;
-
-	for (i = 0; i < ac->nused_keys; i++)
-		if (key_equal_public(ac->used_keys[i], k))
-			return 1;
-	return 0;
-}
-
-/*
- * The offered key: a plain key, or a certificate when alg is a
- * certificate algorithm. *subjp is the key that signs, *sigalgp the
- * signature algorithm it signs with. 0 on a key we can use; nonzero
- * (logged) otherwise.
- */
-static int
-pubkey_decode(const char *alg, const unsigned char *blob, size_t blen,
-    struct key **keyp, struct key_cert **certp, const char **sigalgp,
-    char **infop)
-{
-	enum key_type kt;
-	int r, nid;
-
-	if ((*sigalgp = cert_sigalg_base(alg)) != NULL) {
-		if ((r = cert_from_blob(blob, blen, certp)) != 0) {
-			log_error("userauth_pubkey: cannot decode key: %s: %s",
-			    alg, err_str(r));
-			return r;
-		}
-		*infop = auth_cert_info(*certp);
-		if (!cert_sigalg_matches(*certp, alg)) {
-			log_error("userauth_pubkey: type mismatch for decoded "
-			    "key (received %s, expected %s)", alg,
-			    cert_type_name((*certp)->key));
-			return ERR_KEY_TYPE_MISMATCH;
-		}
-		return 0;
-	}
-	*sigalgp = alg;
-	if ((r = key_from_blob(blob, blen, keyp)) != 0) {
-		log_error("userauth_pubkey: cannot decode key: %s: %s", alg,
-		    err_str(r));
-		return r;
-	}
-	*infop = key_log_info(*keyp);
-	if (key_type_from_name(alg, &kt, &nid) != 0) {
-		log_verbose("userauth_pubkey: unsupported public key "
-		    "algorithm: %s", alg);
-		return ERR_KEY_TYPE_UNKNOWN;
-	}
-	if (key_sigalg_matches(*keyp, alg) != 1) {
-		log_error("userauth_pubkey: type mismatch for decoded key "
-		    "(received %s, expected %s)", alg, key_type_name(*keyp));
-		return ERR_KEY_TYPE_MISMATCH;
-	}
-	return 0;
-}
-
-static int
-m_publickey(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
-    char **infop)
-{
-	const unsigned char *blob, *sig = NULL;
-	size_t blen, siglen = 0;
-	struct authopts *opts = NULL;
-	struct key *key = NULL, **subjp;
-	struct key_cert *cert = NULL;
-	struct sbuf *data = NULL, *m;
-	const char *sigalg = NULL;
-	char *alg = NULL;
-	int r, hassig;
-
-	*outp = AUTH_FAIL;
-	if ((r = sbuf_get_bool(req, &hassig)) != 0 ||
-	    (r = sbuf_get_cstring(req, &alg, NULL)) != 0 ||
-	    (r = sbuf_get_string_direct(req, &blob, &blen)) != 0 ||
-	    (hassig && (r = sbuf_get_string_direct(req, &sig,
-	    &siglen)) != 0) || sbuf_len(req) != 0) {
-		r = ERR_PROTOCOL;
-		goto out;
-	}
-	r = 0;
-	if (pubkey_decode(alg, blob, blen, &key, &cert, &sigalg, infop) != 0)
-		goto out;
-	subjp = cert != NULL ? &cert->key : &key;
-	if (ac->sc->pubkey_accepted_algorithms == NULL ||
-	    match_pattern_list(alg, ac->sc->pubkey_accepted_algorithms,
-	    0) != 1) {
-		log_verbose("userauth_pubkey: signature algorithm %s not in "
-		    "PubkeyAcceptedAlgorithms", alg);
-		goto out;
-	}
-	if ((*subjp)->type == KEY_RSA && key_bits(*subjp) < RSA_MIN_BITS) {
-		log_verbose("userauth_pubkey: RSA key too small (%u bits)",
-		    key_bits(*subjp));
-		goto out;
-	}
-	if (auth_key_revoked(ac, *subjp, cert))
-		goto out;
-	if (!ac->valid)
-		goto out;
-	if (cert != NULL ? auth_cert_allowed(ac, cert, &opts) != 0 :
-	    authkeys_find(ac->sc, ac->pw, key, ac->conn->remote_host,
-	    ac->conn->remote_addr, &opts) != 0)
-		goto out;
-	if (!hassig) {
-		/* A query: the key would do (RFC 4252 section 7). */
-		if ((m = tr_msg_start(ac->t, SSH2_MSG_USERAUTH_PK_OK)) == NULL) {
-			r = ERR_INTERNAL;
-			goto out;
-		}
-		if ((r = sbuf_put_cstring(m, alg)) != 0 ||
-		    (r = sbuf_put_string(m, blob, blen)) != 0 ||
-		    (r = tr_msg_send(ac->t)) != 0)
-			goto out;
-		*outp = AUTH_POSTPONED;
-		goto out;
-	}
-	data = sbuf_new();
-	if ((r = pubkey_signed_data(ac, alg, blob, blen, data)) != 0)
-		goto out;
-	if (key_verify(*subjp, sig, siglen, sbuf_ptr(data), sbuf_len(data),
-	    sigalg) != 0) {
-		log_debug("userauth_pubkey: signature did not verify");
-		goto out;
-	}
-	if (ac->chains != NULL && key_used(ac, *subjp)) {
-		log_verbose("userauth_pubkey: refusing previously-used %s key",
-		    key_type_name(*subjp));
-		goto out;
-	}
-	if (ac->chains != NULL) {
-		ac->used_keys = x_reallocarray(ac->used_keys,
-		    ac->nused_keys + 1, sizeof(*ac->used_keys));
-		ac->used_keys[ac->nused_keys++] = *subjp;
-		*subjp = NULL;
-	}
-	authopts_free(ac->opts);
-	ac->opts = opts;
-	opts = NULL;
-	*outp = AUTH_SUCCESS;
- out:
-	sbuf_free(data);
-	authopts_free(opts);
-	key_free(key);
-	cert_free(cert);
-	x_free(alg);
-	return r;
 }
 
 static int
@@ -328,7 +142,8 @@ static const struct method {
 	int btmp;		/* its refusals are failed logins (btmp) */
 } methods[] = {
 	{ "none",	ALWAYS,				m_none, 0 },
-	{ "publickey",	SC_FIELD(pubkey_authentication),	m_publickey, 0 },
+	{ "publickey",	SC_FIELD(pubkey_authentication),
+	    auth_m_publickey, 0 },
 	{ "password",	SC_FIELD(password_authentication),	m_password, 1 },
 	{ "keyboard-interactive", SC_FIELD(kbd_interactive_authentication),
 	    auth_m_kbdint, 1 },

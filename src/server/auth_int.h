@@ -68,6 +68,8 @@ int auth_key_revoked(const struct authctxt *ac, const struct key *key,
     const struct key_cert *cert);
 
 /* Method handlers outside auth.c. */
+int auth_m_publickey(struct authctxt *, struct sbuf *, enum auth_outcome *,
+    char **);
 int auth_m_kbdint(struct authctxt *, struct sbuf *, enum auth_outcome *,
     char **);
 int auth_m_hostbased(struct authctxt *, struct sbuf *, enum auth_outcome *,
