@@ -14,10 +14,6 @@
  *
  * Failures are logged in ssh(1)'s words.
  */
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,83 +26,28 @@
 #include "mem.h"
 #include "sbuf.h"
 
-#define UNIX_BACKLOG	128
-
-static int
-unix_addr(const char *path, struct sockaddr_un *sun)
-{
-	memset(sun, 0, sizeof(*sun));
-	sun->sun_family = AF_UNIX;
-	if (path[0] == '\0' || strlen(path) >= sizeof(sun->sun_path)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	memcpy(sun->sun_path, path, strlen(path));
-	return 0;
-}
-
 int
 fwd_unix_listen(const char *path, int mask, int unlink_first, int *fdp)
 {
-	struct sockaddr_un sun;
-	mode_t old;
-	int fd = -1, err;
-
-	*fdp = -1;
-	if (unix_addr(path, &sun) != 0)
-		goto fail;
-	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
-	    SOCK_CLOEXEC, 0)) == -1)
-		goto fail;
 	if (unlink_first && unlink(path) != 0 && errno != ENOENT)
 		log_error("unlink(%s): %.100s", path, strerror(errno));
-	old = umask((mode_t)(mask & 0777));
-	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0) {
-		err = errno;
-		umask(old);
-		errno = err;
-		goto fail;
+	if ((*fdp = fwd_unix_listen_fd(path, mask)) == -1) {
+		log_error("unix_listener: cannot bind to path %s: %s", path,
+		    strerror(errno));
+		return ERR_SYSTEM;
 	}
-	umask(old);
-	if (listen(fd, UNIX_BACKLOG) != 0) {
-		err = errno;
-		(void)unlink(path);
-		errno = err;
-		goto fail;
-	}
-	*fdp = fd;
 	return 0;
- fail:
-	err = errno;
-	log_error("unix_listener: cannot bind to path %s: %s", path,
-	    strerror(err));
-	if (fd != -1)
-		close(fd);
-	return ERR_SYSTEM;
 }
 
 int
 fwd_unix_connect(const char *path, int *fdp)
 {
-	struct sockaddr_un sun;
-	int fd = -1, err;
-
-	*fdp = -1;
-	if (unix_addr(path, &sun) != 0)
-		goto fail;
-	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
-	    SOCK_CLOEXEC, 0)) == -1)
-		goto fail;
-	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0)
-		goto fail;
-	*fdp = fd;
+	if ((*fdp = fwd_unix_connect_fd(path)) == -1) {
+		log_error("connect to %s port -2 failed: %s", path,
+		    strerror(errno));
+		return ERR_SYSTEM;
+	}
 	return 0;
- fail:
-	err = errno;
-	log_error("connect to %s port -2 failed: %s", path, strerror(err));
-	if (fd != -1)
-		close(fd);
-	return ERR_SYSTEM;
 }
 
 int

@@ -117,6 +117,15 @@ int fwd_chan_open_fd(struct chan_set *cs, const struct chan_ops *ops, int fd,
 void fwd_chan_opened(struct chan_set *cs, struct chan *c, int ok);
 void fwd_chan_free(struct chan_set *cs, struct chan *c);
 
+/*
+ * Unix-domain stream sockets (fwd_unixsock.c), non-blocking: connected
+ * to path, or bound at path under umask mask and listening (a bound
+ * path that cannot listen is removed again). The socket, or -1 with
+ * errno set (ENAMETOOLONG for an empty or too long path).
+ */
+int fwd_unix_connect_fd(const char *path);
+int fwd_unix_listen_fd(const char *path, int mask);
+
 /* Extra for direct-tcpip / forwarded-tcpip: host, port, orig, oport. */
 int fwd_put_addrs(struct sbuf *b, const char *host, int port,
     const char *orig, int oport);

@@ -35,7 +35,6 @@
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -57,7 +56,6 @@
 #include "servconf.h"
 #include "session_priv.h"
 
-#define STREAM_BACKLOG		128
 
 enum sock_op { OP_CONNECT, OP_LISTEN, OP_UNLINK };
 
@@ -95,17 +93,6 @@ fwd_stream_refusal(const struct servconf *sc, const struct authopts *opts,
 
 /* ---- one socket call as the current identity ---- */
 
-static int
-path_addr(const char *path, struct sockaddr_un *sun)
-{
-	memset(sun, 0, sizeof(*sun));
-	sun->sun_family = AF_UNIX;
-	if (path[0] == '\0' || strlen(path) >= sizeof(sun->sun_path))
-		return ENAMETOOLONG;
-	memcpy(sun->sun_path, path, strlen(path));
-	return 0;
-}
-
 /*
  * Do op on path; returns the socket (connected or listening) or -1, with
  * res->err set on failure. OP_UNLINK removes path only while it is the
@@ -115,13 +102,10 @@ static int
 sock_op_here(enum sock_op op, const char *path, int mask, int unlink_first,
     struct op_result *res)
 {
-	struct sockaddr_un sun;
 	struct stat st;
-	mode_t old;
 	int fd;
 
-	if ((res->err = path_addr(path, &sun)) != 0)
-		return -1;
+	res->err = 0;
 	if (op == OP_UNLINK) {
 		if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode) &&
 		    st.st_dev == res->dev && st.st_ino == res->ino &&
@@ -129,26 +113,19 @@ sock_op_here(enum sock_op op, const char *path, int mask, int unlink_first,
 			res->err = errno;
 		return -1;
 	}
-	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
-	    SOCK_CLOEXEC, 0)) == -1) {
-		res->err = errno;
-		return -1;
-	}
 	if (op == OP_CONNECT) {
-		if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0)
-			goto fail;
+		if ((fd = fwd_unix_connect_fd(path)) == -1)
+			res->err = errno;
 		return fd;
 	}
 	/* Only a stale socket is removed, never another kind of file. */
 	if (unlink_first && lstat(path, &st) == 0 && S_ISSOCK(st.st_mode))
 		(void)unlink(path);
-	old = umask((mode_t)mask);
-	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0) {
-		umask(old);
-		goto fail;
+	if ((fd = fwd_unix_listen_fd(path, mask)) == -1) {
+		res->err = errno;
+		return -1;
 	}
-	umask(old);
-	if (listen(fd, STREAM_BACKLOG) != 0 || lstat(path, &st) != 0) {
+	if (lstat(path, &st) != 0) {
 		res->err = errno;
 		(void)unlink(path);
 		close(fd);
@@ -157,10 +134,6 @@ sock_op_here(enum sock_op op, const char *path, int mask, int unlink_first,
 	res->dev = st.st_dev;
 	res->ino = st.st_ino;
 	return fd;
- fail:
-	res->err = errno;
-	close(fd);
-	return -1;
 }
 
 /* ---- the same call in a child running as the user ---- */
