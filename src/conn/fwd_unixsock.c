@@ -18,21 +18,17 @@
 
 #define FWD_UNIX_BACKLOG	128
 
-/* A socket address for path; ENAMETOOLONG when empty or too long. */
+/* A new socket and its address for path; -1 with errno set. */
 static int
-unix_addr(const char *path, struct sockaddr_un *sun)
+unix_socket(const char *path, struct sockaddr_un *sun)
 {
 	memset(sun, 0, sizeof(*sun));
 	sun->sun_family = AF_UNIX;
-	if (path[0] == '\0' || strlen(path) >= sizeof(sun->sun_path))
-		return ENAMETOOLONG;
+	if (path[0] == '\0' || strlen(path) >= sizeof(sun->sun_path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
 	memcpy(sun->sun_path, path, strlen(path));
-	return 0;
-}
-
-static int
-unix_socket(void)
-{
 	return socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 }
 
@@ -42,11 +38,7 @@ fwd_unix_connect_fd(const char *path)
 	struct sockaddr_un sun;
 	int fd, err;
 
-	if ((err = unix_addr(path, &sun)) != 0) {
-		errno = err;
-		return -1;
-	}
-	if ((fd = unix_socket()) == -1)
+	if ((fd = unix_socket(path, &sun)) == -1)
 		return -1;
 	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0) {
 		err = errno;
@@ -64,11 +56,7 @@ fwd_unix_listen_fd(const char *path, int mask)
 	mode_t old;
 	int fd, err;
 
-	if ((err = unix_addr(path, &sun)) != 0) {
-		errno = err;
-		return -1;
-	}
-	if ((fd = unix_socket()) == -1)
+	if ((fd = unix_socket(path, &sun)) == -1)
 		return -1;
 	old = umask((mode_t)(mask & 0777));
 	err = bind(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0 ? errno : 0;
