@@ -21,11 +21,21 @@ run: deps build
 	@sh scripts/run.sh
 
 # Every test, first on the release build, then on the sanitizer build.
+# Both suites always run: a failure in the first must not hide the
+# second's results. The exit status fails if either failed.
 test: deps build asan
-	@cd build && ctest --output-on-failure -j $(JOBS)
-	@cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	@rc=0; \
+	(cd build && ctest --output-on-failure -j $(JOBS)) || rc=1; \
+	(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		ctest --output-on-failure -j $(JOBS)
+		ctest --output-on-failure -j $(JOBS)) || rc=$$((rc + 2)); \
+	case $$rc in \
+	0) echo "moat: both suites passed (release, ASan+UBSan)" ;; \
+	1) echo "moat: FAILED: the release suite (the sanitizer suite passed)" ;; \
+	2) echo "moat: FAILED: the sanitizer suite (the release suite passed)" ;; \
+	*) echo "moat: FAILED: both the release and the sanitizer suites" ;; \
+	esac; \
+	[ $$rc -eq 0 ]
 
 install: build
 	@cmake -S . -B build -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null

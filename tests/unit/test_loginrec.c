@@ -13,6 +13,7 @@
 #include <lastlog.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 #include <utmpx.h>
@@ -31,6 +32,16 @@ make_empty(const char *path)
 	CHECK(fd != -1);
 	if (fd != -1)
 		close(fd);
+}
+
+/* Seconds now, from the clock loginrec_login() stamps records with. */
+static time_t
+now_tv(void)
+{
+	struct timeval tv;
+
+	(void)gettimeofday(&tv, NULL);
+	return tv.tv_sec;
 }
 
 /* Read every record of a utmp-format file; returns the count. */
@@ -118,10 +129,15 @@ test_login_logout(void)
 	CHECK_OK(loginrec_last_message(&f, 1000, msg, sizeof(msg)));
 	CHECK_STR(msg, "");
 
-	t0 = time(NULL);
+	/*
+	 * The record is stamped with gettimeofday(); bracket it with the
+	 * same clock. time() reads the coarse clock, which can lag it by a
+	 * tick and so fail this test across a second boundary.
+	 */
+	t0 = now_tv();
 	CHECK_OK(loginrec_login(&f, "/dev/pts/7", 4242, "alice", 1000,
 	    "192.0.2.5", "192.0.2.5"));
-	t1 = time(NULL);
+	t1 = now_tv();
 
 	/* utmp: one live entry with every field login(1) fills. */
 	n = read_records(p_utmp, recs, 8);
