@@ -2,7 +2,7 @@
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build asan deps run test install clean
+.PHONY: all build asan deps peers run test install clean
 
 all: build
 
@@ -17,13 +17,20 @@ asan:
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMOAT_SANITIZE=ON >/dev/null
 	@cmake --build build-asan -j $(JOBS)
 
+# A current OpenSSH to test against, built once from the tarball beside
+# the project and cached (scripts/peer_openssh.sh); tests that need it
+# skip when there is no tarball.
+peers:
+	@sh scripts/peer_openssh.sh >/dev/null; rc=$$?; \
+	[ $$rc -eq 0 ] || [ $$rc -eq 77 ]
+
 run: deps build
 	@sh scripts/run.sh
 
 # Every test, first on the release build, then on the sanitizer build.
 # Both suites always run: a failure in the first must not hide the
 # second's results. The exit status fails if either failed.
-test: deps build asan
+test: deps build asan peers
 	@rc=0; \
 	(cd build && ctest --output-on-failure -j $(JOBS)) || rc=1; \
 	(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \

@@ -16,6 +16,10 @@
  *   after it. The 4-byte packet length is AAD, left in clear; the 16-byte
  *   tag follows the ciphertext. libcrypto checks the tag (in constant
  *   time) when the packet is finished.
+ * aes*-cbc, 3des-cbc (RFC 4253; off by default, for old equipment): the
+ *   same as CTR from the packet layer's view: one EVP context per
+ *   direction, no padding, the chaining state runs on across packets (the
+ *   last ciphertext block of a packet is the IV of the next).
  * chacha20-poly1305@openssh.com lives in cipher_chachapoly.c.
  */
 #include <string.h>
@@ -148,6 +152,18 @@ static const struct cipher_impl impl_aes192_ctr = {
 static const struct cipher_impl impl_aes256_ctr = {
 	EVP_aes_256_ctr, aes_init, ctr_crypt, plain_get_length
 };
+static const struct cipher_impl impl_aes128_cbc = {
+	EVP_aes_128_cbc, aes_init, ctr_crypt, plain_get_length
+};
+static const struct cipher_impl impl_aes192_cbc = {
+	EVP_aes_192_cbc, aes_init, ctr_crypt, plain_get_length
+};
+static const struct cipher_impl impl_aes256_cbc = {
+	EVP_aes_256_cbc, aes_init, ctr_crypt, plain_get_length
+};
+static const struct cipher_impl impl_3des_cbc = {
+	EVP_des_ede3_cbc, aes_init, ctr_crypt, plain_get_length
+};
 static const struct cipher_impl impl_aes128_gcm = {
 	EVP_aes_128_gcm, aes_init, gcm_crypt, plain_get_length
 };
@@ -155,9 +171,12 @@ static const struct cipher_impl impl_aes256_gcm = {
 	EVP_aes_256_gcm, aes_init, gcm_crypt, plain_get_length
 };
 
+/* In the order of OpenSSH's `ssh -Q cipher`. */
 static const struct cipher_alg ciphers[] = {
-	{ "chacha20-poly1305@openssh.com", 8, 64, 0, 16,
-	    CIPHER_AEAD | CIPHER_LENGTH_ENCRYPTED, &cipher_impl_chachapoly },
+	{ "3des-cbc", 8, 24, 8, 0, 0, &impl_3des_cbc },
+	{ "aes128-cbc", 16, 16, 16, 0, 0, &impl_aes128_cbc },
+	{ "aes192-cbc", 16, 24, 16, 0, 0, &impl_aes192_cbc },
+	{ "aes256-cbc", 16, 32, 16, 0, 0, &impl_aes256_cbc },
 	{ "aes128-ctr", 16, 16, 16, 0, 0, &impl_aes128_ctr },
 	{ "aes192-ctr", 16, 24, 16, 0, 0, &impl_aes192_ctr },
 	{ "aes256-ctr", 16, 32, 16, 0, 0, &impl_aes256_ctr },
@@ -165,6 +184,8 @@ static const struct cipher_alg ciphers[] = {
 	    &impl_aes128_gcm },
 	{ "aes256-gcm@openssh.com", 16, 32, 12, 16, CIPHER_AEAD,
 	    &impl_aes256_gcm },
+	{ "chacha20-poly1305@openssh.com", 8, 64, 0, 16,
+	    CIPHER_AEAD | CIPHER_LENGTH_ENCRYPTED, &cipher_impl_chachapoly },
 };
 
 #define NCIPHERS (sizeof(ciphers) / sizeof(ciphers[0]))
@@ -185,9 +206,10 @@ cipher_by_name(const char *name)
 const char *
 cipher_all_names(void)
 {
-	return "chacha20-poly1305@openssh.com,"
+	return "3des-cbc,aes128-cbc,aes192-cbc,aes256-cbc,"
 	    "aes128-ctr,aes192-ctr,aes256-ctr,"
-	    "aes128-gcm@openssh.com,aes256-gcm@openssh.com";
+	    "aes128-gcm@openssh.com,aes256-gcm@openssh.com,"
+	    "chacha20-poly1305@openssh.com";
 }
 
 const char *

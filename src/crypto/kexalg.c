@@ -145,11 +145,17 @@ kexalg_by_name(const char *name)
 	return NULL;
 }
 
+/* In the order of OpenSSH's `ssh -Q kex`. */
 const char *
 kexalg_all_names(void)
 {
-	return KEX_DEFAULT_NAMES ",diffie-hellman-group14-sha1,"
-	    "diffie-hellman-group-exchange-sha1,diffie-hellman-group1-sha1";
+	return "diffie-hellman-group1-sha1,diffie-hellman-group14-sha1,"
+	    "diffie-hellman-group14-sha256,diffie-hellman-group16-sha512,"
+	    "diffie-hellman-group18-sha512,"
+	    "diffie-hellman-group-exchange-sha1,"
+	    "diffie-hellman-group-exchange-sha256,"
+	    "ecdh-sha2-nistp256,ecdh-sha2-nistp384,ecdh-sha2-nistp521,"
+	    "curve25519-sha256,curve25519-sha256@libssh.org";
 }
 
 const char *

@@ -39,6 +39,7 @@ struct mac_impl {
 	int (*compute)(struct mac_ctx *, uint32_t, const unsigned char *,
 	    size_t, unsigned char *);
 	const char *digest;	/* HMAC: libcrypto digest name */
+	unsigned int full_len;	/* HMAC: digest output, before truncation */
 };
 
 struct mac_ctx {
@@ -55,26 +56,39 @@ static int umac_mac_init(struct mac_ctx *, const unsigned char *,
 static int umac_mac_compute(struct mac_ctx *, uint32_t,
     const unsigned char *, size_t, unsigned char *);
 
+static const struct mac_impl impl_md5 =
+	{ hmac_init, hmac_compute, "MD5", 16 };
 static const struct mac_impl impl_sha1 =
-	{ hmac_init, hmac_compute, "SHA1" };
+	{ hmac_init, hmac_compute, "SHA1", 20 };
 static const struct mac_impl impl_sha256 =
-	{ hmac_init, hmac_compute, "SHA2-256" };
+	{ hmac_init, hmac_compute, "SHA2-256", 32 };
 static const struct mac_impl impl_sha512 =
-	{ hmac_init, hmac_compute, "SHA2-512" };
+	{ hmac_init, hmac_compute, "SHA2-512", 64 };
 static const struct mac_impl impl_umac =
-	{ umac_mac_init, umac_mac_compute, NULL };
+	{ umac_mac_init, umac_mac_compute, NULL, 0 };
 
+/*
+ * In the order of OpenSSH's `ssh -Q mac`. The -96 rows are the same HMAC
+ * cut to its first 12 bytes (RFC 2104 section 5, RFC 4253 section 6.4);
+ * hmac-md5* and the -96 forms are off by default, as in OpenSSH.
+ */
 static const struct mac_alg macs[] = {
-	{ "umac-64-etm@openssh.com", 16, 8, 1, &impl_umac },
-	{ "umac-128-etm@openssh.com", 16, 16, 1, &impl_umac },
-	{ "hmac-sha2-256-etm@openssh.com", 32, 32, 1, &impl_sha256 },
-	{ "hmac-sha2-512-etm@openssh.com", 64, 64, 1, &impl_sha512 },
-	{ "hmac-sha1-etm@openssh.com", 20, 20, 1, &impl_sha1 },
-	{ "umac-64@openssh.com", 16, 8, 0, &impl_umac },
-	{ "umac-128@openssh.com", 16, 16, 0, &impl_umac },
+	{ "hmac-sha1", 20, 20, 0, &impl_sha1 },
+	{ "hmac-sha1-96", 20, 12, 0, &impl_sha1 },
 	{ "hmac-sha2-256", 32, 32, 0, &impl_sha256 },
 	{ "hmac-sha2-512", 64, 64, 0, &impl_sha512 },
-	{ "hmac-sha1", 20, 20, 0, &impl_sha1 },
+	{ "hmac-md5", 16, 16, 0, &impl_md5 },
+	{ "hmac-md5-96", 16, 12, 0, &impl_md5 },
+	{ "umac-64@openssh.com", 16, 8, 0, &impl_umac },
+	{ "umac-128@openssh.com", 16, 16, 0, &impl_umac },
+	{ "hmac-sha1-etm@openssh.com", 20, 20, 1, &impl_sha1 },
+	{ "hmac-sha1-96-etm@openssh.com", 20, 12, 1, &impl_sha1 },
+	{ "hmac-sha2-256-etm@openssh.com", 32, 32, 1, &impl_sha256 },
+	{ "hmac-sha2-512-etm@openssh.com", 64, 64, 1, &impl_sha512 },
+	{ "hmac-md5-etm@openssh.com", 16, 16, 1, &impl_md5 },
+	{ "hmac-md5-96-etm@openssh.com", 16, 12, 1, &impl_md5 },
+	{ "umac-64-etm@openssh.com", 16, 8, 1, &impl_umac },
+	{ "umac-128-etm@openssh.com", 16, 16, 1, &impl_umac },
 };
 
 #define NMACS (sizeof(macs) / sizeof(macs[0]))
@@ -95,11 +109,12 @@ mac_by_name(const char *name)
 const char *
 mac_all_names(void)
 {
-	return "umac-64-etm@openssh.com,umac-128-etm@openssh.com,"
+	return "hmac-sha1,hmac-sha1-96,hmac-sha2-256,hmac-sha2-512,"
+	    "hmac-md5,hmac-md5-96,umac-64@openssh.com,umac-128@openssh.com,"
+	    "hmac-sha1-etm@openssh.com,hmac-sha1-96-etm@openssh.com,"
 	    "hmac-sha2-256-etm@openssh.com,hmac-sha2-512-etm@openssh.com,"
-	    "hmac-sha1-etm@openssh.com,"
-	    "umac-64@openssh.com,umac-128@openssh.com,"
-	    "hmac-sha2-256,hmac-sha2-512,hmac-sha1";
+	    "hmac-md5-etm@openssh.com,hmac-md5-96-etm@openssh.com,"
+	    "umac-64-etm@openssh.com,umac-128-etm@openssh.com";
 }
 
 const char *
@@ -132,7 +147,8 @@ hmac_init(struct mac_ctx *ctx, const unsigned char *key, unsigned int keylen)
 	    (char *)impl->digest, 0);
 	params[1] = OSSL_PARAM_construct_end();
 	if (EVP_MAC_init(ctx->evp, key, keylen, params) != 1 ||
-	    EVP_MAC_CTX_get_mac_size(ctx->evp) != ctx->alg->mac_len) {
+	    EVP_MAC_CTX_get_mac_size(ctx->evp) != impl->full_len ||
+	    ctx->alg->mac_len > impl->full_len) {
 		r = ERR_LIBCRYPTO;
 		goto out;
 	}
@@ -146,8 +162,10 @@ static int
 hmac_compute(struct mac_ctx *ctx, uint32_t seqnr,
     const unsigned char *data, size_t len, unsigned char *out)
 {
-	unsigned char seq[4];
+	const struct mac_impl *impl = ctx->alg->impl;
+	unsigned char seq[4], full[MAC_MAX_LEN];
 	size_t outl;
+	int r = 0;
 
 	seq[0] = (unsigned char)(seqnr >> 24);
 	seq[1] = (unsigned char)(seqnr >> 16);
@@ -155,11 +173,22 @@ hmac_compute(struct mac_ctx *ctx, uint32_t seqnr,
 	seq[3] = (unsigned char)seqnr;
 	if (EVP_MAC_init(ctx->evp, NULL, 0, NULL) != 1 ||
 	    EVP_MAC_update(ctx->evp, seq, sizeof(seq)) != 1 ||
-	    (len != 0 && EVP_MAC_update(ctx->evp, data, len) != 1) ||
-	    EVP_MAC_final(ctx->evp, out, &outl, ctx->alg->mac_len) != 1 ||
-	    outl != ctx->alg->mac_len)
+	    (len != 0 && EVP_MAC_update(ctx->evp, data, len) != 1))
 		return ERR_LIBCRYPTO;
-	return 0;
+	if (ctx->alg->mac_len == impl->full_len) {
+		if (EVP_MAC_final(ctx->evp, out, &outl, impl->full_len) != 1 ||
+		    outl != impl->full_len)
+			r = ERR_LIBCRYPTO;
+		return r;
+	}
+	/* A truncated form (-96): the first mac_len bytes of the HMAC. */
+	if (EVP_MAC_final(ctx->evp, full, &outl, sizeof(full)) != 1 ||
+	    outl != impl->full_len)
+		r = ERR_LIBCRYPTO;
+	else
+		memcpy(out, full, ctx->alg->mac_len);
+	x_wipe(full, sizeof(full));
+	return r;
 }
 
 static int

@@ -69,25 +69,77 @@ unsupported(int ch)
 	exit(255);
 }
 
+/*
+ * ssh -Q: the lists OpenSSH's client answers, in its order, holding what
+ * we implement. Short names match exactly; the ssh_config keyword forms
+ * match in any case, as OpenSSH's do.
+ */
+#define Q_KEY_PLAIN "ssh-ed25519,ecdsa-sha2-nistp256,ecdsa-sha2-nistp384," \
+	"ecdsa-sha2-nistp521,ssh-rsa"
+#define Q_KEY_CERT "ssh-ed25519-cert-v01@openssh.com," \
+	"ecdsa-sha2-nistp256-cert-v01@openssh.com," \
+	"ecdsa-sha2-nistp384-cert-v01@openssh.com," \
+	"ecdsa-sha2-nistp521-cert-v01@openssh.com," \
+	"ssh-rsa-cert-v01@openssh.com"
+#define Q_KEY "ssh-ed25519,ssh-ed25519-cert-v01@openssh.com," \
+	"ecdsa-sha2-nistp256,ecdsa-sha2-nistp256-cert-v01@openssh.com," \
+	"ecdsa-sha2-nistp384,ecdsa-sha2-nistp384-cert-v01@openssh.com," \
+	"ecdsa-sha2-nistp521,ecdsa-sha2-nistp521-cert-v01@openssh.com," \
+	"ssh-rsa,ssh-rsa-cert-v01@openssh.com"
+#define Q_KEY_SIG Q_KEY ",rsa-sha2-256,rsa-sha2-256-cert-v01@openssh.com," \
+	"rsa-sha2-512,rsa-sha2-512-cert-v01@openssh.com"
+#define Q_SIG Q_KEY_PLAIN ",rsa-sha2-256,rsa-sha2-512"
+
+static const char *q_key(void) { return Q_KEY; }
+static const char *q_key_cert(void) { return Q_KEY_CERT; }
+static const char *q_key_plain(void) { return Q_KEY_PLAIN; }
+static const char *q_key_sig(void) { return Q_KEY_SIG; }
+static const char *q_sig(void) { return Q_SIG; }
+static const char *q_cipher_auth(void)
+{
+	return "aes128-gcm@openssh.com,aes256-gcm@openssh.com,"
+	    "chacha20-poly1305@openssh.com";
+}
+static const char *q_compression(void) { return "none"; }
+static const char *q_protocol(void) { return "2"; }
+static const char *q_help(void)
+{
+	return "cipher,cipher-auth,compression,kex,key,key-cert,key-plain,"
+	    "key-sig,mac,protocol-version,sig";
+}
+
 static void
 query(const char *what)
 {
-	static const struct { const char *name; const char *(*list)(void); }
-	    tab[] = {
-		{ "cipher", cipher_all_names }, { "mac", mac_all_names },
-		{ "kex", kexalg_all_names }, { "key", key_sigalg_all_names },
-		{ "key-sig", key_sigalg_all_names },
-		{ "sig", key_sigalg_all_names },
-		{ "HostKeyAlgorithms", key_sigalg_all_names },
-		{ "PubkeyAcceptedAlgorithms", key_sigalg_all_names },
-		{ "Ciphers", cipher_all_names }, { "MACs", mac_all_names },
-		{ "KexAlgorithms", kexalg_all_names },
+	static const struct {
+		const char *name;	/* exact */
+		const char *keyword;	/* any case; NULL: none */
+		const char *(*list)(void);
+	} tab[] = {
+		{ "cipher", "Ciphers", cipher_all_names },
+		{ "cipher-auth", NULL, q_cipher_auth },
+		{ "compression", NULL, q_compression },
+		{ "kex", "KexAlgorithms", kexalg_all_names },
+		{ "key", NULL, q_key },
+		{ "key-cert", NULL, q_key_cert },
+		{ "key-plain", NULL, q_key_plain },
+		{ "key-sig", "HostKeyAlgorithms", q_key_sig },
+		{ NULL, "PubkeyAcceptedAlgorithms", q_key_sig },
+		{ NULL, "PubkeyAcceptedKeyTypes", q_key_sig },
+		{ NULL, "HostbasedAcceptedAlgorithms", q_key_sig },
+		{ NULL, "HostbasedKeyTypes", q_key_sig },
+		{ "mac", "MACs", mac_all_names },
+		{ "protocol-version", NULL, q_protocol },
+		{ "sig", "CASignatureAlgorithms", q_sig },
+		{ "help", NULL, q_help },
 	};
 	const char *l, *c;
 	size_t i;
 
 	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
-		if (strcasecmp(tab[i].name, what) != 0)
+		if ((tab[i].name == NULL || strcmp(tab[i].name, what) != 0) &&
+		    (tab[i].keyword == NULL ||
+		    strcasecmp(tab[i].keyword, what) != 0))
 			continue;
 		for (l = tab[i].list(); *l != '\0'; l = c + (*c == ',')) {
 			c = strchr(l, ',');

@@ -65,6 +65,15 @@ finish() {
 
 need() { command -v "$1" >/dev/null 2>&1 || skip "$1 not installed"; }
 
+# need_peer_openssh: O105 is the prefix of the current OpenSSH that
+# scripts/peer_openssh.sh builds (once, cached) from the source tarball
+# beside the project; the test is skipped when there is none.
+need_peer_openssh() {
+	O105=$(sh "$SRC/scripts/peer_openssh.sh" -q) ||
+	    skip "no current OpenSSH peer (scripts/peer_openssh.sh)"
+	[ -x "$O105/bin/ssh" ] || skip "no current OpenSSH peer in $O105"
+}
+
 # make_user NAME [PASSWORD]: a user with a home directory and /bin/sh,
 # removed on exit; with no PASSWORD it has none but is not locked ("*").
 # Root only; the test is skipped when useradd fails.

@@ -63,14 +63,19 @@ test_table(void)
 	CHECK_STR(cipher_default_names(), "chacha20-poly1305@openssh.com,"
 	    "aes128-ctr,aes192-ctr,aes256-ctr,aes128-gcm@openssh.com,"
 	    "aes256-gcm@openssh.com");
-	CHECK_STR(cipher_all_names(), cipher_default_names());
+	/* OpenSSH's `ssh -Q cipher`, in its order: CBC too, off by default. */
+	CHECK_STR(cipher_all_names(), "3des-cbc,aes128-cbc,aes192-cbc,"
+	    "aes256-cbc,aes128-ctr,aes192-ctr,aes256-ctr,"
+	    "aes128-gcm@openssh.com,aes256-gcm@openssh.com,"
+	    "chacha20-poly1305@openssh.com");
 	for (cp = names; (name = strsep(&cp, ",")) != NULL; n++) {
 		alg = cipher_by_name(name);
 		CHECK(alg != NULL && strcmp(alg->name, name) == 0);
 	}
-	CHECK(n == 6);
+	CHECK(n == 10);
 	x_free(names);
-	CHECK(cipher_by_name("aes128-cbc") == NULL);
+	CHECK(cipher_by_name("blowfish-cbc") == NULL);
+	CHECK(cipher_by_name("des-cbc") == NULL);
 	CHECK(cipher_by_name("") == NULL);
 	CHECK(cipher_by_name(NULL) == NULL);
 
@@ -84,6 +89,79 @@ test_table(void)
 	alg = cipher_by_name("aes192-ctr");
 	CHECK(alg->key_len == 24 && alg->iv_len == 16 && alg->auth_len == 0 &&
 	    alg->block_size == 16 && alg->flags == 0);
+}
+
+/*
+ * NIST SP 800-38A F.2.1, F.2.3, F.2.5: CBC-AES{128,192,256}, sent as two
+ * packets: the chaining runs on from one packet to the next. 3des-cbc
+ * has no vector here: its round trip and chaining are checked, and the
+ * interop test runs it against OpenSSH.
+ */
+static void
+test_cbc_vectors(void)
+{
+	static const char *keys[3] = {
+		"2b7e151628aed2a6abf7158809cf4f3c",
+		"8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b",
+		"603deb1015ca71be2b73aef0857d77811f352c073b6108d7"
+		"2d9810a30914dff4",
+	};
+	static const char *cts[3] = {
+		"7649abac8119b246cee98e9b12e9197d5086cb9b507219ee"
+		"95db113a917678b273bed6b8e3c1743b7116e69e22229516"
+		"3ff1caa1681fac09120eca307586e1a7",
+		"4f021db243bc633d7178183a9fa071e8b4d9ada9ad7dedf4"
+		"e5e738763f69145a571b242012fb7ae07fa9baac3df102e0"
+		"08b0e27988598881d920a9e64f5615cd",
+		"f58c4c04d6e5f1ba779eabfb5f7bfbd69cfc4e967edb808d"
+		"679f777bc6702c7d39f23369a9d9bacfa530e26304231461"
+		"b2eb05e2c39be9fcda6c19078c6a9d1b",
+	};
+	static const char *names[3] = { "aes128-cbc", "aes192-cbc",
+	    "aes256-cbc" };
+	unsigned char key[32], iv[16], pt[64], want[64], buf[64], one[64];
+	struct cipher_ctx *enc, *dec;
+	int i;
+
+	test_unhex("000102030405060708090a0b0c0d0e0f", iv, sizeof(iv));
+	test_unhex("6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c"
+	    "9eb76fac45af8e51"
+	    "30c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710",
+	    pt, sizeof(pt));
+	for (i = 0; i < 3; i++) {
+		test_unhex(keys[i], key, sizeof(key));
+		test_unhex(cts[i], want, sizeof(want));
+		enc = mk(names[i], key, iv, 1);
+		dec = mk(names[i], key, iv, 0);
+		CHECK_OK(cipher_crypt(enc, 0, buf, pt, 16, 0, 0));
+		CHECK_OK(cipher_crypt(enc, 1, buf + 16, pt + 16, 48, 0, 0));
+		CHECK_MEM(buf, want, 64);
+		/* Decrypt the first block alone, as the packet layer does. */
+		CHECK_OK(cipher_crypt(dec, 0, buf, buf, 16, 0, 0));
+		CHECK_OK(cipher_crypt(dec, 0, buf + 16, buf + 16, 48, 0, 0));
+		CHECK_MEM(buf, pt, 64);
+		cipher_free(enc);
+		cipher_free(dec);
+	}
+
+	/* 3des-cbc: 8-byte blocks, 24-byte key, chaining across calls. */
+	memset(key, 0x5a, sizeof(key));
+	enc = mk("3des-cbc", key, iv, 1);
+	CHECK_OK(cipher_crypt(enc, 0, one, pt, 64, 0, 0));
+	cipher_free(enc);
+	enc = mk("3des-cbc", key, iv, 1);
+	CHECK_OK(cipher_crypt(enc, 0, buf, pt, 8, 0, 0));
+	CHECK_OK(cipher_crypt(enc, 1, buf + 8, pt + 8, 56, 0, 0));
+	CHECK_MEM(buf, one, 64);
+	CHECK(memcmp(buf, pt, 64) != 0);
+	dec = mk("3des-cbc", key, iv, 0);
+	CHECK_OK(cipher_crypt(dec, 0, buf, buf, 8, 0, 0));
+	CHECK_OK(cipher_crypt(dec, 0, buf + 8, buf + 8, 56, 0, 0));
+	CHECK_MEM(buf, pt, 64);
+	CHECK_ERR(cipher_crypt(dec, 1, buf, buf, 12, 0, 0),
+	    ERR_INVALID_ARGUMENT);
+	cipher_free(enc);
+	cipher_free(dec);
 }
 
 /* NIST SP 800-38A F.5.1, F.5.3, F.5.5: CTR-AES{128,192,256}. */
@@ -462,6 +540,7 @@ main(void)
 	    count_free) == 1);
 	test_table();
 	test_ctr_vectors();
+	test_cbc_vectors();
 	test_gcm_vectors();
 	test_chacha_primitives();
 	test_chachapoly_packets();

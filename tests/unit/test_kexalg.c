@@ -44,7 +44,6 @@ test_names(void)
 	int n = 0;
 
 	CHECK_STR(kexalg_default_names(), DEFAULTS);
-	CHECK(strncmp(kexalg_all_names(), DEFAULTS, strlen(DEFAULTS)) == 0);
 	for (cp = strtok_r(all, ",", &save); cp != NULL;
 	    cp = strtok_r(NULL, ",", &save)) {
 		const struct kex_alg *a = kexalg_by_name(cp);

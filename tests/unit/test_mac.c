@@ -2,7 +2,7 @@
  * test_mac.c: the MAC table and HMAC over uint32(seqnr) || data.
  *
  * The published HMAC vectors (RFC 4231 for SHA-256/512, RFC 2202 for
- * SHA-1) go through mac_compute by taking the first four bytes of each
+ * SHA-1 and MD5, with its -96 truncation cases) go through mac_compute by taking the first four bytes of each
  * message as the sequence number. Their keys are shorter than our fixed
  * key lengths; HMAC pads short keys with zeros to the block size, so the
  * key zero-extended to key_len gives the same tag.
@@ -27,6 +27,10 @@ static const unsigned char key_0b[20] = {
 	0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b,
 };
 static const unsigned char key_jefe[4] = { 'J', 'e', 'f', 'e' };
+static const unsigned char key_0c[20] = {
+	0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c,
+	0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c,
+};
 
 static const struct vec vecs[] = {
 	/* RFC 4231 test case 1 */
@@ -49,6 +53,21 @@ static const struct vec vecs[] = {
 	{ "hmac-sha1-etm@openssh.com", key_jefe, 4,
 	  "what do ya want for nothing?",
 	  "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79" },
+	/* RFC 2202: HMAC-MD5 test cases 1 and 2 */
+	{ "hmac-md5", key_0b, 16, "Hi There",
+	  "9294727a3638bb1c13f48ef8158bfc9d" },
+	{ "hmac-md5-etm@openssh.com", key_jefe, 4,
+	  "what do ya want for nothing?",
+	  "750c783e6ab0b503eaa86e310a5db738" },
+	/* RFC 2202 test case 5 (truncation): the -96 forms */
+	{ "hmac-md5-96", key_0c, 16, "Test With Truncation",
+	  "56461ef2342edc00f9bab995" },
+	{ "hmac-md5-96-etm@openssh.com", key_0c, 16, "Test With Truncation",
+	  "56461ef2342edc00f9bab995" },
+	{ "hmac-sha1-96", key_0c, 20, "Test With Truncation",
+	  "4c1a03424b55e07fe7f27be1" },
+	{ "hmac-sha1-96-etm@openssh.com", key_0c, 20, "Test With Truncation",
+	  "4c1a03424b55e07fe7f27be1" },
 };
 
 static void
@@ -60,16 +79,22 @@ test_table(void)
 		int etm;
 		unsigned int keylen;
 	} rows[] = {
-		{ "umac-64-etm@openssh.com", 8, 1, 16 },
-		{ "umac-128-etm@openssh.com", 16, 1, 16 },
-		{ "hmac-sha2-256-etm@openssh.com", 32, 1, 32 },
-		{ "hmac-sha2-512-etm@openssh.com", 64, 1, 64 },
-		{ "hmac-sha1-etm@openssh.com", 20, 1, 20 },
-		{ "umac-64@openssh.com", 8, 0, 16 },
-		{ "umac-128@openssh.com", 16, 0, 16 },
+		{ "hmac-sha1", 20, 0, 20 },
+		{ "hmac-sha1-96", 12, 0, 20 },
 		{ "hmac-sha2-256", 32, 0, 32 },
 		{ "hmac-sha2-512", 64, 0, 64 },
-		{ "hmac-sha1", 20, 0, 20 },
+		{ "hmac-md5", 16, 0, 16 },
+		{ "hmac-md5-96", 12, 0, 16 },
+		{ "umac-64@openssh.com", 8, 0, 16 },
+		{ "umac-128@openssh.com", 16, 0, 16 },
+		{ "hmac-sha1-etm@openssh.com", 20, 1, 20 },
+		{ "hmac-sha1-96-etm@openssh.com", 12, 1, 20 },
+		{ "hmac-sha2-256-etm@openssh.com", 32, 1, 32 },
+		{ "hmac-sha2-512-etm@openssh.com", 64, 1, 64 },
+		{ "hmac-md5-etm@openssh.com", 16, 1, 16 },
+		{ "hmac-md5-96-etm@openssh.com", 12, 1, 16 },
+		{ "umac-64-etm@openssh.com", 8, 1, 16 },
+		{ "umac-128-etm@openssh.com", 16, 1, 16 },
 	};
 	char *names = x_strdup(mac_all_names()), *cp, *name;
 	const struct mac_alg *alg;
@@ -95,7 +120,7 @@ test_table(void)
 	}
 	CHECK(i == sizeof(rows) / sizeof(rows[0]));
 	x_free(names);
-	CHECK(mac_by_name("hmac-md5") == NULL);
+	CHECK(mac_by_name("hmac-ripemd160") == NULL);
 	CHECK(mac_by_name("umac-32@openssh.com") == NULL);
 	CHECK(mac_by_name(NULL) == NULL);
 }
