@@ -86,6 +86,7 @@ struct client_opts {
 	int exit_on_forward_failure;
 	int clear_all_forwardings;
 	int enable_escape_commandline;	/* ~C */
+	int warn_weak_crypto;		/* WarnWeakCrypto: 1 yes, 0 no */
 	char *local_forwards[CO_MAX_LIST];	/* as written; forwarding issue */
 	size_t nlocal_forwards;
 	char *remote_forwards[CO_MAX_LIST];

@@ -18,6 +18,7 @@
 
 #include "clientauth_int.h"
 #include "err.h"
+#include "kexalg.h"
 #include "log.h"
 #include "match.h"
 #include "mem.h"
@@ -331,6 +332,26 @@ service_request(struct ca_ctx *c)
 	return r;
 }
 
+/*
+ * WarnWeakCrypto (OpenSSH 10.1+): after the first key exchange, say so
+ * when it was not post-quantum, in OpenSSH's words.
+ */
+static void
+warn_weak_kex(const struct ca_ctx *c)
+{
+	const struct kex_alg *k = kexalg_by_name(tr_negotiated(c->t, "kex"));
+
+	if (c->o->warn_weak_crypto == 0 || k == NULL ||
+	    k->kind == KEX_KIND_KEM)
+		return;
+	log_info("** WARNING: connection is not using a post-quantum key "
+	    "exchange algorithm.");
+	log_info("** This session may be vulnerable to \"store now, decrypt "
+	    "later\" attacks.");
+	log_info("** The server may need to be upgraded. See "
+	    "https://openssh.com/pq.html");
+}
+
 static void
 reset_methods(struct ca_ctx *c)
 {
@@ -370,6 +391,7 @@ client_auth_ex(struct transport *t, const struct client_opts *o,
 
 	if ((r = service_request(&c)) != 0)
 		goto out;
+	warn_weak_kex(&c);
 	if (ca_request_start(&c, "none") == NULL) {
 		r = ERR_INTERNAL;
 		goto out;

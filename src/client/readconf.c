@@ -58,7 +58,7 @@ client_opts_new(void)
 		&o->gateway_ports, &o->streamlocal_bind_mask,
 		&o->streamlocal_bind_unlink, &o->visual_host_key, &o->update_host_keys,
 		&o->hostbased_authentication, &o->enable_ssh_keysign,
-		&o->enable_escape_commandline,
+		&o->enable_escape_commandline, &o->warn_weak_crypto,
 	};
 	size_t i;
 

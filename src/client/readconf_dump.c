@@ -137,6 +137,7 @@ readconf_dump(const struct client_opts *o, FILE *f)
 		{ "tcpkeepalive", o->tcp_keep_alive },
 		{ "visualhostkey", o->visual_host_key },
 		{ "enableescapecommandline", o->enable_escape_commandline },
+		{ "warnweakcrypto", o->warn_weak_crypto },
 	};
 	size_t i;
 

@@ -345,6 +345,7 @@ readconf_finish(struct client_opts *o, const char *local_user)
 	def_int(&o->exit_on_forward_failure, 0);
 	def_int(&o->clear_all_forwardings, 0);
 	def_int(&o->enable_escape_commandline, 0);
+	def_int(&o->warn_weak_crypto, 1);
 	def_int(&o->control_master, 0);
 	def_int(&o->gateway_ports, 0);
 	def_int(&o->streamlocal_bind_mask, 0177);

@@ -73,6 +73,10 @@ const struct rc_enum rc_enum_ctlm[] = {
 const struct rc_enum rc_enum_uhk[] = {
 	{ "no", 0 }, { "false", 0 }, { "yes", 1 }, { "true", 1 },
 	{ "ask", 2 }, { NULL, 0 } };
+/* OpenSSH 10.1+: no-pq-kex turns off the one warning there is, so "no". */
+static const struct rc_enum enum_weak[] = {
+	{ "yes", 1 }, { "true", 1 }, { "no", 0 }, { "false", 0 },
+	{ "no-pq-kex", 0 }, { NULL, 0 } };
 static const struct rc_enum enum_comp[] = {
 	{ "no", 0 }, { "yes", 1 }, { NULL, 0 } };
 
@@ -134,6 +138,7 @@ const struct rc_kw rc_keywords[] = {
 	{ "exitonforwardfailure", RT_FLAG, F(exit_on_forward_failure), 0,
 	    NULL },
 	{ "clearallforwardings", RT_FLAG, F(clear_all_forwardings), 0, NULL },
+	{ "warnweakcrypto", RT_ENUM, F(warn_weak_crypto), 0, enum_weak },
 	{ "enableescapecommandline", RT_FLAG, F(enable_escape_commandline), 0,
 	    NULL },
 	{ "localforward", RT_REST, A(local_forwards), NULL },

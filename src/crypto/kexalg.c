@@ -42,28 +42,6 @@
 #include "mem.h"
 #include "sbuf.h"
 
-#define EC_MAX_PUB	133	/* 0x04 || X || Y on P-521 */
-#define EC_MAX_SECRET	66	/* X on P-521 */
-
-struct kex_impl {
-	int (*keygen)(struct kex_eph *, const BIGNUM *, const BIGNUM *,
-	    const unsigned char *, size_t, struct sbuf *);
-	int (*derive)(struct kex_eph *, const unsigned char *, size_t,
-	    struct sbuf *);
-	const char *keytype;		/* EVP key type: "X25519", "EC" */
-	const char *group;		/* EC curve name, NULL for X25519 */
-	int nid;			/* EC curve NID */
-	size_t publen;			/* bytes of the public value */
-	size_t secretlen;		/* bytes of the raw shared secret */
-	BIGNUM *(*prime)(BIGNUM *);	/* fixed DH group; NULL for GEX */
-};
-
-struct kex_eph {
-	const struct kex_alg *alg;
-	const struct kex_impl *impl;
-	EVP_PKEY *pkey;			/* EC/X25519 key pair */
-	BIGNUM *p, *g, *x;		/* DH group and private exponent */
-};
 
 static int ec_keygen(struct kex_eph *, const BIGNUM *, const BIGNUM *,
     const unsigned char *, size_t, struct sbuf *);
@@ -74,40 +52,48 @@ static int dh_keygen(struct kex_eph *, const BIGNUM *, const BIGNUM *,
 static int dh_derive(struct kex_eph *, const unsigned char *, size_t,
     struct sbuf *);
 
-static const struct kex_impl impl_x25519 = {
-	ec_keygen, ec_derive, "X25519", NULL, NID_undef, 32, 32, NULL
+const struct kex_impl kexalg_impl_x25519 = {
+	ec_keygen, ec_derive, "X25519", NULL, NID_undef, 32, 32, NULL, NULL
 };
-static const struct kex_impl impl_p256 = {
+const struct kex_impl kexalg_impl_p256 = {
 	ec_keygen, ec_derive, "EC", "prime256v1", NID_X9_62_prime256v1,
-	65, 32, NULL
+	65, 32, NULL, NULL
 };
 static const struct kex_impl impl_p384 = {
-	ec_keygen, ec_derive, "EC", "secp384r1", NID_secp384r1, 97, 48, NULL
+	ec_keygen, ec_derive, "EC", "secp384r1", NID_secp384r1, 97, 48, NULL, NULL
 };
 static const struct kex_impl impl_p521 = {
-	ec_keygen, ec_derive, "EC", "secp521r1", NID_secp521r1, 133, 66, NULL
+	ec_keygen, ec_derive, "EC", "secp521r1", NID_secp521r1, 133, 66, NULL, NULL
 };
 static const struct kex_impl impl_dh1 = {
-	dh_keygen, dh_derive, NULL, NULL, 0, 0, 0, BN_get_rfc2409_prime_1024
+	dh_keygen, dh_derive, NULL, NULL, 0, 0, 0, BN_get_rfc2409_prime_1024, NULL
 };
 static const struct kex_impl impl_dh14 = {
-	dh_keygen, dh_derive, NULL, NULL, 0, 0, 0, BN_get_rfc3526_prime_2048
+	dh_keygen, dh_derive, NULL, NULL, 0, 0, 0, BN_get_rfc3526_prime_2048, NULL
 };
 static const struct kex_impl impl_dh16 = {
-	dh_keygen, dh_derive, NULL, NULL, 0, 0, 0, BN_get_rfc3526_prime_4096
+	dh_keygen, dh_derive, NULL, NULL, 0, 0, 0, BN_get_rfc3526_prime_4096, NULL
 };
 static const struct kex_impl impl_dh18 = {
-	dh_keygen, dh_derive, NULL, NULL, 0, 0, 0, BN_get_rfc3526_prime_8192
+	dh_keygen, dh_derive, NULL, NULL, 0, 0, 0, BN_get_rfc3526_prime_8192, NULL
 };
 static const struct kex_impl impl_gex = {
-	dh_keygen, dh_derive, NULL, NULL, 0, 0, 0, NULL
+	dh_keygen, dh_derive, NULL, NULL, 0, 0, 0, NULL, NULL
 };
 
 static const struct kex_alg kexalgs[] = {
-	{ "curve25519-sha256", KEX_KIND_ECDH, "SHA256", 32, &impl_x25519 },
+	{ "mlkem768x25519-sha256", KEX_KIND_KEM, "SHA256", 32,
+	    &kexalg_impl_mlkem_x25519 },
+	{ "sntrup761x25519-sha512", KEX_KIND_KEM, "SHA512", 64,
+	    &kexalg_impl_sntrup_x25519 },
+	{ "sntrup761x25519-sha512@openssh.com", KEX_KIND_KEM, "SHA512", 64,
+	    &kexalg_impl_sntrup_x25519 },
+	{ "mlkem768nistp256-sha256", KEX_KIND_KEM, "SHA256", 32,
+	    &kexalg_impl_mlkem_p256 },
+	{ "curve25519-sha256", KEX_KIND_ECDH, "SHA256", 32, &kexalg_impl_x25519 },
 	{ "curve25519-sha256@libssh.org", KEX_KIND_ECDH, "SHA256", 32,
-	    &impl_x25519 },
-	{ "ecdh-sha2-nistp256", KEX_KIND_ECDH, "SHA256", 32, &impl_p256 },
+	    &kexalg_impl_x25519 },
+	{ "ecdh-sha2-nistp256", KEX_KIND_ECDH, "SHA256", 32, &kexalg_impl_p256 },
 	{ "ecdh-sha2-nistp384", KEX_KIND_ECDH, "SHA384", 48, &impl_p384 },
 	{ "ecdh-sha2-nistp521", KEX_KIND_ECDH, "SHA512", 64, &impl_p521 },
 	{ "diffie-hellman-group-exchange-sha256", KEX_KIND_DHGEX, "SHA256", 32,
@@ -124,7 +110,10 @@ static const struct kex_alg kexalgs[] = {
 	{ "diffie-hellman-group1-sha1", KEX_KIND_DH, "SHA1", 20, &impl_dh1 },
 };
 
+/* OpenSSH 10.5's default KexAlgorithms (myproposal.h), both ends. */
 #define KEX_DEFAULT_NAMES \
+	"mlkem768x25519-sha256," \
+	"sntrup761x25519-sha512,sntrup761x25519-sha512@openssh.com," \
 	"curve25519-sha256,curve25519-sha256@libssh.org," \
 	"ecdh-sha2-nistp256,ecdh-sha2-nistp384,ecdh-sha2-nistp521," \
 	"diffie-hellman-group-exchange-sha256," \
@@ -155,7 +144,10 @@ kexalg_all_names(void)
 	    "diffie-hellman-group-exchange-sha1,"
 	    "diffie-hellman-group-exchange-sha256,"
 	    "ecdh-sha2-nistp256,ecdh-sha2-nistp384,ecdh-sha2-nistp521,"
-	    "curve25519-sha256,curve25519-sha256@libssh.org";
+	    "mlkem768nistp256-sha256,"
+	    "curve25519-sha256,curve25519-sha256@libssh.org,"
+	    "sntrup761x25519-sha512,sntrup761x25519-sha512@openssh.com,"
+	    "mlkem768x25519-sha256";
 }
 
 const char *
@@ -219,13 +211,18 @@ ec_fixed_key(const struct kex_impl *impl, const unsigned char *priv,
 	return r;
 }
 
-static int
-ec_keygen(struct kex_eph *eph, const BIGNUM *p, const BIGNUM *g,
-    const unsigned char *priv, size_t privlen, struct sbuf *pub)
+/*
+ * An X25519 or NIST-curve key pair for impl (eph->pkey), from priv when
+ * given (tests), else random; its public value, raw, into buf (*lenp is
+ * set to impl->publen). The hybrid methods use it for their classical
+ * half, with their own impl.
+ */
+int
+kexalg_ec_make(struct kex_eph *eph, const struct kex_impl *impl,
+    const unsigned char *priv, size_t privlen, unsigned char *buf,
+    size_t *lenp)
 {
-	const struct kex_impl *impl = eph->impl;
 	EVP_PKEY_CTX *ctx = NULL;
-	unsigned char buf[EC_MAX_PUB];
 	size_t len = 0;
 	int r = ERR_LIBCRYPTO;
 
@@ -252,16 +249,31 @@ ec_keygen(struct kex_eph *eph, const BIGNUM *p, const BIGNUM *g,
 			goto out;
 	}
 	if (!EVP_PKEY_get_octet_string_param(eph->pkey,
-	    OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, buf, sizeof(buf), &len) ||
+	    OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, buf, EC_MAX_PUB, &len) ||
 	    len != impl->publen ||
 	    (impl->group != NULL && buf[0] != POINT_CONVERSION_UNCOMPRESSED)) {
 		r = ERR_LIBCRYPTO;
 		goto out;
 	}
-	r = sbuf_put_string(pub, buf, len);
+	*lenp = len;
+	r = 0;
  out:
 	EVP_PKEY_CTX_free(ctx);
 	return r;
+}
+
+static int
+ec_keygen(struct kex_eph *eph, const BIGNUM *p, const BIGNUM *g,
+    const unsigned char *priv, size_t privlen, struct sbuf *pub)
+{
+	unsigned char buf[EC_MAX_PUB];
+	size_t len = 0;
+	int r;
+
+	if ((r = kexalg_ec_make(eph, eph->impl, priv, privlen, buf,
+	    &len)) != 0)
+		return r;
+	return sbuf_put_string(pub, buf, len);
 }
 
 /* The peer's public value as a key; refuses anything malformed. */
@@ -309,14 +321,18 @@ ec_peer_key(const struct kex_impl *impl, const unsigned char *peer,
 	return r;
 }
 
-static int
-ec_derive(struct kex_eph *eph, const unsigned char *peer, size_t peerlen,
-    struct sbuf *K)
+/*
+ * The raw shared secret of our key mine (made for impl) and the peer's
+ * public value: impl->secretlen bytes into secret. Refuses a malformed
+ * peer value and an all-zero result.
+ */
+int
+kexalg_ec_shared(EVP_PKEY *mine, const struct kex_impl *impl,
+    const unsigned char *peer, size_t peerlen, unsigned char *secret)
 {
-	const struct kex_impl *impl = eph->impl;
 	EVP_PKEY *peerkey = NULL;
 	EVP_PKEY_CTX *ctx = NULL;
-	unsigned char secret[EC_MAX_SECRET];
+	unsigned char buf[EC_MAX_SECRET];
 	unsigned char acc = 0;
 	size_t len = 0, i;
 	int r;
@@ -324,35 +340,49 @@ ec_derive(struct kex_eph *eph, const unsigned char *peer, size_t peerlen,
 	if ((r = ec_peer_key(impl, peer, peerlen, &peerkey)) != 0)
 		goto out;
 	r = ERR_LIBCRYPTO;
-	if ((ctx = EVP_PKEY_CTX_new_from_pkey(NULL, eph->pkey, NULL)) == NULL ||
+	if ((ctx = EVP_PKEY_CTX_new_from_pkey(NULL, mine, NULL)) == NULL ||
 	    EVP_PKEY_derive_init(ctx) <= 0)
 		goto out;
 	if (EVP_PKEY_derive_set_peer_ex(ctx, peerkey, 1) <= 0) {
 		r = ERR_KEY_INVALID;
 		goto out;
 	}
-	len = sizeof(secret);
-	if (EVP_PKEY_derive(ctx, secret, &len) <= 0) {
+	len = sizeof(buf);
+	if (EVP_PKEY_derive(ctx, buf, &len) <= 0) {
 		/* libcrypto refuses an all-zero X25519 result here. */
 		r = ERR_KEY_INVALID;
-		len = sizeof(secret);
 		goto out;
 	}
 	if (len != impl->secretlen)
 		goto out;
 	for (i = 0; i < len; i++)
-		acc |= secret[i];
+		acc |= buf[i];
 	if (acc == 0) {
 		r = ERR_KEY_INVALID;
 		goto out;
 	}
-	r = sbuf_put_mpint_bytes(K, secret, len);
+	memcpy(secret, buf, len);
+	r = 0;
  out:
-	x_wipe(secret, sizeof(secret));
+	x_wipe(buf, sizeof(buf));
 	EVP_PKEY_CTX_free(ctx);
 	EVP_PKEY_free(peerkey);
 	if (r != 0)
 		ERR_clear_error();
+	return r;
+}
+
+static int
+ec_derive(struct kex_eph *eph, const unsigned char *peer, size_t peerlen,
+    struct sbuf *K)
+{
+	unsigned char secret[EC_MAX_SECRET];
+	int r;
+
+	if ((r = kexalg_ec_shared(eph->pkey, eph->impl, peer, peerlen,
+	    secret)) == 0)
+		r = sbuf_put_mpint_bytes(K, secret, eph->impl->secretlen);
+	x_wipe(secret, sizeof(secret));
 	return r;
 }
 
@@ -535,6 +565,31 @@ kexalg_derive(struct kex_eph *eph, const unsigned char *peer, size_t peerlen,
 	return eph->impl->derive(eph, peer, peerlen, K);
 }
 
+int
+kexalg_reply(const struct kex_alg *alg, const BIGNUM *p, const BIGNUM *g,
+    const unsigned char *peer, size_t peerlen, struct kex_eph **ephp,
+    struct sbuf *pub, struct sbuf *K)
+{
+	struct kex_eph *eph;
+	int r;
+
+	if (ephp != NULL)
+		*ephp = NULL;
+	if (alg == NULL || alg->impl == NULL || ephp == NULL || pub == NULL ||
+	    K == NULL || (peer == NULL && peerlen != 0))
+		return ERR_INVALID_ARGUMENT;
+	if (((const struct kex_impl *)alg->impl)->hybrid == NULL) {
+		if ((r = kexalg_keygen(alg, p, g, ephp, pub)) != 0)
+			return r;
+		return kexalg_derive(*ephp, peer, peerlen, K);
+	}
+	eph = x_calloc(1, sizeof(*eph));
+	eph->alg = alg;
+	eph->impl = alg->impl;
+	*ephp = eph;
+	return kexalg_hybrid_reply(eph, peer, peerlen, pub, K);
+}
+
 void
 kexalg_eph_free(struct kex_eph *eph)
 {
@@ -544,6 +599,7 @@ kexalg_eph_free(struct kex_eph *eph)
 	BN_free(eph->p);
 	BN_free(eph->g);
 	BN_clear_free(eph->x);
+	x_freezero(eph->kem_sk, eph->kem_sklen);
 	x_freezero(eph, sizeof(*eph));
 }
 

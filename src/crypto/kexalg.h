@@ -12,8 +12,17 @@
  *    string (uncompressed point / 32 raw bytes).
  *  - Finite-field DH (RFC 4253, RFC 8268, RFC 4419): public value is an
  *    mpint.
- *  - K is always handed back as an mpint (for curve25519 the 32 output
- *    bytes read as a big-endian unsigned number, RFC 8731 section 3.1).
+ *  - Post-quantum hybrids (KEM + ECDH; kexalg_pq.c): the client's value
+ *    is KEM public key || ECDH public, the server's KEM ciphertext ||
+ *    ECDH public, both strings.
+ *  - K is handed back as an mpint (for curve25519 the 32 output bytes
+ *    read as a big-endian unsigned number, RFC 8731 section 3.1), except
+ *    for the hybrids, whose K is a string: HASH(K_PQ || K_CL).
+ *
+ * The client calls kexalg_keygen, sends its value, then kexalg_derive
+ * with the server's. The server answers the client's value with
+ * kexalg_reply, which makes its own value and K at once (a KEM's
+ * ciphertext depends on the client's key).
  */
 #ifndef MOAT_KEXALG_H
 #define MOAT_KEXALG_H
@@ -29,6 +38,7 @@ enum kex_kind {
 	KEX_KIND_ECDH,		/* curve25519 and NIST curves: msgs 30/31 */
 	KEX_KIND_DH,		/* fixed groups: msgs 30/31 */
 	KEX_KIND_DHGEX,		/* group exchange: msgs 34/31/32/33 */
+	KEX_KIND_KEM,		/* post-quantum hybrid: msgs 30/31 */
 };
 
 struct kex_alg {
@@ -43,7 +53,7 @@ struct kex_eph;
 
 const struct kex_alg *kexalg_by_name(const char *name);
 const char *kexalg_all_names(void);
-/* OpenSSH 9.2's default KexAlgorithms, less what we do not implement. */
+/* OpenSSH 10.5's default KexAlgorithms: post-quantum hybrids first. */
 const char *kexalg_default_names(void);
 
 /*
@@ -60,6 +70,15 @@ int kexalg_keygen(const struct kex_alg *alg, const BIGNUM *p,
  */
 int kexalg_derive(struct kex_eph *eph, const unsigned char *peer,
     size_t peerlen, struct sbuf *K);
+/*
+ * Server: answer the client's public value peer (string contents): make
+ * our ephemeral state in *ephp, append our public value to pub (wire
+ * encoding) and K. The peer's value is validated as for kexalg_derive.
+ * *ephp is set even on failure; the caller frees it.
+ */
+int kexalg_reply(const struct kex_alg *alg, const BIGNUM *p,
+    const BIGNUM *g, const unsigned char *peer, size_t peerlen,
+    struct kex_eph **ephp, struct sbuf *pub, struct sbuf *K);
 void kexalg_eph_free(struct kex_eph *eph);
 
 /* out must hold alg->hash_len bytes. */

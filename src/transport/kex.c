@@ -295,7 +295,7 @@ get_peer_pub(struct transport *t, struct sbuf *body, const unsigned char **raw,
 		return r;
 	*raw = sbuf_ptr(body);
 	*rawlen = 4 + len;
-	if (t->kex->kind == KEX_KIND_ECDH)
+	if (t->kex->kind == KEX_KIND_ECDH || t->kex->kind == KEX_KIND_KEM)
 		return sbuf_get_string_direct(body, val, vallen);
 	return sbuf_get_mpint_direct(body, val, vallen);
 }
@@ -324,10 +324,8 @@ server_kex_reply(struct transport *t, uint8_t reply_type)
 	}
 	t->hostkey = t->cfg.hostkeys[hk];
 	t->my_pub = sbuf_new();
-	if ((r = kexalg_keygen(t->kex, t->gex_p, t->gex_g, &t->eph,
-	    t->my_pub)) != 0)
-		goto out;
-	if ((r = kexalg_derive(t->eph, val, vallen, K)) != 0) {
+	if ((r = kexalg_reply(t->kex, t->gex_p, t->gex_g, val, vallen,
+	    &t->eph, t->my_pub, K)) != 0) {
 		r = tr_protocol_error(t, SSH2_DISCONNECT_KEY_EXCHANGE_FAILED,
 		    "key exchange failed: %s", err_str(r));
 		goto out;

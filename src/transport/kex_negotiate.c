@@ -108,7 +108,8 @@ kex_negotiate(struct transport *t)
 			continue;
 		res[i] = match_first_common(cl[i], sl[i]);
 		if (res[i] == NULL) {
-			static const char *what[] = { "kex", "host key",
+			static const char *what[] = { "key exchange method",
+			    "host key type",
 			    "cipher", "cipher", "MAC", "MAC", "compression",
 			    "compression" };
 			static const int errs[] = { ERR_NO_KEX_MATCH,
