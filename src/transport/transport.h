@@ -156,11 +156,23 @@ size_t tr_output_pending(const struct transport *t);
  */
 int tr_next_message(struct transport *t, uint8_t *typep,
     struct sbuf **payloadp);
-/* Blocking: poll and read until a message arrives (timeout_ms < 0: none). */
+/*
+ * Blocking: poll and read until a message arrives. ERR_CONN_TIMEOUT once
+ * timeout_ms (< 0: none) have passed since the call, or the deadline set
+ * by tr_set_deadline(), whichever comes first: both are absolute, so
+ * bytes that trickle in (a partial banner or packet, IGNOREs, a rekey)
+ * do not extend them.
+ */
 int tr_wait_message(struct transport *t, uint8_t *typep,
     struct sbuf **payloadp, int timeout_ms);
-/* Blocking: write all queued output. */
+/* Blocking: write all queued output; ERR_CONN_TIMEOUT past the deadline. */
 int tr_flush(struct transport *t);
+/*
+ * A deadline for the blocking calls above, ms milliseconds from now on
+ * the monotonic clock; 0 removes it. sshd's LoginGraceTime: set at
+ * accept, removed once the user has logged in.
+ */
+void tr_set_deadline(struct transport *t, uint64_t ms);
 
 /*
  * Compose and send a message: tr_msg_start() gives a buffer (owned by the

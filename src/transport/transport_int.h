@@ -106,6 +106,7 @@ struct transport {
 	uint64_t lowat_read_ms;	/* last read while raised */
 	int no_lowat;		/* fd_in refused SO_RCVLOWAT */
 	int closed;		/* DISCONNECT sent or received */
+	uint64_t deadline_ms;	/* tr_set_deadline(), monotonic; 0: none */
 };
 
 /* packet.c */
