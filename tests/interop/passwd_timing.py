@@ -1,0 +1,94 @@
+#!/usr/bin/python3
+"""passwd_timing.py: how long a wrong password takes, for a user that
+exists and for one that does not (server_passwd_timing.sh and
+bench/passwd_timing.sh).
+
+  passwd_timing.py hash PREFIX COUNT PASSWORD
+      print a crypt hash of PASSWORD made with libcrypt's own
+      crypt_gensalt(PREFIX, COUNT) setting ("$y$", "$6$", "$2b$", ...)
+  passwd_timing.py time PORT USER NOUSER N [PASSWORD]
+      over two connections to 127.0.0.1:PORT (paramiko), one per user,
+      try N wrong passwords for each, taking turns (and turning which
+      goes first), after two untimed ones; print the median milliseconds
+      of one attempt (request to answer) for USER, then for NOUSER.
+      With PASSWORD, USER's connection then logs in with it, to show
+      that USER's attempts were checked against a real hash.
+"""
+import ctypes
+import ctypes.util
+import statistics
+import sys
+import time
+
+import paramiko
+
+
+def make_hash(prefix, count, password):
+    lib = ctypes.CDLL(ctypes.util.find_library("crypt") or "libcrypt.so.1")
+    lib.crypt_gensalt.restype = ctypes.c_char_p
+    lib.crypt_gensalt.argtypes = [ctypes.c_char_p, ctypes.c_ulong,
+                                  ctypes.c_char_p, ctypes.c_int]
+    lib.crypt.restype = ctypes.c_char_p
+    lib.crypt.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+    setting = lib.crypt_gensalt(prefix.encode(), count, None, 0)
+    if not setting or setting.startswith(b"*"):
+        sys.exit("crypt_gensalt refused %r %d" % (prefix, count))
+    h = lib.crypt(password.encode(), setting)
+    if not h or h.startswith(b"*"):
+        sys.exit("crypt refused %r" % setting)
+    return h.decode()
+
+
+def connect(port):
+    t = paramiko.Transport(("127.0.0.1", port))
+    t.start_client(timeout=30)
+    return t
+
+
+def attempt(t, user, password):
+    """Seconds from the request to the server's refusal."""
+    start = time.perf_counter()
+    try:
+        t.auth_password(user, password, fallback=False)
+    except paramiko.BadAuthenticationType:
+        sys.exit("the server does not offer password authentication")
+    except paramiko.AuthenticationException:
+        return time.perf_counter() - start
+    sys.exit("a wrong password for %s was accepted" % user)
+
+
+def time_users(port, user, nouser, n, password):
+    ends = [(user, connect(port)), (nouser, connect(port))]
+    times = {user: [], nouser: []}
+    try:
+        for i in range(n + 2):
+            order = ends if i % 2 == 0 else ends[::-1]
+            for name, t in order:
+                dt = attempt(t, name, "wrong-%d-password" % i)
+                if i >= 2:
+                    times[name].append(dt)
+        if password is not None:
+            try:
+                ends[0][1].auth_password(user, password, fallback=False)
+            except paramiko.AuthenticationException:
+                sys.exit("%s could not log in with the password" % user)
+    finally:
+        for _, t in ends:
+            t.close()
+    return [statistics.median(times[u]) * 1000 for u in (user, nouser)]
+
+
+def main():
+    if len(sys.argv) == 5 and sys.argv[1] == "hash":
+        print(make_hash(sys.argv[2], int(sys.argv[3]), sys.argv[4]))
+    elif len(sys.argv) in (6, 7) and sys.argv[1] == "time":
+        med = time_users(int(sys.argv[2]), sys.argv[3], sys.argv[4],
+                         int(sys.argv[5]),
+                         sys.argv[6] if len(sys.argv) == 7 else None)
+        print("%.1f %.1f" % (med[0], med[1]))
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
