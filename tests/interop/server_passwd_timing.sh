@@ -9,8 +9,8 @@
 #
 # The server imitates the form most accounts in /etc/shadow share, so
 # for each method the test makes more accounts of that form than there
-# are usable hashes already (the ctest entry runs serially: no other
-# test adds users meanwhile). Root only; the users are removed.
+# are other usable hashes (the ctest entry runs serially: no other test
+# of the suite adds users meanwhile). Root only; the users are removed.
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root to create users and read /etc/shadow"
 need useradd
@@ -21,34 +21,42 @@ PW="moat-Tm-$$-pw"
 P=mpt$$u		# the users: ${P}0, ${P}1, ...
 NOUSER=mpt$$none	# never created
 
-# Usable hashes already there (as the server counts them).
-usable=$(awk -F: '$2 != "x" && $2 !~ /^[!*]/ &&
-    ($2 ~ /^\$/ || length($2) == 13)' /etc/shadow | wc -l)
-K=$((usable + 1))
-[ "$K" -le 40 ] || skip "$usable password accounts here: too many to outvote"
+# The names of the accounts with a usable hash (as the server counts).
+usable_names() {
+	awk -F: '$2 != "x" && $2 !~ /^[!*]/ &&
+	    ($2 ~ /^\$/ || length($2) == 13) { print $1 }' /etc/shadow
+}
 
 make_keys
 restart_sshd "PasswordAuthentication yes" "KbdInteractiveAuthentication no" \
     "PubkeyAuthentication no" "UsePAM no" "MaxAuthTries 100"
 
-# try LABEL PREFIX COUNT: K users whose hashes have that form, timed.
-try() {
-	label=$1
-	users=""
-	i=0
-	while [ $i -lt "$K" ]; do
-		u=$P$i
-		h=$("$PY" "$HELPER" hash "$2" "$3" "$PW") || {
-			fail "$label: no hash made"; return; }
-		useradd -M -s /bin/sh -p "$h" "$u" || skip "useradd failed"
-		at_exit "userdel '$u' >/dev/null 2>&1"
-		users="$users $u"
-		i=$((i + 1))
+# add_users PREFIX COUNT: more users ${P}0, ${P}1... with hashes of that
+# form, until they outnumber the other usable hashes by 3 (tests run by
+# hand alongside may be adding users with other hashes).
+add_users() {
+	while :; do
+		others=$(usable_names | grep -vc "^$P")
+		[ "$MINE" -gt $((others + 2)) ] && return 0
+		[ "$MINE" -lt 60 ] || skip "$others password accounts: too many to outvote"
+		h=$("$PY" "$HELPER" hash "$1" "$2" "$PW") || return 1
+		useradd -M -s /bin/sh -p "$h" "$P$MINE" || skip "useradd failed"
+		at_exit "userdel '$P$MINE' >/dev/null 2>&1"
+		MINE=$((MINE + 1))
 	done
+}
+
+# try LABEL PREFIX COUNT: users whose hashes have that form, timed.
+try() {
+	label=$1 prefix=$2 cost=$3
+	MINE=0
+	add_users "$prefix" "$cost" || { fail "$label: no hash made"; return; }
 	form=$(getent shadow "${P}0" | cut -d: -f2 | cut -c1-16)
 	# A second run only when the first is out of bounds: a busy
 	# machine can upset one run; a wrong method or cost upsets both.
 	for run in 1 2; do
+		add_users "$prefix" "$cost" ||
+		    { fail "$label: no hash made"; break; }
 		out=$("$PY" "$HELPER" time "$PORT" "${P}0" "$NOUSER" "$N" \
 		    "$PW") || { fail "$label: timing run failed"; break; }
 		set -- $out
@@ -62,7 +70,8 @@ try() {
 			fail "$label: nonexistent user within 0.5x..2x of a real one"
 		fi
 	done
-	for u in $users; do userdel "$u" >/dev/null 2>&1; done
+	i=0
+	while [ $i -lt "$MINE" ]; do userdel "$P$i" >/dev/null 2>&1; i=$((i + 1)); done
 }
 
 # Costs that take some 10-30 ms here: more than the jitter of a round
