@@ -76,7 +76,7 @@ usable() {
 }
 
 measure() { # measure label port
-	out=$($PY "$HELPER" time "$2" "${P}0" "$NOUSER" "$N" "$PW") ||
+	out=$($PY "$HELPER" time "$2" "$N" "$PW" "${P}0" "$NOUSER") ||
 	    { echo "  $1: failed"; return; }
 	set -- "$1" $out
 	printf '  %-8s existing %6.1f ms  nonexistent %6.1f ms  ratio %s' \

@@ -6,15 +6,15 @@ bench/passwd_timing.sh).
   passwd_timing.py hash PREFIX COUNT PASSWORD
       print a crypt hash of PASSWORD made with libcrypt's own
       crypt_gensalt(PREFIX, COUNT) setting ("$y$", "$6$", "$2b$", ...)
-  passwd_timing.py time PORT USER NOUSER N [PASSWORD]
-      over pairs of connections to 127.0.0.1:PORT (paramiko), one per
-      user, a fresh pair every 5 attempts, try N wrong passwords for
-      each, taking turns (and turning which goes first), after an untimed
-      one per connection; print the median milliseconds of one attempt
-      (request to answer) for USER, then for NOUSER, then the 10th
-      percentiles for USER and NOUSER.
-      With PASSWORD, USER's connection then logs in with it, to show
-      that USER's attempts were checked against a real hash.
+  passwd_timing.py time PORT N PASSWORD USER OTHER...
+      on connections to 127.0.0.1:PORT (paramiko), one per user and a
+      fresh one every 5 attempts, try N wrong passwords for each user,
+      taking turns (and turning who goes first), after an untimed one
+      per connection; print the median milliseconds of one attempt
+      (request to answer) for USER and each OTHER, then their 10th
+      percentiles in the same order. Unless PASSWORD is "-", USER then
+      logs in with it, to show that USER's attempts were checked
+      against a real hash.
 """
 import ctypes
 import ctypes.util
@@ -61,35 +61,37 @@ def attempt(t, user, password):
     sys.exit("a wrong password for %s was accepted" % user)
 
 
-def time_users(port, user, nouser, n, password):
-    """Medians (ms) for user and nouser over batches of BATCH attempts,
-    each batch on a fresh pair of connections: a server process that
-    the scheduler keeps on a busier CPU than the other's does not skew
-    the whole run."""
-    times = {user: [], nouser: []}
+def time_users(port, users, n, password):
+    """Per user, the times (s) of n wrong passwords, in batches of BATCH
+    attempts each on a fresh connection per user: a server process that
+    the scheduler keeps on a busier CPU than another's does not skew
+    the whole run. Users take turns; who goes first turns too."""
+    times = {u: [] for u in users}
     done = 0
     while done < n:
-        ends = [(user, connect(port)), (nouser, connect(port))]
+        ends = []
         try:
-            for name, t in ends:		# first use: untimed
+            for u in users:
+                ends.append((u, connect(port)))
+            for name, t in ends:  # first use: untimed
                 attempt(t, name, "wrong-password")
             for i in range(min(BATCH, n - done)):
-                order = ends if (done + i) % 2 == 0 else ends[::-1]
-                for name, t in order:
+                k = (done + i) % len(ends)
+                for name, t in ends[k:] + ends[:k]:
                     dt = attempt(t, name, "wrong-%d-password" % i)
                     times[name].append(dt)
             done += min(BATCH, n - done)
-            if done >= n and password is not None:
+            if done >= n and password != "-":
                 try:
-                    ends[0][1].auth_password(user, password,
+                    ends[0][1].auth_password(users[0], password,
                                              fallback=False)
                 except paramiko.AuthenticationException:
-                    sys.exit("%s could not log in with the password" % user)
+                    sys.exit("%s could not log in with the password" %
+                             users[0])
         finally:
             for _, t in ends:
                 t.close()
-    return ([statistics.median(times[u]) * 1000 for u in (user, nouser)] +
-            [low(times[u]) * 1000 for u in (user, nouser)])
+    return times
 
 
 def low(xs):
@@ -102,11 +104,13 @@ def low(xs):
 def main():
     if len(sys.argv) == 5 and sys.argv[1] == "hash":
         print(make_hash(sys.argv[2], int(sys.argv[3]), sys.argv[4]))
-    elif len(sys.argv) in (6, 7) and sys.argv[1] == "time":
-        med = time_users(int(sys.argv[2]), sys.argv[3], sys.argv[4],
-                         int(sys.argv[5]),
-                         sys.argv[6] if len(sys.argv) == 7 else None)
-        print("%.1f %.1f %.1f %.1f" % tuple(med))
+    elif len(sys.argv) >= 7 and sys.argv[1] == "time":
+        users = sys.argv[5:]
+        times = time_users(int(sys.argv[2]), users, int(sys.argv[3]),
+                           sys.argv[4])
+        print(" ".join("%.1f" % (statistics.median(times[u]) * 1000)
+                       for u in users),
+              " ".join("%.1f" % (low(times[u]) * 1000) for u in users))
     else:
         sys.exit(__doc__)
 
