@@ -143,9 +143,9 @@ check_pick(const char *text, const char *want)
 		x_freezero(got, strlen(got) + 1);
 }
 
-#define Y1 "$y$j9T$saltsaltsaltsaltsalt1$hashhashhashhashhashhashhashhashhashhashhas"
-#define Y2 "$y$j9T$saltsaltsaltsaltsalt2$hashhashhashhashhashhashhashhashhashhashhas"
-#define YF "$y$jFT$saltsaltsaltsaltsalt3$hashhashhashhashhashhashhashhashhashhashhas"
+#define Y1 "$y$j9T$saltsaltsaltsaltsalt1$hashhashhashhashhashhashhashhashhash"
+#define Y2 "$y$j9T$saltsaltsaltsaltsalt2$hashhashhashhashhashhashhashhashhash"
+#define YF "$y$jFT$saltsaltsaltsaltsalt3$hashhashhashhashhashhashhashhashhash"
 #define S1 "$6$salt1$hash1"
 #define S2 "$6$salt2$hash2"
 #define SR "$6$rounds=9000$salt3$hash3"
