@@ -80,7 +80,8 @@ int auth_user_allowed(const struct servconf *sc, const struct passwd *pw,
 
 /*
  * Check a password (auth_passwd.c). valid is 0 for a user that does not
- * exist or may not log in: a fake hash is computed all the same, so the
+ * exist or may not log in: a fake hash is computed all the same, with
+ * the method and cost of the system's accounts (fakehash.h), so the
  * time taken does not tell. The hash comes from the shadow file when
  * readable (running as root), else from pw->pw_passwd; locked accounts
  * ("!..." , "*") never match; an empty hash matches the empty password
