@@ -106,6 +106,9 @@ struct transport {
 	uint64_t lowat_read_ms;	/* last read while raised */
 	int no_lowat;		/* fd_in refused SO_RCVLOWAT */
 	int closed;		/* DISCONNECT sent or received */
+	int peer_eof;		/* end of file read from fd_in */
+	int io_errno;		/* errno of the last failed read or write */
+	int io_errno_read;	/* ... and whether it was a read */
 };
 
 /* packet.c */
