@@ -98,7 +98,8 @@ struct tr_config {
 	const char *macs;
 	uint64_t rekey_bytes;		/* 0: default for the cipher */
 	uint32_t rekey_seconds;		/* 0: none */
-	const char *version_comment;	/* after "SSH-2.0-moat_x.y"; may be NULL */
+	/* After our version line (TR_VERSION) and a space; may be NULL. */
+	const char *version_comment;
 	const char *peer_desc;		/* "ADDR port N", for log lines */
 
 	/* Server: public host keys, and how to sign with them. */
