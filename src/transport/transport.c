@@ -128,6 +128,15 @@ uint64_t tr_last_input_time(const struct transport *t) { return t->last_input; }
 const struct key *tr_hostkey(const struct transport *t) { return t->hostkey; }
 void tr_set_authenticated(struct transport *t) { t->authenticated = 1; }
 unsigned int tr_kex_count(const struct transport *t) { return t->nkex; }
+int tr_peer_eof(const struct transport *t) { return t->peer_eof; }
+
+int
+tr_io_errno(const struct transport *t, int *readp)
+{
+	if (readp != NULL)
+		*readp = t->io_errno_read;
+	return t->io_errno;
+}
 int tr_kex_running(const struct transport *t) { return t->kex_state != KEX_IDLE; }
 
 const unsigned char *
@@ -222,7 +231,7 @@ tr_fd_read(struct transport *t)
 	unsigned char *p;
 	size_t want;
 	ssize_t n;
-	int r;
+	int r, e;
 
 	if (sbuf_len(t->in) >= TR_MAX_INPUT)
 		return 0;	/* let the consumer catch up */
@@ -238,12 +247,17 @@ tr_fd_read(struct transport *t)
 	if ((r = sbuf_reserve(t->in, want, &p)) != 0)
 		return r;
 	n = read(t->fd_in, p, want);
+	e = errno;
 	sbuf_consume_end(t->in, want - (n > 0 ? (size_t)n : 0));
-	if (n == 0)
+	if (n == 0) {
+		t->peer_eof = 1;
 		return ERR_CONN_CLOSED;
+	}
 	if (n < 0) {
-		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+		if (e == EAGAIN || e == EWOULDBLOCK || e == EINTR)
 			return ERR_AGAIN;
+		t->io_errno = errno = e;
+		t->io_errno_read = 1;
 		return ERR_SYSTEM;
 	}
 	t->last_input = tr_now();
@@ -275,6 +289,8 @@ tr_fd_write(struct transport *t)
 				continue;
 			if (errno == EAGAIN || errno == EWOULDBLOCK)
 				return ERR_AGAIN;
+			t->io_errno = errno;
+			t->io_errno_read = 0;
 			return ERR_SYSTEM;
 		}
 		sbuf_consume(t->out, (size_t)n);

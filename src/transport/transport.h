@@ -98,7 +98,8 @@ struct tr_config {
 	const char *macs;
 	uint64_t rekey_bytes;		/* 0: default for the cipher */
 	uint32_t rekey_seconds;		/* 0: none */
-	const char *version_comment;	/* after "SSH-2.0-moat_x.y"; may be NULL */
+	/* After our version line (TR_VERSION) and a space; may be NULL. */
+	const char *version_comment;
 	const char *peer_desc;		/* "ADDR port N", for log lines */
 
 	/* Server: public host keys, and how to sign with them. */
@@ -138,7 +139,11 @@ void tr_free(struct transport *t);
 
 int tr_fd_in(const struct transport *t);
 int tr_fd_out(const struct transport *t);
-/* Read what is available: 0, ERR_AGAIN, ERR_CONN_CLOSED or an error. */
+/*
+ * Read what is available: 0, ERR_AGAIN, ERR_CONN_CLOSED (end of file;
+ * tr_peer_eof() says so from then on) or an error (ERR_SYSTEM: see
+ * tr_io_errno()).
+ */
 int tr_fd_read(struct transport *t);
 /* Write queued output: 0 (or ERR_AGAIN if some remains) or an error. */
 int tr_fd_write(struct transport *t);
@@ -224,6 +229,14 @@ const struct key *tr_hostkey(const struct transport *t);
 void tr_set_authenticated(struct transport *t);
 /* Key exchanges completed so far (1 after the first). */
 unsigned int tr_kex_count(const struct transport *t);
+/*
+ * How the connection was lost, for the messages ssh(1) prints: whether
+ * end of file was read from the peer (it closed without DISCONNECT),
+ * and the errno of the last read or write that failed (0 if none; with
+ * *readp, when not NULL, set to 1 for a read and 0 for a write).
+ */
+int tr_peer_eof(const struct transport *t);
+int tr_io_errno(const struct transport *t, int *readp);
 /*
  * Non-zero from a KEXINIT (ours or the peer's) until both sides use the
  * new keys. The connection layer stops reading channel data meanwhile,
