@@ -14,6 +14,8 @@
 #   4. connect+login latency (`ssh -o BatchMode=yes HOST true`,
 #      curve25519-sha256, ed25519 keys), mean of 10;
 #   5. MB/s of each MAC alone (bench/mac_speed.c) against hmac-sha2-256.
+#   6. sntrup761 key generation, encapsulation and decapsulation per
+#      second (bench/sntrup_speed.c).
 #
 # Every figure is shown with the ratio ours/theirs (for memory and latency
 # lower is better).
@@ -356,4 +358,17 @@ if [ -x "$MACSPEED" ]; then
 	"$MACSPEED" "$secs" || { echo "mac_speed failed" >&2; exit 1; }
 else
 	echo "(no $MACSPEED: build first)"
+fi
+
+# sntrup761 alone (bench/sntrup_speed.c), the post-quantum half of
+# sntrup761x25519-sha512.
+SNTRUPSPEED=$BIN/../bench/sntrup_speed
+echo
+echo "6. sntrup761 alone (one core)"
+if [ -x "$SNTRUPSPEED" ]; then
+	secs=1
+	[ "$MIB" -lt 64 ] && secs=0.05
+	"$SNTRUPSPEED" "$secs" || { echo "sntrup_speed failed" >&2; exit 1; }
+else
+	echo "(no $SNTRUPSPEED: build first)"
 fi

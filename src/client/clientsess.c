@@ -478,13 +478,70 @@ teardown(struct csess *s)
 	sbuf_free(s->pipebuf);
 }
 
+/* ---- the server gone ---- */
+
+/*
+ * Whether the server went away under the session, r being what
+ * conn_loop() returned: end of file without DISCONNECT, or a failed
+ * read. Not when it had closed our session channel already (a server
+ * may drop the connection right after its CLOSE).
+ */
+static int
+server_gone(const struct csess *s, int r)
+{
+	int rd;
+
+	if (s->chan != NULL && s->chan->close_rcvd)
+		return 0;
+	if (r == ERR_SYSTEM)
+		return tr_io_errno(s->t, &rd) != 0 && rd;
+	return r == 0 && tr_peer_eof(s->t) && (s->chan != NULL ||
+	    s->a->no_command);
+}
+
+/*
+ * Say so as OpenSSH's ssh does. End of file: "Connection to HOST closed
+ * by remote host." on stderr whatever the LogLevel (-q too). A failed
+ * read: OpenSSH then sends its DISCONNECT as at every exit, and that
+ * write fails too on a reset connection, so what it shows is the FATAL
+ * line "client_loop: send disconnect: Broken pipe"; we try the same and
+ * word the outcome alike, or, if the write went out, show the read's
+ * error. Returns non-zero when that FATAL line ended it.
+ */
+static int
+report_gone(struct csess *s, int r)
+{
+	int rd, e = tr_io_errno(s->t, &rd);
+	struct sbuf *b;
+
+	if (r != ERR_SYSTEM) {
+		fprintf(stderr, "Connection to %s closed by remote host.\r\n",
+		    s->host);
+		return 0;
+	}
+	if ((b = tr_msg_start(s->t, SSH2_MSG_DISCONNECT)) == NULL ||
+	    sbuf_put_u32(b, SSH2_DISCONNECT_BY_APPLICATION) != 0 ||
+	    sbuf_put_cstring(b, "disconnected by user") != 0 ||
+	    sbuf_put_cstring(b, "") != 0 || tr_msg_send(s->t) != 0 ||
+	    tr_flush(s->t) != 0) {
+		if (tr_io_errno(s->t, &rd) != 0 && !rd) {
+			log_fatal("client_loop: send disconnect: %s",
+			    strerror(tr_io_errno(s->t, NULL)));
+			return 1;
+		}
+	}
+	fprintf(stderr, "Read from remote host %s: %s\r\n", s->host,
+	    strerror(e));
+	return 0;
+}
+
 int
 client_session(struct transport *t, const struct client_opts *o,
     const struct client_session_args *a)
 {
 	struct csess s;
 	struct chan *c = NULL;
-	int r, ret = 255;
+	int r, ret = 255, lost;
 
 	memset(&s, 0, sizeof(s));
 	s.t = t;
@@ -522,15 +579,18 @@ client_session(struct transport *t, const struct client_opts *o,
 	}
 	r = conn_loop(t, s.cs);
 	ttyraw_leave(&s.raw);
+	lost = !s.quit && server_gone(&s, r);
 	if (s.quit)
 		ret = s.quit_status;
-	else if (r != 0) {
+	else if (r != 0 && !lost) {
 		log_debug("connection: %s", err_str(r));
 		ret = 255;
 	} else if (s.exit_status >= 0)
 		ret = s.exit_status;
-	if (a->want_tty && o->log_level != 0 && !s.quit_silent &&
-	    (s.quit || r == 0))
+	if (lost && report_gone(&s, r) != 0)
+		r = 0;	/* ended as OpenSSH's does: no more lines */
+	else if (a->want_tty && o->log_level >= LOG_LEVEL_INFO &&
+	    !s.quit_silent && (s.quit || r == 0 || lost))
 		fprintf(stderr, "Connection to %s closed.\r\n", s.host);
 	r = 0;
  out:

@@ -28,6 +28,35 @@
 #include "log.h"
 #include "mem.h"
 
+char *
+client_peer_desc(int fd_in, int fd_out)
+{
+	struct sockaddr_storage ss;
+	struct sockaddr_in sin;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
+	socklen_t len = sizeof(ss);
+	char host[NI_MAXHOST], port[NI_MAXSERV];
+
+	memset(&ss, 0, sizeof(ss));
+	if (fd_in != fd_out ||
+	    getpeername(fd_in, (struct sockaddr *)&ss, &len) == -1 ||
+	    (ss.ss_family != AF_INET && ss.ss_family != AF_INET6))
+		return x_strdup("UNKNOWN port 65535");
+	if (ss.ss_family == AF_INET6 &&
+	    IN6_IS_ADDR_V4MAPPED(&sin6->sin6_addr)) {
+		memset(&sin, 0, sizeof(sin));
+		sin.sin_family = AF_INET;
+		sin.sin_port = sin6->sin6_port;
+		memcpy(&sin.sin_addr, &sin6->sin6_addr.s6_addr[12], 4);
+		memcpy(&ss, &sin, sizeof(sin));
+		len = sizeof(sin);
+	}
+	if (getnameinfo((struct sockaddr *)&ss, len, host, sizeof(host),
+	    port, sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV) != 0)
+		return x_strdup("UNKNOWN port 65535");
+	return x_asprintf("%s port %s", host, port);
+}
+
 static int
 connect_one(const struct addrinfo *ai, const struct client_opts *o,
     int *errp)

@@ -26,6 +26,13 @@ int client_connect_tcp(const struct client_opts *o, const char *host,
 int client_connect_proxy(const struct client_opts *o, const char *cmd,
     int *fd_inp, int *fd_outp, pid_t *pidp);
 /*
+ * "ADDR port N" for the log lines about the connection (caller frees):
+ * the server's numeric address and port as the socket has them (an
+ * IPv4-mapped IPv6 address as plain IPv4), or "UNKNOWN port 65535" when
+ * the stream is not one socket (ProxyCommand), as OpenSSH words both.
+ */
+char *client_peer_desc(int fd_in, int fd_out);
+/*
  * The ProxyCommand that implements ProxyJump spec ("[user@]host[:port]"
  * list, comma-separated) with this program's own path; caller frees.
  * ERR_INVALID_ARGUMENT for a malformed specification.

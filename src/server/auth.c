@@ -32,7 +32,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "auth_int.h"
@@ -340,16 +339,6 @@ first_request(struct authctxt *ac, const char *user, const char *service)
 }
 
 int
-auth_time_left(const struct authctxt *ac)
-{
-	uint64_t now = (uint64_t)time(NULL);
-
-	if (ac->deadline == 0)
-		return -1;
-	return now >= ac->deadline ? 0 : (int)((ac->deadline - now) * 1000);
-}
-
-int
 auth_wait_failed(struct authctxt *ac, int r)
 {
 	const struct auth_conn *c = ac->conn;
@@ -357,11 +346,12 @@ auth_wait_failed(struct authctxt *ac, int r)
 	    "Connection closed by";
 
 	if (r == ERR_CONN_TIMEOUT || r == ERR_AGAIN) {
-		log_info("Timeout before authentication for %s port %d",
+		/* LoginGraceTime; OpenSSH logs it at its fatal level. */
+		log_fatal("Timeout before authentication for %s port %d",
 		    c->remote_addr, c->remote_port);
 		tr_disconnect(ac->t, SSH2_DISCONNECT_BY_APPLICATION,
 		    "Timeout before authentication");
-		return ERR_PERMISSION_DENIED;
+		return ERR_CONN_TIMEOUT;
 	}
 	if (r != ERR_CONN_CLOSED && r != ERR_DISCONNECTED && r != ERR_EOF)
 		return r;
@@ -416,7 +406,7 @@ accept_service(struct authctxt *ac)
 	int r;
 
 	for (;;) {
-		r = tr_wait_message(ac->t, &type, &p, auth_time_left(ac));
+		r = tr_wait_message(ac->t, &type, &p, -1);
 		if (r != 0)
 			return auth_wait_failed(ac, r);
 		if (type == SSH2_MSG_SERVICE_REQUEST)
@@ -564,9 +554,6 @@ auth_serve(struct transport *t, const struct servconf *sc,
 	ac.t = t;
 	ac.gsc = sc;
 	ac.conn = conn;
-	if (sc->login_grace_time > 0)
-		ac.deadline = (uint64_t)time(NULL) +
-		    (uint64_t)sc->login_grace_time;
 	if ((r = accept_service(&ac)) != 0)
 		goto out;
 	while (!done) {
@@ -580,8 +567,7 @@ auth_serve(struct transport *t, const struct servconf *sc,
 				goto out;
 			continue;
 		}
-		if ((r = tr_wait_message(t, &type, &p,
-		    auth_time_left(&ac))) != 0) {
+		if ((r = tr_wait_message(t, &type, &p, -1)) != 0) {
 			r = auth_wait_failed(&ac, r);
 			goto out;
 		}
@@ -600,8 +586,10 @@ auth_serve(struct transport *t, const struct servconf *sc,
 		if ((r = handle_request(&ac, p, &done)) != 0)
 			goto out;
 	}
-	if ((r = tr_flush(t)) != 0)
+	if ((r = tr_flush(t)) != 0) {
+		r = auth_wait_failed(&ac, r);
 		goto out;
+	}
 	res->pw = ac.pw;
 	ac.pw = NULL;
 	res->opts = ac.opts != NULL ? ac.opts : authopts_new();

@@ -52,14 +52,16 @@ struct auth_result {
  * are applied (servconf_apply_match) once the user name is known, and
  * those settings rule the rest (MaxAuthTries, methods, PermitRootLogin,
  * AllowUsers...). The service must be "ssh-connection"; user and service
- * may not change between requests. LoginGraceTime is enforced here.
+ * may not change between requests. LoginGraceTime is the caller's: a
+ * deadline on t (tr_set_deadline()) that it set when it accepted.
  *
  * Returns 0 with *res filled (caller clears it with auth_result_clear()).
  * Otherwise the connection is over and the reason is already logged:
- * ERR_PERMISSION_DENIED after MaxAuthTries failures or a timeout
- * (DISCONNECT sent), ERR_CONN_CLOSED / ERR_DISCONNECTED when the peer
- * left, ERR_PROTOCOL when it broke the protocol (DISCONNECT sent), or a
- * transport error.
+ * ERR_PERMISSION_DENIED after MaxAuthTries failures (DISCONNECT sent),
+ * ERR_CONN_TIMEOUT when t's deadline passed ("Timeout before
+ * authentication", DISCONNECT sent), ERR_CONN_CLOSED / ERR_DISCONNECTED
+ * when the peer left, ERR_PROTOCOL when it broke the protocol
+ * (DISCONNECT sent), or a transport error.
  */
 int auth_serve(struct transport *t, const struct servconf *sc,
     const struct auth_conn *conn, struct auth_result *res);
@@ -78,7 +80,8 @@ int auth_user_allowed(const struct servconf *sc, const struct passwd *pw,
 
 /*
  * Check a password (auth_passwd.c). valid is 0 for a user that does not
- * exist or may not log in: a fake hash is computed all the same, so the
+ * exist or may not log in: a fake hash is computed all the same, with
+ * the method and cost of the system's accounts (fakehash.h), so the
  * time taken does not tell. The hash comes from the shadow file when
  * readable (running as root), else from pw->pw_passwd; locked accounts
  * ("!..." , "*") never match; an empty hash matches the empty password

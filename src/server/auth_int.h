@@ -29,7 +29,6 @@ struct authctxt {
 	size_t nused_keys;
 	struct authopts *opts;		/* from the accepted key */
 	char *method;			/* the one that succeeded */
-	uint64_t deadline;		/* LoginGraceTime; 0: none */
 	struct auth_pam *pam;		/* UsePAM transaction */
 	struct sbuf *pending;		/* a request that cut kbd-int short */
 	const char *submethod;		/* device of this request ("pam") */
@@ -38,9 +37,10 @@ struct authctxt {
 typedef int (*method_fn)(struct authctxt *, struct sbuf *,
     enum auth_outcome *, char **);
 
-/* Milliseconds left of LoginGraceTime; -1: no limit. */
-int auth_time_left(const struct authctxt *ac);
-/* Log why waiting for the client failed; the error to return. */
+/*
+ * Log why waiting for the client failed; the error to return
+ * (ERR_CONN_TIMEOUT: LoginGraceTime passed, see tr_set_deadline()).
+ */
 int auth_wait_failed(struct authctxt *ac, int r);
 
 /* auth_cert.c: "ED25519" for a key's type, as OpenSSH logs it. */

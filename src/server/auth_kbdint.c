@@ -82,7 +82,7 @@ kbd_ask(void *arg, const char *instruction, size_t n,
 	if ((r = tr_msg_send(ac->t)) != 0)
 		return r;
 	for (;;) {
-		r = tr_wait_message(ac->t, &type, &p, auth_time_left(ac));
+		r = tr_wait_message(ac->t, &type, &p, -1);
 		if (r != 0)
 			return auth_wait_failed(ac, r);
 		if (type == SSH2_MSG_USERAUTH_INFO_RESPONSE)

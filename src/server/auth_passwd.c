@@ -5,9 +5,11 @@
  * and falls back to the passwd entry. The candidate is hashed with
  * crypt_r() using the stored hash as the setting and the results are
  * compared in constant time. Whenever there is nothing real to compare
- * against (unknown user, locked account, unreadable shadow file) a hash
- * with the system's default method is computed anyway, so that the time
- * taken does not tell an attacker which case he hit.
+ * against (unknown user, user not allowed, locked account, no password,
+ * unreadable shadow file) a hash is computed anyway, with the method and
+ * cost most of the system's accounts use and a fresh salt (fakehash.c),
+ * so that the time taken does not tell an attacker which case he hit.
+ * That setting is made first on every call, whoever the user is.
  */
 #include <crypt.h>
 #include <errno.h>
@@ -17,18 +19,14 @@
 
 #include "auth.h"
 #include "err.h"
+#include "fakehash.h"
 #include "log.h"
 #include "mem.h"
 
-/* Hash password with a fresh default-method setting and throw it away. */
+/* Hash password with the fake setting and throw the result away. */
 static void
-burn_time(const char *password, struct crypt_data *cd)
+burn_time(const char *password, const char *setting, struct crypt_data *cd)
 {
-	char setting[CRYPT_GENSALT_OUTPUT_SIZE];
-
-	if (crypt_gensalt_rn(NULL, 0, NULL, 0, setting,
-	    sizeof(setting)) == NULL)
-		strcpy(setting, "$6$moatmoatmoatmoat$");
 	(void)crypt_r(password, setting, cd);
 }
 
@@ -39,10 +37,11 @@ auth_passwd_check(const struct passwd *pw, int valid, const char *password,
 	struct crypt_data *cd = x_calloc(1, sizeof(*cd));
 	struct spwd *sp;
 	const char *hash = NULL, *got;
-	char *stored = NULL;
+	char *stored = NULL, fake[CRYPT_OUTPUT_SIZE];
 	size_t len;
 	int r = ERR_PERMISSION_DENIED;
 
+	fakehash_system("/etc/shadow", "/etc/passwd", fake, sizeof(fake));
 	if (valid) {
 		errno = 0;
 		if ((sp = getspnam(pw->pw_name)) != NULL)
@@ -59,24 +58,23 @@ auth_passwd_check(const struct passwd *pw, int valid, const char *password,
 			stored = x_strdup(hash);
 	}
 	if (stored == NULL) {
-		burn_time(password, cd);
+		burn_time(password, fake, cd);
 		goto out;
 	}
 	if (*stored == '\0') {
 		/* No password set: only the empty password, if allowed. */
-		burn_time(password, cd);
+		burn_time(password, fake, cd);
 		if (*password == '\0' && permit_empty)
 			r = 0;
 		goto out;
 	}
-	if (*stored == '!' || *stored == '*' || strcmp(stored, "x") == 0 ||
-	    (stored[0] != '$' && strlen(stored) != 13)) {
+	if (!fakehash_usable(stored)) {
 		/* Locked, shadowed out of reach, or not a crypt hash. */
-		burn_time(password, cd);
+		burn_time(password, fake, cd);
 		goto out;
 	}
 	if (*password == '\0' && !permit_empty) {
-		burn_time(password, cd);
+		burn_time(password, fake, cd);
 		goto out;
 	}
 	got = crypt_r(password, stored, cd);
@@ -85,6 +83,7 @@ auth_passwd_check(const struct passwd *pw, int valid, const char *password,
 	    x_ct_eq(got, stored, len))
 		r = 0;
  out:
+	x_wipe(fake, sizeof(fake));
 	if (stored != NULL)
 		x_freezero(stored, strlen(stored));
 	x_freezero(cd, sizeof(*cd));

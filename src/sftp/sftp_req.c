@@ -608,13 +608,28 @@ sftp_req_readlink(struct sftp_server *s, uint32_t id, struct sbuf *req)
 	return 0;
 }
 
+/*
+ * SSH_FXP_SYMLINK. The SFTP drafts put the new link's path first and
+ * its target second; OpenSSH's sftp-server has always taken them the
+ * other way round and keeps doing so (OpenSSH's PROTOCOL file, on SFTP),
+ * and we take them as it does: target first. That is what clients send
+ * without looking at the server at all -- OpenSSH's sftp, paramiko, Go's
+ * pkg/sftp, libssh2 (and so curl); PuTTY's psftp makes no symlinks.
+ * Clients that choose the order by the server's version string: asyncssh
+ * sends the target first when that string contains "OpenSSH", which ours
+ * does (see TR_VERSION); libssh only when it finds an OpenSSH version
+ * number there and WinSCP only when the software version begins with
+ * "OpenSSH", so those two send the link first to us, as to every server
+ * they do not take for OpenSSH's, and their links come out reversed.
+ * Guessing the order from the paths (which of them exists) would turn a
+ * mistaken `ln -s` into a link made under the other name; we do not.
+ */
 int
 sftp_req_symlink(struct sftp_server *s, uint32_t id, struct sbuf *req)
 {
 	char *target = NULL, *link_path = NULL;
 	int r;
 
-	/* OpenSSH sends the target first, the link second (see PROTOCOL). */
 	if ((r = sftp_get_path(req, &target)) == 0 &&
 	    (r = sftp_get_path(req, &link_path)) == 0) {
 		log_info("symlink old \"%s\" new \"%s\"", target, link_path);

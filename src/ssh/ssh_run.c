@@ -72,6 +72,34 @@ want_tty(const struct client_opts *o, const struct ssh_cmdline *cl,
 	}
 }
 
+/*
+ * The connection ended before the session (EOF or a failed read or
+ * write, r being ERR_CONN_CLOSED or ERR_SYSTEM): say so as OpenSSH's
+ * ssh does, at the same levels. Before the server's version line came,
+ * an ERROR line names the version exchange; then one INFO line "...
+ * closed by ADDR port N" (EOF) or "... reset by ..." (ECONNRESET).
+ */
+static void
+report_lost(const struct transport *t, const char *desc, int r)
+{
+	int rd, e = tr_io_errno(t, &rd);
+
+	if (tr_peer_version(t) == NULL) {
+		if (r == ERR_CONN_CLOSED)
+			log_error("kex_exchange_identification: Connection "
+			    "closed by remote host");
+		else if (rd)
+			log_error("kex_exchange_identification: read: %s",
+			    strerror(e));
+	}
+	if (r == ERR_CONN_CLOSED)
+		log_info("Connection closed by %s", desc);
+	else if (e == ECONNRESET)
+		log_info("Connection reset by %s", desc);
+	else
+		log_info("Connection to %s: %s", desc, strerror(e));
+}
+
 static void
 background(void)
 {
@@ -132,7 +160,7 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 	hc.o = o;
 	hc.hostname = o->hostname;
 	hc.port = o->port;
-	desc = x_asprintf("%s port %d", o->hostname, o->port);
+	desc = client_peer_desc(fd_in, fd_out);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.server = 0;
 	cfg.kex_algs = o->kex_algorithms;
@@ -158,8 +186,9 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 			    o->hostname, aa.last_methods ? " (" : "",
 			    aa.last_methods ? aa.last_methods : "",
 			    aa.last_methods ? ")" : "");
-		else if (r == ERR_CONN_CLOSED)
-			log_error("Connection closed by %s", desc);
+		else if (r == ERR_CONN_CLOSED || (r == ERR_SYSTEM &&
+		    tr_io_errno(t, NULL) != 0))
+			report_lost(t, desc, r);
 		else if (r != ERR_DISCONNECTED && r != ERR_NO_KEX_MATCH &&
 		    r != ERR_NO_HOSTKEY_MATCH && r != ERR_NO_CIPHER_MATCH &&
 		    r != ERR_NO_MAC_MATCH && r != ERR_NO_COMPRESS_MATCH)

@@ -222,6 +222,14 @@ serve_connection(struct server *s, int in, int out, int authpipe)
 		log_error("could not set up the transport");
 		return 1;
 	}
+	/*
+	 * LoginGraceTime: one deadline from here, just after accept, to the
+	 * end of user authentication, over the version exchange and key
+	 * exchange too, however the client paces its bytes. Not under -d,
+	 * as in OpenSSH: whoever debugs may sit at a prompt.
+	 */
+	if (s->sc->login_grace_time > 0 && !s->debug)
+		tr_set_deadline(t, (uint64_t)s->sc->login_grace_time * 1000);
 	memset(&ac, 0, sizeof(ac));
 	ac.remote_host = ci.raddr;
 	ac.remote_addr = ci.raddr;
@@ -233,6 +241,7 @@ serve_connection(struct server *s, int in, int out, int authpipe)
 		goto out;
 	}
 	tr_set_authenticated(t);
+	tr_set_deadline(t, 0);
 	if (authpipe != -1) {
 		close(authpipe);	/* tells the listener: authenticated */
 		authpipe = -1;
@@ -592,6 +601,7 @@ main(int argc, char **argv)
 	if (test)
 		exit(0);
 	srv.log_stderr = log_stderr || logfile != NULL;
+	srv.debug = debug;
 	signal(SIGPIPE, SIG_IGN);
 	if (inetd)
 		exit(serve_connection(&srv, STDIN_FILENO, STDOUT_FILENO, -1));

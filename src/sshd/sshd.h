@@ -18,6 +18,7 @@ struct server {
 	struct key_cert *hostcerts[SC_MAX_LIST]; /* HostCertificate, or NULL */
 	size_t nhostkeys;
 	int log_stderr;
+	int debug;				/* -d: no LoginGraceTime */
 };
 
 struct conn_info {

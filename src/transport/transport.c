@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -127,6 +128,15 @@ uint64_t tr_last_input_time(const struct transport *t) { return t->last_input; }
 const struct key *tr_hostkey(const struct transport *t) { return t->hostkey; }
 void tr_set_authenticated(struct transport *t) { t->authenticated = 1; }
 unsigned int tr_kex_count(const struct transport *t) { return t->nkex; }
+int tr_peer_eof(const struct transport *t) { return t->peer_eof; }
+
+int
+tr_io_errno(const struct transport *t, int *readp)
+{
+	if (readp != NULL)
+		*readp = t->io_errno_read;
+	return t->io_errno;
+}
 int tr_kex_running(const struct transport *t) { return t->kex_state != KEX_IDLE; }
 
 const unsigned char *
@@ -221,7 +231,7 @@ tr_fd_read(struct transport *t)
 	unsigned char *p;
 	size_t want;
 	ssize_t n;
-	int r;
+	int r, e;
 
 	if (sbuf_len(t->in) >= TR_MAX_INPUT)
 		return 0;	/* let the consumer catch up */
@@ -237,12 +247,17 @@ tr_fd_read(struct transport *t)
 	if ((r = sbuf_reserve(t->in, want, &p)) != 0)
 		return r;
 	n = read(t->fd_in, p, want);
+	e = errno;
 	sbuf_consume_end(t->in, want - (n > 0 ? (size_t)n : 0));
-	if (n == 0)
+	if (n == 0) {
+		t->peer_eof = 1;
 		return ERR_CONN_CLOSED;
+	}
 	if (n < 0) {
-		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+		if (e == EAGAIN || e == EWOULDBLOCK || e == EINTR)
 			return ERR_AGAIN;
+		t->io_errno = errno = e;
+		t->io_errno_read = 1;
 		return ERR_SYSTEM;
 	}
 	t->last_input = tr_now();
@@ -274,6 +289,8 @@ tr_fd_write(struct transport *t)
 				continue;
 			if (errno == EAGAIN || errno == EWOULDBLOCK)
 				return ERR_AGAIN;
+			t->io_errno = errno;
+			t->io_errno_read = 0;
 			return ERR_SYSTEM;
 		}
 		sbuf_consume(t->out, (size_t)n);
@@ -649,16 +666,41 @@ tr_next_message(struct transport *t, uint8_t *typep, struct sbuf **payloadp)
 	}
 }
 
+void
+tr_set_deadline(struct transport *t, uint64_t ms)
+{
+	t->deadline_ms = ms == 0 ? 0 : tr_now_ms() + ms;
+}
+
+/*
+ * The poll() timeout that ends at `end` (monotonic ms; 0: never): -1
+ * for none, 0 once it has passed. Recomputed before every poll, so a
+ * wait woken by input resumes with what is left, not the whole of it.
+ */
+static int
+ms_until(uint64_t end)
+{
+	uint64_t now;
+
+	if (end == 0)
+		return -1;
+	if ((now = tr_now_ms()) >= end)
+		return 0;
+	return end - now > INT_MAX ? INT_MAX : (int)(end - now);
+}
+
 int
 tr_flush(struct transport *t)
 {
 	struct pollfd pfd;
-	int r;
+	int r, wait;
 
 	while ((r = tr_fd_write(t)) == ERR_AGAIN) {
+		if ((wait = ms_until(t->deadline_ms)) == 0)
+			return ERR_CONN_TIMEOUT;
 		pfd.fd = t->fd_out;
 		pfd.events = POLLOUT;
-		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+		if (poll(&pfd, 1, wait) < 0 && errno != EINTR)
 			return ERR_SYSTEM;
 	}
 	return r;
@@ -669,9 +711,22 @@ tr_wait_message(struct transport *t, uint8_t *typep, struct sbuf **payloadp,
     int timeout_ms)
 {
 	struct pollfd pfd[2];
+	uint64_t end = t->deadline_ms;
 	int r, n;
 
+	if (timeout_ms >= 0) {
+		uint64_t mine = tr_now_ms() + (uint64_t)timeout_ms;
+
+		if (end == 0 || mine < end)
+			end = mine;
+	}
 	for (;;) {
+		/*
+		 * Checked before each message too: a peer that keeps
+		 * complete messages coming must not outlast the deadline.
+		 */
+		if (ms_until(end) == 0)
+			return ERR_CONN_TIMEOUT;
 		r = tr_next_message(t, typep, payloadp);
 		if (r != ERR_AGAIN)
 			return r;
@@ -683,14 +738,12 @@ tr_wait_message(struct transport *t, uint8_t *typep, struct sbuf **payloadp,
 		pfd[0].events = POLLIN;
 		pfd[1].fd = t->fd_out;
 		pfd[1].events = tr_want_write(t) ? POLLOUT : 0;
-		n = poll(pfd, tr_want_write(t) ? 2 : 1, timeout_ms);
+		n = poll(pfd, tr_want_write(t) ? 2 : 1, ms_until(end));
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			return ERR_SYSTEM;
 		}
-		if (n == 0)
-			return ERR_CONN_TIMEOUT;
 		if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
 			r = tr_fd_read(t);
 			if (r != 0 && r != ERR_AGAIN)

@@ -98,7 +98,8 @@ struct tr_config {
 	const char *macs;
 	uint64_t rekey_bytes;		/* 0: default for the cipher */
 	uint32_t rekey_seconds;		/* 0: none */
-	const char *version_comment;	/* after "SSH-2.0-moat_x.y"; may be NULL */
+	/* After our version line (TR_VERSION) and a space; may be NULL. */
+	const char *version_comment;
 	const char *peer_desc;		/* "ADDR port N", for log lines */
 
 	/* Server: public host keys, and how to sign with them. */
@@ -138,7 +139,11 @@ void tr_free(struct transport *t);
 
 int tr_fd_in(const struct transport *t);
 int tr_fd_out(const struct transport *t);
-/* Read what is available: 0, ERR_AGAIN, ERR_CONN_CLOSED or an error. */
+/*
+ * Read what is available: 0, ERR_AGAIN, ERR_CONN_CLOSED (end of file;
+ * tr_peer_eof() says so from then on) or an error (ERR_SYSTEM: see
+ * tr_io_errno()).
+ */
 int tr_fd_read(struct transport *t);
 /* Write queued output: 0 (or ERR_AGAIN if some remains) or an error. */
 int tr_fd_write(struct transport *t);
@@ -156,11 +161,23 @@ size_t tr_output_pending(const struct transport *t);
  */
 int tr_next_message(struct transport *t, uint8_t *typep,
     struct sbuf **payloadp);
-/* Blocking: poll and read until a message arrives (timeout_ms < 0: none). */
+/*
+ * Blocking: poll and read until a message arrives. ERR_CONN_TIMEOUT once
+ * timeout_ms (< 0: none) have passed since the call, or the deadline set
+ * by tr_set_deadline(), whichever comes first: both are absolute, so
+ * bytes that trickle in (a partial banner or packet, IGNOREs, a rekey)
+ * do not extend them.
+ */
 int tr_wait_message(struct transport *t, uint8_t *typep,
     struct sbuf **payloadp, int timeout_ms);
-/* Blocking: write all queued output. */
+/* Blocking: write all queued output; ERR_CONN_TIMEOUT past the deadline. */
 int tr_flush(struct transport *t);
+/*
+ * A deadline for the blocking calls above, ms milliseconds from now on
+ * the monotonic clock; 0 removes it. sshd's LoginGraceTime: set at
+ * accept, removed once the user has logged in.
+ */
+void tr_set_deadline(struct transport *t, uint64_t ms);
 
 /*
  * Compose and send a message: tr_msg_start() gives a buffer (owned by the
@@ -212,6 +229,14 @@ const struct key *tr_hostkey(const struct transport *t);
 void tr_set_authenticated(struct transport *t);
 /* Key exchanges completed so far (1 after the first). */
 unsigned int tr_kex_count(const struct transport *t);
+/*
+ * How the connection was lost, for the messages ssh(1) prints: whether
+ * end of file was read from the peer (it closed without DISCONNECT),
+ * and the errno of the last read or write that failed (0 if none; with
+ * *readp, when not NULL, set to 1 for a read and 0 for a write).
+ */
+int tr_peer_eof(const struct transport *t);
+int tr_io_errno(const struct transport *t, int *readp);
 /*
  * Non-zero from a KEXINIT (ours or the peer's) until both sides use the
  * new keys. The connection layer stops reading channel data meanwhile,

@@ -13,7 +13,20 @@
 #include "mac.h"
 #include "transport.h"
 
-#define TR_VERSION	"SSH-2.0-moat_0.1"
+/*
+ * Our version line (RFC 4253 section 4.2), followed by " " and the
+ * VersionAddendum when one is set. The comment "OpenSSH-compatible" is
+ * for SFTP clients that choose the order of SSH_FXP_SYMLINK's two paths
+ * from the server's version string: asyncssh sends them in OpenSSH's
+ * order, the one our sftp-server takes (see sftp_req_symlink()), only
+ * to a server whose version string contains "OpenSSH". Peers that turn
+ * on OpenSSH bug-compatibility from the version string look for
+ * "OpenSSH" at the start of the software version (OpenSSH's compat
+ * table, PuTTY, WinSCP, ProFTPD; paramiko wants "-OpenSSH_") or for a
+ * version number right after it (libssh), so the comment changes
+ * nothing else for them.
+ */
+#define TR_VERSION	"SSH-2.0-moat_0.1 OpenSSH-compatible"
 #define TR_MAX_BANNER_LINE	8192	/* RFC says 255; be lenient */
 #define TR_MAX_PREAMBLE		1024	/* lines before the version line */
 
@@ -106,6 +119,10 @@ struct transport {
 	uint64_t lowat_read_ms;	/* last read while raised */
 	int no_lowat;		/* fd_in refused SO_RCVLOWAT */
 	int closed;		/* DISCONNECT sent or received */
+	uint64_t deadline_ms;	/* tr_set_deadline(), monotonic; 0: none */
+	int peer_eof;		/* end of file read from fd_in */
+	int io_errno;		/* errno of the last failed read or write */
+	int io_errno_read;	/* ... and whether it was a read */
 };
 
 /* packet.c */

@@ -8,8 +8,8 @@ one connection and exits. "fake" modes speak just enough SSH to reach
 the fault; "proxy" modes relay to a real server on UPSTREAM-PORT (so
 KEX is real) and damage one byte of the server-to-client stream, which
 they parse in the clear up to and including the server's NEWKEYS. What
-was done is printed on stdout ("flipped ..."), so a test can tell the
-fault was really injected.
+was done is printed on stdout ("flipped ...", "dropped ..."), so a test can
+tell the fault was really injected.
 
 fake modes:
   garbage-banner   binary garbage with a NUL instead of a version line
@@ -19,11 +19,20 @@ fake modes:
   bad-block        valid banner, then a length that is not a block multiple
   bad-padding      valid banner, then a packet whose padding length is
                    larger than the packet
+  drop             close the connection at once, before any byte
 proxy modes:
   mac              flip a byte 8 bytes into the first encrypted packet
   sig              flip the last byte of the signature in the KEX reply
+  drop-kex         close both ends instead of passing on the server's
+                   KEXINIT (after its banner)
+  drop-auth        close both ends instead of passing on the first
+                   encrypted server packet (the client is authenticating)
+  drop-session     relay until SIGUSR1, then close both ends
+A drop mode ending in "-rst" resets the client's connection (RST)
+instead of closing it (FIN).
 """
 import select
+import signal
 import socket
 import struct
 import sys
@@ -33,6 +42,27 @@ BANNER = b"SSH-2.0-hostile_1.0\r\n"
 MSG_KEXDH_REPLY = 31    # also KEX_ECDH_REPLY; KEX_DH_GEX_GROUP under GEX
 MSG_KEX_DH_GEX_REPLY = 33
 MSG_NEWKEYS = 21
+MSG_KEXINIT = 20
+
+
+class Drop(Exception):
+    """Raised (by SIGUSR1 in drop-session) to close both ends now."""
+
+
+def close_client(conn, rst):
+    """Closes the client's connection: with a RST when rst is set, else
+    with a FIN, reading what the client still sends until it closes (so
+    bytes left unread cannot turn the close into a RST)."""
+    if rst:
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                        struct.pack("ii", 1, 0))
+    else:
+        try:
+            conn.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+        drain(conn)
+    conn.close()
 
 
 def listen(portfile):
@@ -76,6 +106,10 @@ def packet(payload, padlen=None, length=None):
 
 
 def fake(conn, mode):
+    if mode in ("drop", "drop-rst"):
+        print("dropped the connection before any byte", flush=True)
+        close_client(conn, mode == "drop-rst")
+        return
     # Said first: the client may have given up before the last send.
     print("sent " + mode, flush=True)
     if mode == "garbage-banner":
@@ -137,6 +171,7 @@ class ServerStream:
         self.banner_done = False
         self.encrypted = None   # bytes seen after the server's NEWKEYS
         self.done = False
+        self.drop = False       # close both ends after passing on the result
 
     def feed(self, data):
         """Returns the bytes to pass on (possibly changed)."""
@@ -166,6 +201,11 @@ class ServerStream:
             padlen = pkt[4]
             payload_end = 4 + plen - padlen
             msg = pkt[5]
+            if self.mode.startswith("drop-kex") and msg == MSG_KEXINIT:
+                print("dropped the connection instead of the server's "
+                      "KEXINIT", flush=True)
+                self.done = self.drop = True
+                return out
             if self.mode == "sig" and (msg == MSG_KEX_DH_GEX_REPLY or (
                     msg == MSG_KEXDH_REPLY and
                     is_kex_reply(bytes(pkt[5:payload_end])))):
@@ -182,6 +222,11 @@ class ServerStream:
         return out
 
     def feed_encrypted(self, data):
+        if self.mode.startswith("drop-auth") and data:
+            print("dropped the connection instead of the first encrypted "
+                  "server packet", flush=True)
+            self.done = self.drop = True
+            return b""
         if self.mode != "mac" or not data:
             return data
         at = 8 - len(self.encrypted)
@@ -199,6 +244,23 @@ class ServerStream:
 def proxy(conn, mode, upport):
     up = socket.create_connection(("127.0.0.1", upport))
     stream = ServerStream(mode)
+    rst = mode.endswith("-rst")
+    if mode.startswith("drop-session"):
+        def on_usr1(signum, frame):
+            raise Drop()
+        signal.signal(signal.SIGUSR1, on_usr1)
+    try:
+        relay(conn, up, stream)
+    except Drop:
+        print("dropped the connection on SIGUSR1", flush=True)
+        stream.done = stream.drop = True
+    signal.signal(signal.SIGUSR1, signal.SIG_IGN)
+    if stream.drop:
+        close_client(conn, rst)
+    up.close()
+
+
+def relay(conn, up, stream):
     socks = [conn, up]
     end = time.time() + 30
     while time.time() < end:
@@ -220,6 +282,8 @@ def proxy(conn, mode, upport):
                     conn.sendall(data)
                 except OSError:
                     return
+                if stream.drop:
+                    return
             else:
                 try:
                     up.sendall(data)
@@ -238,7 +302,8 @@ def main():
         proxy(conn, mode, int(sys.argv[4]))
     else:
         sys.exit("unknown kind " + kind)
-    conn.close()
+    if conn.fileno() != -1:
+        conn.close()
 
 
 if __name__ == "__main__":

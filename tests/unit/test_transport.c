@@ -2,11 +2,15 @@
  * test_transport.c: two transports, server and client, talking to each
  * other over a socketpair in one process: every KEX method, host key
  * type, cipher and MAC negotiated and used for data, rekeying, strict
- * KEX, and bad input (garbage, corrupted packets) refused cleanly.
+ * KEX, and bad input (garbage, corrupted packets) refused cleanly; the
+ * blocking waits keep their deadlines (LoginGraceTime) while a peer
+ * trickles bytes or messages at them.
  */
 #include <sys/socket.h>
 
 #include <errno.h>
+#include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cipher.h"
@@ -17,6 +21,7 @@
 #include "sbuf.h"
 #include "testlib.h"
 #include "transport.h"
+#include "trpair.h"
 #include "log.h"
 
 static struct key *hostkeys[3], *hostpub[3];
@@ -349,6 +354,175 @@ test_corrupt_packet(void)
 	}
 }
 
+static uint64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* A server end on a socketpair, no peer transport (raw bytes at fd[1]). */
+static struct transport *
+lone_server(int fd[2])
+{
+	struct tr_config sc;
+
+	memset(&sc, 0, sizeof(sc));
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, fd) != 0)
+		return NULL;
+	sc.server = 1;
+	sc.kex_algs = "curve25519-sha256";
+	sc.hostkey_algs = "ssh-ed25519";
+	sc.ciphers = "aes128-ctr";
+	sc.macs = "hmac-sha1";
+	sc.hostkeys = hostpub;
+	sc.nhostkeys = 3;
+	sc.hostkey_sign = sign_cb;
+	return tr_new(fd[0], fd[0], &sc);
+}
+
+/*
+ * A peer that sends its banner a byte every 100 ms does not stretch
+ * tr_wait_message()'s timeout: it ends 500 ms after the call, not 500 ms
+ * after the last byte.
+ */
+static void
+test_wait_timeout_absolute(void)
+{
+	static const char banner[] = "SSH-2.0-trickle_xxxxxxxxxxxxxxxxxxxx\r\n";
+	struct transport *s;
+	struct sbuf *m;
+	uint8_t type;
+	uint64_t t0, took;
+	pid_t pid;
+	int fd[2], r, st;
+	size_t i;
+
+	CHECK((s = lone_server(fd)) != NULL);
+	if (s == NULL)
+		return;
+	if ((pid = fork()) == 0) {
+		close(fd[0]);
+		for (i = 0; i + 1 < sizeof(banner); i++) {
+			if (write(fd[1], banner + i, 1) != 1)
+				break;
+			usleep(100000);
+		}
+		_exit(0);
+	}
+	close(fd[1]);
+	t0 = now_ms();
+	r = tr_wait_message(s, &type, &m, 500);
+	took = now_ms() - t0;
+	CHECK_ERR(r, ERR_CONN_TIMEOUT);
+	CHECK(took >= 450 && took < 1500);
+	if (took >= 1500)
+		fprintf(stderr, "wait with a 500 ms timeout took %llu ms\n",
+		    (unsigned long long)took);
+	tr_free(s);
+	close(fd[0]);
+	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+}
+
+/*
+ * The client end in a child: finish the key exchange, then for up to 6 s
+ * an IGNORE and an upper-layer message (60) every 100 ms, until the
+ * server end goes away.
+ */
+static int
+trickle_messages(struct transport *t, void *arg)
+{
+	struct sbuf *m;
+	uint8_t type;
+	int i, r;
+
+	for (i = 0; i < 100 && tr_kex_count(t) == 0; i++) {
+		r = tr_wait_message(t, &type, &m, 100);
+		if (r != 0 && r != ERR_CONN_TIMEOUT)
+			return 1;
+	}
+	if (tr_kex_count(t) == 0)
+		return 2;
+	for (i = 0; i < 60; i++) {
+		m = tr_msg_start(t, i % 2 ? SSH2_MSG_IGNORE : 60);
+		if (sbuf_put_cstring(m, "trickle") != 0)
+			return 3;
+		if (tr_msg_send(t) != 0 || tr_flush(t) != 0)
+			break;		/* the server end is gone */
+		usleep(100000);
+	}
+	return 0;
+}
+
+/*
+ * tr_set_deadline() holds across calls, whatever arrives after the key
+ * exchange: IGNOREs (handled inside) and messages handed up alike.
+ * Cleared, waits go on as before.
+ */
+static void
+test_deadline(void)
+{
+	struct trp_host h = { hostkeys[0], hostpub[0] };
+	struct trp_peer p;
+	struct sbuf *m;
+	uint8_t type;
+	uint64_t t0, took;
+	int r, n = 0;
+
+	CHECK_OK(trp_start(&p, &h, 0, trickle_messages, NULL));
+	if (p.t == NULL)
+		return;
+	tr_set_deadline(p.t, 2000);
+	t0 = now_ms();
+	while ((r = tr_wait_message(p.t, &type, &m, -1)) == 0)
+		n++;
+	took = now_ms() - t0;
+	CHECK_ERR(r, ERR_CONN_TIMEOUT);
+	CHECK(tr_kex_count(p.t) == 1);
+	CHECK(n > 3);
+	CHECK(took >= 1950 && took < 3000);
+	if (took >= 3000)
+		fprintf(stderr, "a 2 s deadline took %llu ms\n",
+		    (unsigned long long)took);
+	tr_set_deadline(p.t, 0);
+	r = tr_wait_message(p.t, &type, &m, 2000);
+	CHECK_OK(r);
+	CHECK(r != 0 || type == 60);
+	CHECK(trp_finish(&p) == 0);
+}
+
+/* tr_flush() to a peer that never reads ends at the deadline. */
+static void
+test_flush_deadline(void)
+{
+	struct transport *s;
+	struct sbuf *m;
+	unsigned char *d;
+	uint64_t t0, took;
+	int fd[2], i;
+
+	CHECK((s = lone_server(fd)) != NULL);
+	if (s == NULL)
+		return;
+	for (i = 0; i < 16; i++) {
+		m = tr_msg_start(s, SSH2_MSG_IGNORE);
+		CHECK_OK(sbuf_put_u32(m, 100000));
+		CHECK_OK(sbuf_reserve(m, 100000, &d));
+		memset(d, 'x', 100000);
+		CHECK_OK(tr_msg_send(s));
+	}
+	tr_set_deadline(s, 300);
+	t0 = now_ms();
+	CHECK_ERR(tr_flush(s), ERR_CONN_TIMEOUT);
+	took = now_ms() - t0;
+	CHECK(took >= 250 && took < 1500);
+	tr_free(s);
+	close(fd[0]);
+	close(fd[1]);
+}
+
 int
 main(void)
 {
@@ -357,6 +531,8 @@ main(void)
 
 	if (getenv("TEST_DEBUG") != NULL)
 		log_init("test_transport", LOG_LEVEL_DEBUG1, 0, 1);
+	signal(SIGPIPE, SIG_IGN);
+	alarm(120);	/* a wait that ignores its deadline fails, not hangs */
 
 	for (i = 0; i < 3; i++) {
 		CHECK_OK(key_generate(types[i], types[i] == KEY_RSA ? 2048 : 0,
@@ -368,6 +544,9 @@ main(void)
 	test_no_common_algorithm();
 	test_bad_input();
 	test_corrupt_packet();
+	test_wait_timeout_absolute();
+	test_deadline();
+	test_flush_deadline();
 	for (i = 0; i < 3; i++) {
 		key_free(hostkeys[i]);
 		key_free(hostpub[i]);
