@@ -156,6 +156,19 @@ kexalg_default_names(void)
 	return KEX_DEFAULT_NAMES;
 }
 
+/*
+ * OpenSSH 10.0 took finite-field Diffie-Hellman out of sshd's default
+ * (it stays in ssh's, and either end can add it back with "+").
+ */
+const char *
+kexalg_server_default_names(void)
+{
+	return "mlkem768x25519-sha256,"
+	    "sntrup761x25519-sha512,sntrup761x25519-sha512@openssh.com,"
+	    "curve25519-sha256,curve25519-sha256@libssh.org,"
+	    "ecdh-sha2-nistp256,ecdh-sha2-nistp384,ecdh-sha2-nistp521";
+}
+
 /* ---- elliptic curves ---- */
 
 /* Key pair for a NIST curve from a fixed scalar (tests only). */

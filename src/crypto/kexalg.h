@@ -55,6 +55,8 @@ const struct kex_alg *kexalg_by_name(const char *name);
 const char *kexalg_all_names(void);
 /* OpenSSH 10.5's default KexAlgorithms: post-quantum hybrids first. */
 const char *kexalg_default_names(void);
+/* sshd's: the same less finite-field Diffie-Hellman, as OpenSSH 10.0+. */
+const char *kexalg_server_default_names(void);
 
 /*
  * Make an ephemeral key pair. For KEX_KIND_DHGEX p and g give the group

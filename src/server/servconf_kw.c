@@ -59,7 +59,8 @@ static const struct sc_alg alg_cipher = {
 static const struct sc_alg alg_mac = {
 	mac_default_names, mac_all_names, 0, "SSH2 mac spec" };
 static const struct sc_alg alg_kex = {
-	kexalg_default_names, kexalg_all_names, 0, "SSH2 KexAlgorithms" };
+	kexalg_server_default_names, kexalg_all_names, 0,
+	"SSH2 KexAlgorithms" };
 static const struct sc_alg alg_sig = {
 	sigalg_defaults, cert_sigalg_all_names, 1, "key types" };
 

@@ -14,7 +14,9 @@
 . "$(dirname "$0")/lib.sh"
 HELPER=$(dirname "$0")/hostile_server.py
 make_keys
-write_config </dev/null
+write_config <<EOF
+KexAlgorithms +diffie-hellman-group14-sha256,diffie-hellman-group-exchange-sha256
+EOF
 start_sshd
 N=0
 

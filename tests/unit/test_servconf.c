@@ -451,7 +451,7 @@ test_algorithms(void)
 
 	CHECK_OK(load_text("Port 22\n", &sc));
 	CHECK_STR(sc->ciphers, cipher_default_names());
-	CHECK_STR(sc->kex_algorithms, kexalg_default_names());
+	CHECK_STR(sc->kex_algorithms, kexalg_server_default_names());
 	/* ssh-rsa (SHA-1) is not a default, as in OpenSSH 8.8 and later. */
 	CHECK(!match_list_contains(sc->hostkey_algorithms, "ssh-rsa"));
 	CHECK(match_list_contains(sc->hostkey_algorithms, "rsa-sha2-512"));

@@ -193,7 +193,9 @@ session(const char *kex, const char *hk, const char *cipher, const char *mac,
 static void
 test_all_algorithms(void)
 {
-	const char *kexes[] = { "curve25519-sha256",
+	const char *kexes[] = { "mlkem768x25519-sha256",
+	    "mlkem768nistp256-sha256", "sntrup761x25519-sha512",
+	    "sntrup761x25519-sha512@openssh.com", "curve25519-sha256",
 	    "curve25519-sha256@libssh.org", "ecdh-sha2-nistp256",
 	    "ecdh-sha2-nistp384", "ecdh-sha2-nistp521",
 	    "diffie-hellman-group14-sha256", "diffie-hellman-group16-sha512",
