@@ -13,7 +13,8 @@
 #      the connection: RSS, PSS and private bytes from smaps_rollup);
 #   4. connect+login latency (`ssh -o BatchMode=yes HOST true`,
 #      curve25519-sha256, ed25519 keys), mean of 10;
-#   5. MB/s of each MAC alone (bench/mac_speed.c) against hmac-sha2-256.
+#   5. MB/s of each MAC alone (bench/mac_speed.c) against hmac-sha2-256;
+#   6. ML-KEM-768 operations per second (bench/mlkem_speed.c).
 #
 # Every figure is shown with the ratio ours/theirs (for memory and latency
 # lower is better).
@@ -356,4 +357,16 @@ if [ -x "$MACSPEED" ]; then
 	"$MACSPEED" "$secs" || { echo "mac_speed failed" >&2; exit 1; }
 else
 	echo "(no $MACSPEED: build first)"
+fi
+
+# ML-KEM-768 alone (bench/mlkem_speed.c, built beside the programs).
+KEMSPEED=$BIN/../bench/mlkem_speed
+echo
+echo "6. ML-KEM-768 alone (one core; X25519 for scale)"
+if [ -x "$KEMSPEED" ]; then
+	secs=0.5
+	[ "$MIB" -lt 64 ] && secs=0.05
+	"$KEMSPEED" "$secs" || { echo "mlkem_speed failed" >&2; exit 1; }
+else
+	echo "(no $KEMSPEED: build first)"
 fi
