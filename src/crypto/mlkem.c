@@ -128,12 +128,14 @@ sample_parse(struct mlkem_poly *a, size_t *n, const uint8_t *buf,
  * a time until it has 256 coefficients; each 3 bytes give 2 candidates,
  * each kept with probability q / 4096. How many bytes that takes has no
  * bound, so with no incremental squeeze we ask for a fixed length at once
- * (first bytes: the real code takes 672, 448 candidates against the 256
- * needed; falling short has probability below 2^-100). Should that still
- * run out, the hash is run again for twice the length and parsing goes on
- * where it stopped: SHAKE's output for a longer length starts with the
- * output for the shorter one, so this is the stream the standard reads.
- * The unit test drives that path with small first lengths.
+ * (first bytes: the real code takes 504, three blocks of the sponge,
+ * which give 336 candidates against the 256 needed). When that runs out
+ * (for about one call in 120: a key generation or an encapsulation makes
+ * 9 calls, so about 7 per cent of them see it), the hash is run again for
+ * twice the length and parsing goes on where it stopped: SHAKE's output
+ * for a longer length starts with the output for the shorter one, so this
+ * reads the very stream the standard reads. It depends on rho only, which
+ * is public. The unit test drives that path with small first lengths.
  */
 int
 mlkem_sample_ntt(struct mlkem_hash *h, struct mlkem_poly *a,

@@ -85,7 +85,7 @@ void mlkem_hash_free(struct mlkem_hash *h);
  * SHAKE128 output to take at the first try (see mlkem.c); the real code
  * passes MLKEM_XOF_FIRST, the unit test other lengths.
  */
-#define MLKEM_XOF_FIRST	672	/* 4 SHAKE128 blocks */
+#define MLKEM_XOF_FIRST	504	/* 3 SHAKE128 blocks */
 int mlkem_sample_ntt(struct mlkem_hash *h, struct mlkem_poly *a,
     const uint8_t rho[32], uint8_t b0, uint8_t b1, size_t first);
 
