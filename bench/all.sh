@@ -16,6 +16,7 @@
 #   5. MB/s of each MAC alone (bench/mac_speed.c) against hmac-sha2-256.
 #   6. sntrup761 key generation, encapsulation and decapsulation per
 #      second (bench/sntrup_speed.c).
+#   7. ML-KEM-768 operations per second (bench/mlkem_speed.c).
 #
 # Every figure is shown with the ratio ours/theirs (for memory and latency
 # lower is better).
@@ -371,4 +372,16 @@ if [ -x "$SNTRUPSPEED" ]; then
 	"$SNTRUPSPEED" "$secs" || { echo "sntrup_speed failed" >&2; exit 1; }
 else
 	echo "(no $SNTRUPSPEED: build first)"
+fi
+
+# ML-KEM-768 alone (bench/mlkem_speed.c, built beside the programs).
+KEMSPEED=$BIN/../bench/mlkem_speed
+echo
+echo "7. ML-KEM-768 alone (one core; X25519 for scale)"
+if [ -x "$KEMSPEED" ]; then
+	secs=0.5
+	[ "$MIB" -lt 64 ] && secs=0.05
+	"$KEMSPEED" "$secs" || { echo "mlkem_speed failed" >&2; exit 1; }
+else
+	echo "(no $KEMSPEED: build first)"
 fi
