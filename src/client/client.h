@@ -87,6 +87,7 @@ struct client_opts {
 	int clear_all_forwardings;
 	int enable_escape_commandline;	/* ~C */
 	int warn_weak_crypto;		/* WarnWeakCrypto: 1 yes, 0 no */
+	int kex_algorithms_given;	/* KexAlgorithms set, not default */
 	char *local_forwards[CO_MAX_LIST];	/* as written; forwarding issue */
 	size_t nlocal_forwards;
 	char *remote_forwards[CO_MAX_LIST];

@@ -334,14 +334,17 @@ service_request(struct ca_ctx *c)
 
 /*
  * WarnWeakCrypto (OpenSSH 10.1+): after the first key exchange, say so
- * when it was not post-quantum, in OpenSSH's words.
+ * when it was not post-quantum, in OpenSSH's words. As OpenSSH's, only
+ * when KexAlgorithms is the default: whoever chose the list (even with
+ * "+") chose what it allows.
  */
 static void
 warn_weak_kex(const struct ca_ctx *c)
 {
 	const struct kex_alg *k = kexalg_by_name(tr_negotiated(c->t, "kex"));
 
-	if (c->o->warn_weak_crypto == 0 || k == NULL ||
+	if (c->o->warn_weak_crypto == 0 || c->o->kex_algorithms_given ||
+	    k == NULL ||
 	    k->kind == KEX_KIND_KEM)
 		return;
 	log_info("** WARNING: connection is not using a post-quantum key "

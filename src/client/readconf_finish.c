@@ -289,6 +289,7 @@ readconf_finish(struct client_opts *o, const char *local_user)
 	    (r = expand_path(o, &o->identity_agent)) != 0))
 		return r;
 
+	o->kex_algorithms_given = o->kex_algorithms != NULL;
 	if ((r = resolve_algs("ciphers", &o->ciphers)) != 0 ||
 	    (r = resolve_algs("macs", &o->macs)) != 0 ||
 	    (r = resolve_algs("kexalgorithms", &o->kex_algorithms)) != 0 ||
