@@ -438,12 +438,12 @@ test_algorithms(void)
 
 	CHECK_OK(load_text("Ciphers aes128-ctr,aes256-gcm@openssh.com\n"
 	    "MACs +hmac-sha1\n"
-	    "KexAlgorithms -diffie-hellman-group*\n"
+	    "KexAlgorithms -sntrup761*\n"
 	    "HostKeyAlgorithms ^ssh-rsa\n", &sc));
 	CHECK_STR(sc->ciphers, "aes128-ctr,aes256-gcm@openssh.com");
 	/* hmac-sha1 is already a default: + adds nothing. */
 	CHECK_STR(sc->macs, mac_default_names());
-	CHECK_STR(sc->kex_algorithms, "curve25519-sha256,"
+	CHECK_STR(sc->kex_algorithms, "mlkem768x25519-sha256,curve25519-sha256,"
 	    "curve25519-sha256@libssh.org,ecdh-sha2-nistp256,"
 	    "ecdh-sha2-nistp384,ecdh-sha2-nistp521");
 	CHECK(strncmp(sc->hostkey_algorithms, "ssh-rsa,", 8) == 0);
