@@ -490,6 +490,27 @@ listen_loop(struct server *s, struct listener *l)
 	return 0;
 }
 
+/*
+ * Before anything else: descriptors 0-2 open (on /dev/null where the
+ * launcher left one closed, so no socket or log file can become stderr)
+ * and nothing above them. Whatever else the launching shell or service
+ * manager had open must reach neither the listener nor a connection.
+ * With -i, stdin and stdout are the connection and stay as they are.
+ * Nothing is carried across the SIGHUP re-exec: it opens its listeners
+ * and log file anew.
+ */
+static void
+sanitise_fds(void)
+{
+	int fd;
+
+	closefrom(STDERR_FILENO + 1);
+	while ((fd = open("/dev/null", O_RDWR)) != -1 && fd <= STDERR_FILENO)
+		;
+	if (fd > STDERR_FILENO)
+		close(fd);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -501,6 +522,7 @@ main(int argc, char **argv)
 	char *opts[256];
 	int nopts = 0;
 
+	sanitise_fds();
 	memset(&srv, 0, sizeof(srv));
 	sc = servconf_new();
 	srv.sc = sc;
