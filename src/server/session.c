@@ -195,7 +195,8 @@ req_subsystem(struct session *s, struct sbuf *b)
 		if (strcmp(sc->subsystems[i].name, name) != 0)
 			continue;
 		if (strcmp(sc->subsystems[i].command, "internal-sftp") == 0) {
-			log_info("subsystem request for %s: internal-sftp "
+			chan_log_refusal(s->conn->cs, LOG_LEVEL_INFO,
+			    "subsystem request for %.100s: internal-sftp "
 			    "is not supported", name);
 			r = ERR_FEATURE_UNSUPPORTED;
 			goto out;
@@ -205,8 +206,9 @@ req_subsystem(struct session *s, struct sbuf *b)
 		r = start(s, sc->subsystems[i].command);
 		goto out;
 	}
-	log_info("subsystem request for %.100s by user %s failed, "
-	    "subsystem not found", name, s->conn->pw->pw_name);
+	chan_log_refusal(s->conn->cs, LOG_LEVEL_INFO, "subsystem request for "
+	    "%.100s by user %s failed, subsystem not found", name,
+	    s->conn->pw->pw_name);
  out:
 	x_free(name);
 	return r;
@@ -292,8 +294,7 @@ sess_open(struct chan_set *cs, struct chan *c, struct sbuf *extra,
 	struct session *s;
 
 	if (conn->nsessions >= conn->sc->max_sessions) {
-		log_info("session open refused: MaxSessions (%d) reached",
-		    conn->sc->max_sessions);
+		chan_log_refusal(cs, LOG_LEVEL_ERROR, "no more sessions");
 		*reasonp = SSH2_OPEN_ADMINISTRATIVELY_PROHIBITED;
 		*descp = "no more sessions";
 		return ERR_PERMISSION_DENIED;
