@@ -288,6 +288,70 @@ test_accept_env(void)
 	CHECK(sess_env_acceptable(&sc, "LC_X=1") == 0);
 }
 
+/*
+ * ~/.ssh/environment as OpenSSH reads it, with PermitUserEnvironment
+ * no, yes and a pattern list; a line without '=' reported by number.
+ */
+static void
+test_env_file(void)
+{
+	char path[] = "/tmp/test_channel_env.XXXXXX", errbuf[256];
+	struct servconf sc;
+	struct sess_env e = { NULL, 0 };
+	FILE *f, *errs;
+	size_t n;
+	int fd;
+
+	if ((fd = mkstemp(path)) == -1 || (f = fdopen(fd, "w")) == NULL) {
+		CHECK(0);
+		return;
+	}
+	fputs("# a comment\n  FOO=one\nBAR=two=three\n\n"
+	    "\tLANG_X=lx\nnoequals\n=empty\n   # indented comment\n"
+	    "LC_ALL=C\nLAST=\\back\\", f);
+	fclose(f);
+	memset(&sc, 0, sizeof(sc));
+	sess_env_read_file(&e, &sc, path, NULL);
+	CHECK(e.n == 0);		/* PermitUserEnvironment no */
+
+	sc.permit_user_environment = 1;
+	errs = tmpfile();
+	sess_env_read_file(&e, &sc, path, errs);
+	CHECK(e.n == 5);
+	CHECK_STR(sess_env_get(&e, "FOO"), "one");
+	CHECK_STR(sess_env_get(&e, "BAR"), "two=three");
+	CHECK_STR(sess_env_get(&e, "LANG_X"), "lx");
+	CHECK_STR(sess_env_get(&e, "LC_ALL"), "C");
+	CHECK_STR(sess_env_get(&e, "LAST"), "\\back\\");
+	CHECK(sess_env_get(&e, "noequals") == NULL);
+	if (errs != NULL) {
+		rewind(errs);
+		n = fread(errbuf, 1, sizeof(errbuf) - 1, errs);
+		errbuf[n] = '\0';
+		fclose(errs);
+		CHECK(strncmp(errbuf, "Bad line 6 in /tmp/test_channel_env.",
+		    36) == 0);
+		CHECK(strchr(errbuf, '\n') == errbuf + n - 1);
+	}
+	sess_env_free(&e);
+
+	sc.permit_user_env_allowlist = (char *)"LANG*,LC_*,NONE";
+	sess_env_read_file(&e, &sc, path, NULL);
+	CHECK(e.n == 2);
+	CHECK_STR(sess_env_get(&e, "LANG_X"), "lx");
+	CHECK_STR(sess_env_get(&e, "LC_ALL"), "C");
+	CHECK(sess_user_env_allowed(&sc, "LANG"));
+	CHECK(!sess_user_env_allowed(&sc, "FOO"));
+	sess_env_free(&e);
+	unlink(path);
+	sess_env_read_file(&e, &sc, path, NULL);	/* no file: nothing */
+	CHECK(e.n == 0);
+	sc.permit_user_env_allowlist = NULL;
+	CHECK(sess_user_env_allowed(&sc, "ANYTHING"));
+	sc.permit_user_environment = 0;
+	CHECK(!sess_user_env_allowed(&sc, "ANYTHING"));
+}
+
 /* The lines of file path, counted, and whether one equals want. */
 static int
 count_lines(const char *path, const char *want, int *found)
@@ -361,6 +425,7 @@ main(void)
 	test_signals();
 	test_env();
 	test_accept_env();
+	test_env_file();
 	test_refusal_log();
 	return TEST_DONE();
 }
