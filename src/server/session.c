@@ -46,6 +46,7 @@
 #include "session_priv.h"
 #include "transport.h"
 
+/* "env" requests accepted per session; past it each is refused. */
 #define SESS_MAX_ENV	256
 
 static int
@@ -112,9 +113,15 @@ req_env(struct session *s, struct sbuf *b)
 	if ((r = sbuf_get_cstring(b, &name, NULL)) != 0 ||
 	    (r = sbuf_get_cstring(b, &value, NULL)) != 0)
 		goto out;
-	if (s->env.n >= SESS_MAX_ENV ||
-	    !sess_env_acceptable(s->conn->sc, name)) {
-		log_debug("Ignoring env request %s: disallowed name", name);
+	if (s->env.n >= SESS_MAX_ENV) {
+		/* OpenSSH's words; the cap is SESS_MAX_ENV variables. */
+		log_debug("Ignoring env request %.100s: too many env vars",
+		    name);
+		r = ERR_PERMISSION_DENIED;
+		goto out;
+	}
+	if (!sess_env_acceptable(s->conn->sc, name)) {
+		log_debug("Ignoring env request %.100s: disallowed name", name);
 		r = ERR_PERMISSION_DENIED;
 		goto out;
 	}
