@@ -64,6 +64,11 @@ struct chan_set {
 
 	int exit_when_idle;
 	int had_channel;
+
+	/* chan_log_refusal (chanlog.c): logged, counted since reported. */
+	unsigned int refusals_logged;
+	unsigned long refusals_unlogged;
+	time_t refusals_reported;
 };
 
 /* channel.c */
@@ -91,6 +96,9 @@ void chan_fd_close(struct chan *c, int *fdp);
 /* Start a message to the peer's end of c; NULL once CLOSE was sent. */
 struct sbuf *chan_msg_start(struct chan_set *cs, struct chan *c,
     uint8_t type);
+
+/* chanlog.c: the count of unlogged refusals, when the set goes. */
+void chan_log_refusals_end(struct chan_set *cs);
 
 /* changlobal.c: handlers of the global-request messages. */
 int chan_in_global_request(struct chan_set *cs, struct sbuf *m);

@@ -87,6 +87,7 @@ chan_set_free(struct chan_set *cs)
 
 	if (cs == NULL)
 		return;
+	chan_log_refusals_end(cs);
 	for (i = 0; i < cs->nalloc; i++)
 		if (cs->chans[i] != NULL)
 			chan_free(cs, cs->chans[i]);

@@ -159,6 +159,18 @@ int chan_set_register(struct chan_set *cs, const struct chan_ops *ops,
 void chan_set_keepalive(struct chan_set *cs, int interval, int count_max,
     const char *user, const char *addr, int port);
 /*
+ * Log a refused peer request (a channel open, a global or channel
+ * request) at level, printf-style. The first CHAN_REFUSAL_LOG_FIRST of a
+ * connection are logged; later ones are counted, and the count is logged
+ * at most every CHAN_REFUSAL_LOG_EVERY seconds and when the set is freed
+ * (naming the peer given to chan_set_keepalive), so a peer asking again
+ * and again cannot flood the logs.
+ */
+#define CHAN_REFUSAL_LOG_FIRST	10
+#define CHAN_REFUSAL_LOG_EVERY	60
+void chan_log_refusal(struct chan_set *cs, int level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/*
  * Poll fd too and call cb(arg) when it is readable (e.g. a signalfd).
  * fd -1 removes the hook.
  */

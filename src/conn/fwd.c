@@ -592,15 +592,16 @@ fwd_chan_connect(struct chan_set *cs, struct chan *c, const char *host,
 	snprintf(pstr, sizeof(pstr), "%d", port);
 	*reasonp = SSH2_OPEN_CONNECT_FAILED;
 	if ((gai = getaddrinfo(host, pstr, &hints, &fc->ai)) != 0) {
-		log_info("connect_to %.100s port %d: unknown host (%s)",
-		    host, port, gai_strerror(gai));
+		chan_log_refusal(cs, LOG_LEVEL_INFO, "connect_to %.100s port "
+		    "%d: unknown host (%s)", host, port, gai_strerror(gai));
 		fc->ai = NULL;
 		*descp = "name or service not known";
 		return ERR_NOT_FOUND;
 	}
 	fc->next = fc->ai;
 	if (connect_next(fc) != 0 || connect_watch(cs, c, fc) != 0) {
-		log_info("connect_to %.100s port %d: failed.", host, port);
+		chan_log_refusal(cs, LOG_LEVEL_INFO, "connect_to %.100s port "
+		    "%d: failed.", host, port);
 		*descp = "connect failed";
 		return ERR_SYSTEM;
 	}

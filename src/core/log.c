@@ -1,11 +1,13 @@
 /*
  * log.c: the log sink; see log.h.
  *
- * A line is formatted once into a fixed buffer, control characters are
- * made visible (peer-supplied strings end up in logs), and it is written
- * with a single write(2) so lines from several processes do not interleave.
+ * A line is formatted once into a fixed buffer, then every byte that is
+ * not printable ASCII (or a tab) is written as a \ooo octal escape and a
+ * backslash as two, as OpenSSH writes its logs: peer-supplied strings end
+ * up in logs, and must neither end a line early nor forge one. It is
+ * written with a single write(2) so lines from several processes do not
+ * interleave.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -146,20 +148,50 @@ syslog_priority(int level)
 	}
 }
 
+size_t
+log_escape(char *dst, size_t dsize, const char *src)
+{
+	size_t o = 0;
+	const unsigned char *p;
+
+	if (dsize == 0)
+		return 0;
+	for (p = (const unsigned char *)src; *p != '\0'; p++) {
+		char esc[5];
+		size_t n;
+
+		if (*p == '\\') {
+			esc[0] = esc[1] = '\\';
+			n = 2;
+		} else if ((*p >= 0x20 && *p < 0x7f) || *p == '\t') {
+			esc[0] = (char)*p;
+			n = 1;
+		} else {
+			esc[0] = '\\';
+			esc[1] = (char)('0' + ((*p >> 6) & 7));
+			esc[2] = (char)('0' + ((*p >> 3) & 7));
+			esc[3] = (char)('0' + (*p & 7));
+			n = 4;
+		}
+		if (o + n >= dsize)
+			break;		/* never half an escape */
+		memcpy(dst + o, esc, n);
+		o += n;
+	}
+	dst[o] = '\0';
+	return o;
+}
+
 void
 log_vmsg(int level, const char *fmt, va_list ap)
 {
-	char msg[1024], line[1200];
-	size_t i;
+	char raw[1024], msg[2048], line[2200];
 	int n, saved_errno = errno;
 
 	if (level > L.level || L.level == LOG_LEVEL_QUIET)
 		return;
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	/* Make control characters visible; logs must not be spoofable. */
-	for (i = 0; msg[i] != '\0'; i++)
-		if (iscntrl((unsigned char)msg[i]) && msg[i] != '\t')
-			msg[i] = '?';
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	(void)log_escape(msg, sizeof(msg), raw);
 	if (L.fd != -1 || L.to_stderr) {
 		const char *tag = level >= LOG_LEVEL_DEBUG1 ?
 		    (level == LOG_LEVEL_DEBUG1 ? "debug1: " :

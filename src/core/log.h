@@ -6,11 +6,17 @@
  * messages use OpenSSH's wording where one exists, so fail2ban rules match.
  * Output goes to syslog by default, to stderr when asked (-e, -d, -D), or
  * to a file (-E).
+ *
+ * Every line is escaped on its way out (see log_escape). A string the
+ * peer chose (a user name, a method name) is logged through "%.100s", as
+ * OpenSSH does, so that it cannot push what follows it -- above all
+ * "from ADDR port N" -- off the end of the line.
  */
 #ifndef MOAT_LOG_H
 #define MOAT_LOG_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 enum log_level {
 	LOG_LEVEL_QUIET = 0,
@@ -41,6 +47,14 @@ const char *log_level_name(int level);
 /* Syslog facility from its name ("AUTH", "LOCAL0"...); -1 if bad. */
 int log_facility_from_name(const char *name);
 const char *log_facility_name(int facility);
+
+/*
+ * Copy src into dst (dsize bytes, NUL-terminated) as a log line shows it:
+ * printable ASCII and tab as they are, a backslash doubled, every other
+ * byte as a backslash and three octal digits. Stops before an escape
+ * that would not fit whole. Returns the length written.
+ */
+size_t log_escape(char *dst, size_t dsize, const char *src);
 
 void log_msg(int level, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -224,8 +224,8 @@ auth_log(struct authctxt *ac, const char *method, enum auth_outcome out,
 		level = LOG_LEVEL_INFO;
 	if (out == AUTH_POSTPONED)
 		level = LOG_LEVEL_VERBOSE;
-	log_msg(level, "%s %s%s%s for %s%s from %s port %d ssh2%s", what,
-	    method, ac->submethod ? "/" : "",
+	log_msg(level, "%s %.100s%s%.100s for %s%.100s from %s port %d ssh2%s",
+	    what, method, ac->submethod ? "/" : "",
 	    ac->submethod ? ac->submethod : "",
 	    ac->valid ? "" : "invalid user ", ac->user,
 	    ac->conn->remote_addr, ac->conn->remote_port, info ? info : "");
@@ -311,7 +311,7 @@ first_request(struct authctxt *ac, const char *user, const char *service)
 	mc.laddress = c->local_addr;
 	mc.lport = c->local_port;
 	if ((r = servconf_apply_match(ac->gsc, &mc, &ac->sc)) != 0) {
-		log_error("cannot apply Match settings for user %s", user);
+		log_error("cannot apply Match settings for user %.100s", user);
 		return r;
 	}
 	if ((r = auth_chains_new(ac->sc->authentication_methods,
@@ -322,10 +322,10 @@ first_request(struct authctxt *ac, const char *user, const char *service)
 	}
 	if (ac->sc->use_pam && auth_pam_start(ac->sc->pam_service_name, user,
 	    c->remote_host ? c->remote_host : c->remote_addr, &ac->pam) != 0)
-		log_error("PAM: cannot start for user %s; PAM methods will "
+		log_error("PAM: cannot start for user %.100s; PAM methods will "
 		    "fail", user);
 	if (pw == NULL) {
-		log_info("Invalid user %s from %s port %d", user,
+		log_info("Invalid user %.100s from %s port %d", user,
 		    c->remote_addr, c->remote_port);
 		ac->pw = fake_pw(user);
 		ac->valid = 0;
@@ -359,7 +359,7 @@ auth_wait_failed(struct authctxt *ac, int r)
 		log_info("%s %s port %d [preauth]", how, c->remote_addr,
 		    c->remote_port);
 	else
-		log_info("%s %s user %s %s port %d [preauth]", how,
+		log_info("%s %s user %.100s %s port %d [preauth]", how,
 		    ac->valid ? "authenticating" : "invalid", ac->user,
 		    c->remote_addr, c->remote_port);
 	return r == ERR_EOF ? ERR_CONN_CLOSED : r;
@@ -457,8 +457,8 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 	}
 	ac->attempts++;
 	ac->submethod = NULL;
-	log_debug("userauth-request for user %s service %s method %s",
-	    user, service, method);
+	log_debug("userauth-request for user %.100s service %.100s "
+	    "method %.100s", user, service, method);
 	if ((m = method_find(ac, method)) != NULL) {
 		if ((r = m->fn(ac, p, &out, &info)) != 0) {
 			if (r == ERR_PROTOCOL)
@@ -514,7 +514,7 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 	case AUTH_FAIL:
 		if (ac->failures >= ac->sc->max_auth_tries) {
 			log_error("maximum authentication attempts exceeded "
-			    "for %s%s from %s port %d ssh2",
+			    "for %s%.100s from %s port %d ssh2",
 			    ac->valid ? "" : "invalid user ", ac->user,
 			    ac->conn->remote_addr, ac->conn->remote_port);
 			tr_disconnect(ac->t, SSH2_DISCONNECT_PROTOCOL_ERROR,

@@ -203,7 +203,7 @@ static int
 denied(struct auth_pam *p, int rv)
 {
 	p->last = rv;
-	log_error("PAM: %s for %s from %s", pam_strerror(p->h, rv), p->user,
+	log_error("PAM: %s for %.100s from %s", pam_strerror(p->h, rv), p->user,
 	    p->rhost);
 	return ERR_PERMISSION_DENIED;
 }
@@ -227,7 +227,7 @@ auth_pam_kbdint(struct auth_pam *p, int permit_empty, auth_pam_ask_fn ask,
 	}
 	rv = pam_acct_mgmt(p->h, 0);
 	if (rv == PAM_NEW_AUTHTOK_REQD) {
-		log_info("PAM: password for %s has expired; asking for a new "
+		log_info("PAM: password for %.100s has expired; asking for a new "
 		    "one", p->user);
 		sbuf_putf(p->text, "Password change required.\n");
 		rv = pam_chauthtok(p->h, PAM_CHANGE_EXPIRED_AUTHTOK);
@@ -269,7 +269,7 @@ auth_pam_password(struct auth_pam *p, int permit_empty, const char *password)
 	}
 	rv = pam_acct_mgmt(p->h, 0);
 	if (rv == PAM_NEW_AUTHTOK_REQD) {
-		log_info("PAM: password for %s has expired; it can be changed "
+		log_info("PAM: password for %.100s has expired; it can be changed "
 		    "with keyboard-interactive authentication", p->user);
 		r = denied(p, rv);
 		goto out;
@@ -295,7 +295,7 @@ auth_pam_account(struct auth_pam *p)
 	set_mode(p, NULL, NULL, NULL);
 	rv = pam_acct_mgmt(p->h, 0);
 	if (rv != PAM_SUCCESS) {
-		log_error("Access denied for user %s by PAM account "
+		log_error("Access denied for user %.100s by PAM account "
 		    "configuration", p->user);
 		return denied(p, rv);
 	}

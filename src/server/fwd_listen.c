@@ -87,11 +87,12 @@ unwatch(struct chan_set *cs, const struct fwd_listen *e, size_t n)
 }
 
 int
-fwd_lset_room(const struct fwd_lset *set)
+fwd_lset_room(struct chan_set *cs, const struct fwd_lset *set)
 {
 	if (set->nls < FWD_LSET_MAX)
 		return 0;
-	log_info("%s: too many listeners", set->kind->name);
+	chan_log_refusal(cs, LOG_LEVEL_INFO, "%s: too many listeners",
+	    set->kind->name);
 	return ERR_NO_BUFFER_SPACE;
 }
 

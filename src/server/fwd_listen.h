@@ -78,7 +78,7 @@ int fwd_lset_setup(struct fwd_lset *set, const struct fwd_kind *kind,
 void fwd_lset_clear(struct fwd_lset *set);
 
 /* 0 while another listener fits, else logs and ERR_NO_BUFFER_SPACE. */
-int fwd_lset_room(const struct fwd_lset *set);
+int fwd_lset_room(struct chan_set *cs, const struct fwd_lset *set);
 /*
  * Watch item's listening sockets fds[0..nfds) for connections and keep
  * it. On error nothing is watched and item stays the caller's.

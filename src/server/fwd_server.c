@@ -112,13 +112,15 @@ direct_open(struct chan_set *cs, struct chan *c, struct sbuf *extra,
 	    fs->opts, fs->pw->pw_uid, 0, host, (int)port);
 	if (rule != NULL) {
 		if (is_list_rule(rule))
-			log_info("Received request from %s port %d to connect "
-			    "to host %s port %u, but the request was denied. "
-			    "(%s)", fs->raddr, fs->rport, host, port, rule);
+			chan_log_refusal(cs, LOG_LEVEL_INFO, "Received request "
+			    "from %s port %d to connect to host %.100s port "
+			    "%u, but the request was denied. (%s)", fs->raddr,
+			    fs->rport, host, port, rule);
 		else
-			log_info("refused local port forward: originator %s "
-			    "port %u, target %s port %u (%s)", orig, oport,
-			    host, port, rule);
+			chan_log_refusal(cs, LOG_LEVEL_INFO, "refused local "
+			    "port forward: originator %.100s port %u, target "
+			    "%.100s port %u (%s)", orig, oport, host, port,
+			    rule);
 		*reasonp = SSH2_OPEN_ADMINISTRATIVELY_PROHIBITED;
 		*descp = "open failed";
 		r = ERR_PERMISSION_DENIED;
@@ -188,24 +190,25 @@ global_forward(struct chan_set *cs, void *arg, struct sbuf *body,
 	    fs->opts, fs->pw->pw_uid, 1, host, (int)port);
 	if (rule != NULL) {
 		if (strcasecmp(rule, "PermitListen") == 0)
-			log_info("Received request from %s port %d to remote "
-			    "forward to host %s port %u, but the request was "
-			    "denied. (%s)", fs->raddr, fs->rport, host, port,
-			    rule);
+			chan_log_refusal(cs, LOG_LEVEL_INFO, "Received request "
+			    "from %s port %d to remote forward to host %.100s "
+			    "port %u, but the request was denied. (%s)",
+			    fs->raddr, fs->rport, host, port, rule);
 		else
-			log_info("refused remote port forward: listen %s "
-			    "port %u (%s)", host, port, rule);
+			chan_log_refusal(cs, LOG_LEVEL_INFO, "refused remote "
+			    "port forward: listen %.100s port %u (%s)", host,
+			    port, rule);
 		r = ERR_PERMISSION_DENIED;
 		goto out;
 	}
-	if ((r = fwd_lset_room(fs)) != 0)
+	if ((r = fwd_lset_room(cs, fs)) != 0)
 		goto out;
 	sl = x_calloc(1, sizeof(*sl));
 	sl->port = (int)port;
 	fwd_bind_addr(host, fs->sc->gateway_ports, 0, &addr, &wildcard);
 	if ((r = fwd_listen(addr, wildcard, (int)port, &sl->l, &err)) != 0) {
-		log_info("tcpip-forward: cannot listen on %s port %u: %s",
-		    host, port, err);
+		chan_log_refusal(cs, LOG_LEVEL_INFO, "tcpip-forward: cannot "
+		    "listen on %.100s port %u: %s", host, port, err);
 		goto out;
 	}
 	if (port == 0 && (r = sbuf_put_u32(reply, (uint32_t)sl->l.port)) != 0)

@@ -280,7 +280,6 @@ direct_open(struct chan_set *cs, struct chan *c, struct sbuf *extra,
 	const char *rule;
 	int fd, r;
 
-	(void)cs;
 	*reasonp = SSH2_OPEN_CONNECT_FAILED;
 	if ((r = sbuf_get_cstring(extra, &path, NULL)) != 0 ||
 	    (r = sbuf_get_cstring(extra, &orig, NULL)) != 0 ||
@@ -291,15 +290,16 @@ direct_open(struct chan_set *cs, struct chan *c, struct sbuf *extra,
 	log_debug("server_request_direct_streamlocal: originator %s port %u, "
 	    "target %s", orig, oport, path);
 	if ((rule = fwd_stream_refusal(fst->sc, fst->opts, 0)) != NULL) {
-		log_info("refused streamlocal port forward: originator %s "
-		    "port %u, target %s (%s)", orig, oport, path, rule);
+		chan_log_refusal(cs, LOG_LEVEL_INFO, "refused streamlocal "
+		    "port forward: originator %.100s port %u, target %.100s "
+		    "(%s)", orig, oport, path, rule);
 		*descp = "open failed";
 		r = ERR_PERMISSION_DENIED;
 		goto out;
 	}
 	if ((fd = sock_op_as_user(fst, OP_CONNECT, path, &res)) == -1) {
-		log_info("connect_to path %.100s: %s", path,
-		    strerror(res.err));
+		chan_log_refusal(cs, LOG_LEVEL_INFO, "connect_to path %.100s: "
+		    "%s", path, strerror(res.err));
 		*descp = "open failed";
 		r = ERR_SYSTEM;
 		goto out;
@@ -376,17 +376,18 @@ global_forward(struct chan_set *cs, void *arg, struct sbuf *body,
 	log_debug("server_input_global_request: streamlocal-forward listen "
 	    "path %s", path);
 	if ((rule = fwd_stream_refusal(fst->sc, fst->opts, 1)) != NULL) {
-		log_info("refused streamlocal remote forward: listen path %s "
-		    "(%s)", path, rule);
+		chan_log_refusal(cs, LOG_LEVEL_INFO, "refused streamlocal "
+		    "remote forward: listen path %.100s (%s)", path, rule);
 		r = ERR_PERMISSION_DENIED;
 		goto out;
 	}
-	if ((r = fwd_lset_room(fst)) != 0)
+	if ((r = fwd_lset_room(cs, fst)) != 0)
 		goto out;
 	sl = x_calloc(1, sizeof(*sl));
 	if ((sl->fd = sock_op_as_user(fst, OP_LISTEN, path, &res)) == -1) {
-		log_info("streamlocal-forward: cannot listen on path %s: %s",
-		    path, strerror(res.err));
+		chan_log_refusal(cs, LOG_LEVEL_INFO, "streamlocal-forward: "
+		    "cannot listen on path %.100s: %s", path,
+		    strerror(res.err));
 		r = ERR_SYSTEM;
 		goto out;
 	}

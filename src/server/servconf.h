@@ -78,7 +78,12 @@ struct servconf {
 	int password_authentication;
 	int kbd_interactive_authentication;
 	int permit_empty_passwords;
+	/*
+	 * PermitUserEnvironment: 1 for "yes" or a pattern list, 0 for "no";
+	 * the pattern list of names allowed (NULL: every name).
+	 */
 	int permit_user_environment;
+	char *permit_user_env_allowlist;
 	char *authorized_keys_files[SC_MAX_LIST];	/* %h %u %% unexpanded */
 	size_t nauthorized_keys_files;
 	int strict_modes;

@@ -177,7 +177,11 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	put_str(f, "permittunnel", sc_enum_name(dump_tun, sc->permit_tunnel));
 	fprintf(f, "rekeylimit %llu %u\n",
 	    (unsigned long long)sc->rekey_bytes, sc->rekey_seconds);
-	put_yn(f, "permituserenvironment", sc->permit_user_environment);
+	if (sc->permit_user_env_allowlist != NULL)
+		put_str(f, "permituserenvironment",
+		    sc->permit_user_env_allowlist);
+	else
+		put_yn(f, "permituserenvironment", sc->permit_user_environment);
 	put_arr(f, "allowusers", sc->allow_users, sc->nallow_users);
 	put_arr(f, "denyusers", sc->deny_users, sc->ndeny_users);
 	put_arr(f, "allowgroups", sc->allow_groups, sc->nallow_groups);

@@ -123,8 +123,8 @@ const struct sc_kw sc_keywords[] = {
 	    F(kbd_interactive_authentication), 0, NULL },
 	{ "permitemptypasswords", T_FLAG, M, F(permit_empty_passwords), 0,
 	    NULL },
-	{ "permituserenvironment", T_FLAG, 0, F(permit_user_environment), 0,
-	    NULL },
+	{ "permituserenvironment", T_USERENV, 0, F(permit_user_environment),
+	    F(permit_user_env_allowlist), NULL },
 	{ "authorizedkeysfile", T_STRARR, M, A(authorized_keys_files), NULL },
 	{ "strictmodes", T_FLAG, 0, F(strict_modes), 0, NULL },
 	{ "allowusers", T_STRARR, M | KWF_ACCUM, A(allow_users), NULL },
@@ -645,6 +645,14 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 			sc->rekey_seconds = (uint32_t)t;
 		}
 		break;
+	case T_USERENV:
+		/* As OpenSSH: exactly "yes" or "no", else a pattern list. */
+		v = strcmp(argv[1], "no") != 0;
+		sp = FIELD(sc, kw->cnt_off, char *);
+		*FIELD(sc, kw->off, int) = v;
+		*sp = v && strcmp(argv[1], "yes") != 0 ? x_strdup(argv[1]) :
+		    NULL;
+		break;
 	case T_STARTUPS: {
 		int b, r = 30, m;
 
@@ -684,6 +692,10 @@ sc_kw_free_value(struct servconf *sc, const struct sc_kw *kw)
 	case T_STR: case T_REST: case T_ALGS: case T_AUTHMETHODS:
 		x_free(*FIELD(sc, kw->off, char *));
 		*FIELD(sc, kw->off, char *) = NULL;
+		break;
+	case T_USERENV:
+		x_free(*FIELD(sc, kw->cnt_off, char *));
+		*FIELD(sc, kw->cnt_off, char *) = NULL;
 		break;
 	case T_STRARR: case T_SETENV:
 		arr = FIELD(sc, kw->off, char *);
@@ -727,6 +739,12 @@ sc_kw_copy_value(struct servconf *dst, const struct servconf *src,
 	case T_REKEY:
 		dst->rekey_bytes = src->rekey_bytes;
 		dst->rekey_seconds = src->rekey_seconds;
+		break;
+	case T_USERENV:
+		sc_kw_free_value(dst, kw);
+		*FIELD(dst, kw->off, int) = *FIELD(src, kw->off, const int);
+		s = *FIELD(src, kw->cnt_off, char *const);
+		*FIELD(dst, kw->cnt_off, char *) = s ? x_strdup(s) : NULL;
 		break;
 	case T_STARTUPS:
 		dst->max_startups_begin = src->max_startups_begin;

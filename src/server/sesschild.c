@@ -1,13 +1,14 @@
 /*
  * sesschild.c: starting the child process of a session.
  *
- * The parent builds the environment and argv first (OpenSSH's variables
- * and order, see build_env), forks, hands its ends of the pipes (or a
- * copy of the pty master) to the channel, and closes the child's ends.
- * The child makes itself a session leader (with the pty as controlling
+ * The parent builds argv, forks, hands its ends of the pipes (or a copy
+ * of the pty master) to the channel, and closes the child's ends. The
+ * child makes itself a session leader (with the pty as controlling
  * terminal, or the three pipes as 0/1/2), closes every other descriptor,
  * restores default signal handling, drops to the user when we are root
- * (and checks root cannot be regained), changes to the home directory,
+ * (and checks root cannot be regained), builds the environment as that
+ * user (OpenSSH's variables and order, see build_env: it may read
+ * ~/.ssh/environment), changes to the home directory,
  * prints the "Last login" line and /etc/motd for shells (unless
  * ~/.hushlogin exists), and execs "shell -c command" or the login shell
  * ("-" + basename as argv[0]). A failure in the child is written to its
@@ -54,6 +55,13 @@ user_shell(const struct passwd *pw)
 	    pw->pw_shell : "/bin/sh";
 }
 
+/*
+ * The child's environment, in OpenSSH's order (a later one replaces an
+ * earlier one): what the client sent (AcceptEnv), the login variables,
+ * TERM, then -- when PermitUserEnvironment allows the name -- the
+ * key's environment= options and ~/.ssh/environment (read here, so call
+ * this as the user), then SetEnv, and last what only the server knows.
+ */
 static void
 build_env(struct session *s, const char *original_command,
     struct sess_env *e)
@@ -62,8 +70,10 @@ build_env(struct session *s, const char *original_command,
 	const struct passwd *pw = conn->pw;
 	const struct servconf *sc = conn->sc;
 	size_t i;
-	char *v;
+	char *v, *eq;
 
+	for (i = 0; i < s->env.n; i++)
+		(void)sess_env_put(e, s->env.v[i]);
 	sess_env_set(e, "USER", pw->pw_name);
 	sess_env_set(e, "LOGNAME", pw->pw_name);
 	sess_env_set(e, "HOME", pw->pw_dir);
@@ -73,11 +83,22 @@ build_env(struct session *s, const char *original_command,
 	sess_env_set(e, "MAIL", v);
 	x_free(v);
 	sess_env_set(e, "SHELL", user_shell(pw));
-	if (sc->permit_user_environment && conn->opts != NULL)
-		for (i = 0; i < conn->opts->nenv; i++)
-			(void)sess_env_put(e, conn->opts->env[i]);
-	for (i = 0; i < s->env.n; i++)
-		(void)sess_env_put(e, s->env.v[i]);
+	if (s->ptyfd != -1 && s->term != NULL && *s->term != '\0')
+		sess_env_set(e, "TERM", s->term);
+	for (i = 0; conn->opts != NULL && i < conn->opts->nenv; i++) {
+		v = x_strdup(conn->opts->env[i]);
+		if ((eq = strchr(v, '=')) != NULL) {
+			*eq = '\0';
+			if (*v != '\0' && sess_user_env_allowed(sc, v))
+				sess_env_set(e, v, eq + 1);
+		}
+		x_free(v);
+	}
+	if (sc->permit_user_environment) {
+		v = x_asprintf("%s/.ssh/environment", pw->pw_dir);
+		sess_env_read_file(e, sc, v, stderr);
+		x_free(v);
+	}
 	for (i = 0; i < sc->nset_env; i++)
 		(void)sess_env_put(e, sc->set_env[i]);
 	/* What the server knows beats what the client asked for. */
@@ -88,11 +109,8 @@ build_env(struct session *s, const char *original_command,
 	    conn->lport);
 	sess_env_set(e, "SSH_CONNECTION", v);
 	x_free(v);
-	if (s->ptyfd != -1) {
+	if (s->ptyfd != -1)
 		sess_env_set(e, "SSH_TTY", s->ttyname);
-		if (s->term != NULL && *s->term != '\0')
-			sess_env_set(e, "TERM", s->term);
-	}
 	if (original_command != NULL)
 		sess_env_set(e, "SSH_ORIGINAL_COMMAND", original_command);
 }
@@ -192,10 +210,12 @@ print_login_messages(const struct servconf *sc, const char *lastlog_msg)
 }
 
 static void __attribute__((noreturn))
-child_run(struct session *s, const char *command, char **argv, char **envp,
-    int fds[3], const char *lastlog_msg)
+child_run(struct session *s, const char *command,
+    const char *original_command, char **argv, int fds[3],
+    const char *lastlog_msg)
 {
 	const struct passwd *pw = s->conn->pw;
+	struct sess_env env = { NULL, 0 };
 	sigset_t none;
 	int i;
 
@@ -216,6 +236,7 @@ child_run(struct session *s, const char *command, char **argv, char **envp,
 	}
 	close_from(3);
 	drop_privileges(pw, s->chroot_path);
+	build_env(s, original_command, &env);
 	if (chdir(pw->pw_dir) != 0) {
 		fprintf(stderr, "Could not chdir to home directory %s: %s\n",
 		    pw->pw_dir, strerror(errno));
@@ -224,7 +245,7 @@ child_run(struct session *s, const char *command, char **argv, char **envp,
 	}
 	if (command == NULL)
 		print_login_messages(s->conn->sc, lastlog_msg);
-	execve(user_shell(pw), argv, envp);
+	execve(user_shell(pw), argv, env.v);
 	child_fail(user_shell(pw));
 }
 
@@ -270,7 +291,6 @@ sess_spawn(struct session *s, const char *command,
     const char *original_command)
 {
 	const char *shell = user_shell(s->conn->pw), *base;
-	struct sess_env env = { NULL, 0 };
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
 	int fds[3], master = -1, r = ERR_SYSTEM;
 	char *argv[4], *argv0, lastlog_msg[512];
@@ -287,9 +307,6 @@ sess_spawn(struct session *s, const char *command,
 		argv[3] = NULL;
 	}
 	argv[0] = argv0;
-	build_env(s, original_command, &env);
-	if (env.v == NULL)
-		goto out;
 	lastlog_msg[0] = '\0';
 	if (s->ptyfd != -1) {
 		/* Read before this login overwrites the record. */
@@ -326,7 +343,8 @@ sess_spawn(struct session *s, const char *command,
 		goto out;
 	}
 	if (pid == 0)
-		child_run(s, command, argv, env.v, fds, lastlog_msg);
+		child_run(s, command, original_command, argv, fds,
+		    lastlog_msg);
 	s->pid = pid;
 	if (s->ptyfd != -1) {
 		record_login(s);
@@ -357,7 +375,6 @@ sess_spawn(struct session *s, const char *command,
 		if (err[i] != -1)
 			close(err[i]);
 	}
-	sess_env_free(&env);
 	x_free(argv0);
 	return r;
 }

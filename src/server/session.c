@@ -46,6 +46,7 @@
 #include "session_priv.h"
 #include "transport.h"
 
+/* "env" requests accepted per session; past it each is refused. */
 #define SESS_MAX_ENV	256
 
 static int
@@ -112,9 +113,15 @@ req_env(struct session *s, struct sbuf *b)
 	if ((r = sbuf_get_cstring(b, &name, NULL)) != 0 ||
 	    (r = sbuf_get_cstring(b, &value, NULL)) != 0)
 		goto out;
-	if (s->env.n >= SESS_MAX_ENV ||
-	    !sess_env_acceptable(s->conn->sc, name)) {
-		log_debug("Ignoring env request %s: disallowed name", name);
+	if (s->env.n >= SESS_MAX_ENV) {
+		/* OpenSSH's words; the cap is SESS_MAX_ENV variables. */
+		log_debug("Ignoring env request %.100s: too many env vars",
+		    name);
+		r = ERR_PERMISSION_DENIED;
+		goto out;
+	}
+	if (!sess_env_acceptable(s->conn->sc, name)) {
+		log_debug("Ignoring env request %.100s: disallowed name", name);
 		r = ERR_PERMISSION_DENIED;
 		goto out;
 	}
@@ -195,7 +202,8 @@ req_subsystem(struct session *s, struct sbuf *b)
 		if (strcmp(sc->subsystems[i].name, name) != 0)
 			continue;
 		if (strcmp(sc->subsystems[i].command, "internal-sftp") == 0) {
-			log_info("subsystem request for %s: internal-sftp "
+			chan_log_refusal(s->conn->cs, LOG_LEVEL_INFO,
+			    "subsystem request for %.100s: internal-sftp "
 			    "is not supported", name);
 			r = ERR_FEATURE_UNSUPPORTED;
 			goto out;
@@ -205,8 +213,9 @@ req_subsystem(struct session *s, struct sbuf *b)
 		r = start(s, sc->subsystems[i].command);
 		goto out;
 	}
-	log_info("subsystem request for %.100s by user %s failed, "
-	    "subsystem not found", name, s->conn->pw->pw_name);
+	chan_log_refusal(s->conn->cs, LOG_LEVEL_INFO, "subsystem request for "
+	    "%.100s by user %s failed, subsystem not found", name,
+	    s->conn->pw->pw_name);
  out:
 	x_free(name);
 	return r;
@@ -292,8 +301,7 @@ sess_open(struct chan_set *cs, struct chan *c, struct sbuf *extra,
 	struct session *s;
 
 	if (conn->nsessions >= conn->sc->max_sessions) {
-		log_info("session open refused: MaxSessions (%d) reached",
-		    conn->sc->max_sessions);
+		chan_log_refusal(cs, LOG_LEVEL_ERROR, "no more sessions");
 		*reasonp = SSH2_OPEN_ADMINISTRATIVELY_PROHIBITED;
 		*descp = "no more sessions";
 		return ERR_PERMISSION_DENIED;

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <termios.h>
 
 #include "ttymodes.h"
@@ -67,5 +68,21 @@ const char *sess_env_get(const struct sess_env *e, const char *name);
 void sess_env_free(struct sess_env *e);
 /* 1 if a client may set this variable (AcceptEnv), 0 otherwise. */
 int sess_env_acceptable(const struct servconf *sc, const char *name);
+/*
+ * 1 if PermitUserEnvironment lets the user set this variable (by an
+ * authorized_keys environment= option or ~/.ssh/environment): it is
+ * "yes", or a pattern list the name matches.
+ */
+int sess_user_env_allowed(const struct servconf *sc, const char *name);
+/*
+ * When PermitUserEnvironment allows it, set into e the variables of a
+ * ~/.ssh/environment file at path (OpenSSH's format): NAME=value lines,
+ * leading blanks skipped, empty and '#' lines ignored, names the
+ * pattern list refuses skipped; a line without '=' is reported on errs
+ * (if not NULL) as "Bad line N in PATH" and skipped. A missing or
+ * unreadable file sets nothing. Call it as the user.
+ */
+void sess_env_read_file(struct sess_env *e, const struct servconf *sc,
+    const char *path, FILE *errs);
 
 #endif

@@ -1,9 +1,12 @@
 /*
- * sessutil.c: small pure helpers of the server's session code: the child
- * environment list, AcceptEnv filtering, and the signal names of RFC 4254
+ * sessutil.c: small helpers of the server's session code: the child
+ * environment list, AcceptEnv and PermitUserEnvironment filtering, the
+ * reading of ~/.ssh/environment, and the signal names of RFC 4254
  * section 6.10 (without the "SIG" prefix), each a table row.
  */
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "match.h"
@@ -110,4 +113,47 @@ sess_env_acceptable(const struct servconf *sc, const char *name)
 		if (match_pattern_list(name, sc->accept_env[i], 0) == 1)
 			return 1;
 	return 0;
+}
+
+int
+sess_user_env_allowed(const struct servconf *sc, const char *name)
+{
+	if (!sc->permit_user_environment)
+		return 0;
+	return sc->permit_user_env_allowlist == NULL ||
+	    match_pattern_list(name, sc->permit_user_env_allowlist, 0) == 1;
+}
+
+void
+sess_env_read_file(struct sess_env *e, const struct servconf *sc,
+    const char *path, FILE *errs)
+{
+	FILE *f;
+	char *line = NULL, *p, *eq;
+	size_t cap = 0;
+	ssize_t len;
+	unsigned int lineno = 0;
+
+	if (!sc->permit_user_environment || (f = fopen(path, "r")) == NULL)
+		return;
+	while ((len = getline(&line, &cap, f)) != -1) {
+		lineno++;
+		if (len > 0 && line[len - 1] == '\n')
+			line[len - 1] = '\0';
+		p = line + strspn(line, " \t");
+		if (*p == '\0' || *p == '#')
+			continue;
+		if ((eq = strchr(p, '=')) == NULL) {
+			if (errs != NULL)
+				fprintf(errs, "Bad line %u in %.100s\n",
+				    lineno, path);
+			continue;
+		}
+		*eq = '\0';
+		if (*p == '\0' || !sess_user_env_allowed(sc, p))
+			continue;
+		sess_env_set(e, p, eq + 1);
+	}
+	free(line);
+	fclose(f);
 }

@@ -365,17 +365,107 @@ on_sigchld(int sig)
 	(void)sig;
 }
 
+/*
+ * Connections not yet authenticated. Each child holds the write end of a
+ * startup pipe until it authenticates or exits; the listener polls the
+ * read ends, one slot per connection MaxStartups lets be unauthenticated
+ * at once (its "full" value), so the table is sized from the
+ * configuration. Every slot below free_hint is in use.
+ */
+struct startups {
+	int *pipes;			/* read ends; -1: free slot */
+	size_t nslots;
+	size_t free_hint;
+	int count;
+};
+
+static void
+startups_close_all(struct startups *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->nslots; i++)
+		if (st->pipes[i] != -1) {
+			close(st->pipes[i]);
+			st->pipes[i] = -1;
+		}
+}
+
+/* Accept one connection on lfd and fork its child, or drop it. */
+static void
+accept_one(struct server *s, struct listener *l, int lfd,
+    struct startups *st)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	int fd, p[2], on = 1;
+	size_t slot, m;
+	pid_t pid;
+
+	if ((fd = accept4(lfd, (struct sockaddr *)&ss, &sl,
+	    SOCK_CLOEXEC)) == -1)
+		return;
+	for (slot = st->free_hint; slot < st->nslots; slot++)
+		if (st->pipes[slot] == -1)
+			break;
+	if (slot == st->nslots || drop_connection(s->sc, st->count)) {
+		struct conn_info dci;
+
+		describe_peer(fd, &dci);
+		log_info("drop connection #%d from [%s]:%d on [%s]:%d past "
+		    "MaxStartups", st->count, dci.raddr, dci.rport,
+		    dci.laddr, dci.lport);
+		close(fd);
+		return;
+	}
+	if (pipe2(p, O_CLOEXEC) == -1) {
+		log_error("pipe: %s", strerror(errno));
+		close(fd);
+		return;
+	}
+	if (s->sc->tcp_keep_alive)
+		setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on));
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
+	pid = fork();
+	if (pid == 0) {
+		for (m = 0; m < l->nfds; m++)
+			close(l->fds[m]);
+		startups_close_all(st);
+		close(p[0]);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		_exit(serve_connection(s, fd, fd, p[1]));
+	}
+	close(p[1]);
+	close(fd);
+	if (pid == -1) {
+		log_error("fork: %s", strerror(errno));
+		close(p[0]);
+		return;
+	}
+	st->pipes[slot] = p[0];
+	st->free_hint = slot + 1;
+	st->count++;
+}
+
 /* The listener loop: accept, fork, count unauthenticated children. */
 static int
 listen_loop(struct server *s, struct listener *l)
 {
-	struct pollfd pfd[MAX_LISTEN + 256];
-	int startup_pipes[256];
-	size_t i, nst = 0;
-	int startups = 0;
+	struct startups st;
+	struct pollfd *pfd;
+	size_t *pfd_slot, i;
+	int ret = 0;
 
-	for (i = 0; i < 256; i++)
-		startup_pipes[i] = -1;
+	memset(&st, 0, sizeof(st));
+	st.nslots = (size_t)s->sc->max_startups_max;
+	st.pipes = x_calloc(st.nslots, sizeof(*st.pipes));
+	for (i = 0; i < st.nslots; i++)
+		st.pipes[i] = -1;
+	pfd = x_calloc(l->nfds + st.nslots, sizeof(*pfd));
+	pfd_slot = x_calloc(st.nslots, sizeof(*pfd_slot));
 	signal(SIGTERM, on_sigterm);
 	signal(SIGINT, on_sigterm);
 	signal(SIGHUP, on_sighup);
@@ -390,113 +480,67 @@ listen_loop(struct server *s, struct listener *l)
 			pfd[n].fd = l->fds[i];
 			pfd[n++].events = POLLIN;
 		}
-		for (i = 0; i < 256; i++) {
-			if (startup_pipes[i] == -1)
+		for (i = 0; i < st.nslots; i++) {
+			if (st.pipes[i] == -1)
 				continue;
-			pfd[n].fd = startup_pipes[i];
+			pfd_slot[n - l->nfds] = i;
+			pfd[n].fd = st.pipes[i];
 			pfd[n++].events = POLLIN;
 		}
 		if (poll(pfd, n, 1000) < 0) {
 			if (errno == EINTR)
 				continue;
 			log_error("poll: %s", strerror(errno));
-			return 1;
+			ret = 1;
+			break;
 		}
-		/* A startup pipe closing means that child authenticated or exited. */
+		/* A startup pipe closing: that child authenticated or exited. */
 		for (i = l->nfds; i < n; i++) {
-			size_t k;
+			size_t k = pfd_slot[i - l->nfds];
 
 			if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
-			for (k = 0; k < 256; k++) {
-				if (startup_pipes[k] == pfd[i].fd) {
-					close(startup_pipes[k]);
-					startup_pipes[k] = -1;
-					startups--;
-					nst--;
-				}
-			}
+			close(st.pipes[k]);
+			st.pipes[k] = -1;
+			st.count--;
+			if (k < st.free_hint)
+				st.free_hint = k;
 		}
-		for (i = 0; i < l->nfds; i++) {
-			struct sockaddr_storage ss;
-			socklen_t sl = sizeof(ss);
-			int fd, p[2], slot = -1, k;
-			pid_t pid;
-
-			if (!(pfd[i].revents & POLLIN))
-				continue;
-			fd = accept4(l->fds[i], (struct sockaddr *)&ss, &sl,
-			    SOCK_CLOEXEC);
-			if (fd == -1)
-				continue;
-			for (k = 0; k < 256; k++)
-				if (startup_pipes[k] == -1) {
-					slot = k;
-					break;
-				}
-			if (slot == -1 || drop_connection(s->sc, startups)) {
-				struct conn_info dci;
-
-				describe_peer(fd, &dci);
-				log_info("drop connection #%d from [%s]:%d "
-				    "on [%s]:%d past MaxStartups", startups,
-				    dci.raddr, dci.rport, dci.laddr, dci.lport);
-				close(fd);
-				continue;
-			}
-			if (pipe2(p, O_CLOEXEC) == -1) {
-				close(fd);
-				continue;
-			}
-			if (s->sc->tcp_keep_alive) {
-				int on = 1;
-
-				setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on,
-				    sizeof(on));
-			}
-			{
-				int on = 1;
-
-				setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on,
-				    sizeof(on));
-			}
-			pid = fork();
-			if (pid == 0) {
-				size_t m;
-
-				for (m = 0; m < l->nfds; m++)
-					close(l->fds[m]);
-				for (m = 0; m < 256; m++)
-					if (startup_pipes[m] != -1)
-						close(startup_pipes[m]);
-				close(p[0]);
-				signal(SIGTERM, SIG_DFL);
-				signal(SIGINT, SIG_DFL);
-				signal(SIGHUP, SIG_DFL);
-				signal(SIGCHLD, SIG_DFL);
-				_exit(serve_connection(s, fd, fd, p[1]));
-			}
-			close(p[1]);
-			close(fd);
-			if (pid == -1) {
-				log_error("fork: %s", strerror(errno));
-				close(p[0]);
-				continue;
-			}
-			startup_pipes[slot] = p[0];
-			startups++;
-			nst++;
-		}
+		for (i = 0; i < l->nfds; i++)
+			if (pfd[i].revents & POLLIN)
+				accept_one(s, l, l->fds[i], &st);
 	}
-	for (i = 0; i < 256; i++)
-		if (startup_pipes[i] != -1)
-			close(startup_pipes[i]);
-	if (got_sighup) {
+	if (ret == 0 && got_sighup) {
 		log_info("Received SIGHUP; restarting.");
-		return SSHD_RESTART;
-	}
-	log_info("Received signal %d; terminating.", SIGTERM);
-	return 0;
+		ret = SSHD_RESTART;
+	} else if (ret == 0)
+		log_info("Received signal %d; terminating.", SIGTERM);
+	startups_close_all(&st);
+	x_free(st.pipes);
+	x_free(pfd_slot);
+	x_free(pfd);
+	return ret;
+}
+
+/*
+ * Before anything else: descriptors 0-2 open (on /dev/null where the
+ * launcher left one closed, so no socket or log file can become stderr)
+ * and nothing above them. Whatever else the launching shell or service
+ * manager had open must reach neither the listener nor a connection.
+ * With -i, stdin and stdout are the connection and stay as they are.
+ * Nothing is carried across the SIGHUP re-exec: it opens its listeners
+ * and log file anew.
+ */
+static void
+sanitise_fds(void)
+{
+	int fd;
+
+	closefrom(STDERR_FILENO + 1);
+	while ((fd = open("/dev/null", O_RDWR)) != -1 && fd <= STDERR_FILENO)
+		;
+	if (fd > STDERR_FILENO)
+		close(fd);
 }
 
 int
@@ -510,6 +554,7 @@ main(int argc, char **argv)
 	char *opts[256];
 	int nopts = 0;
 
+	sanitise_fds();
 	memset(&srv, 0, sizeof(srv));
 	sc = servconf_new();
 	srv.sc = sc;

@@ -1,14 +1,18 @@
 /*
  * test_channel.c: the pure parts of the connection and session layers:
  * window arithmetic (including a simulated bulk transfer), terminal-mode
- * decoding (RFC 4254 section 8), signal names and the child environment.
+ * decoding (RFC 4254 section 8), signal names, the child environment,
+ * and the per-connection limit on refusal log lines.
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <termios.h>
 #include <unistd.h>
 
+#include "chan_priv.h"
 #include "channel.h"
+#include "log.h"
 #include "mem.h"
 #include "sbuf.h"
 #include "servconf.h"
@@ -284,6 +288,133 @@ test_accept_env(void)
 	CHECK(sess_env_acceptable(&sc, "LC_X=1") == 0);
 }
 
+/*
+ * ~/.ssh/environment as OpenSSH reads it, with PermitUserEnvironment
+ * no, yes and a pattern list; a line without '=' reported by number.
+ */
+static void
+test_env_file(void)
+{
+	char path[] = "/tmp/test_channel_env.XXXXXX", errbuf[256];
+	struct servconf sc;
+	struct sess_env e = { NULL, 0 };
+	FILE *f, *errs;
+	size_t n;
+	int fd;
+
+	if ((fd = mkstemp(path)) == -1 || (f = fdopen(fd, "w")) == NULL) {
+		CHECK(0);
+		return;
+	}
+	fputs("# a comment\n  FOO=one\nBAR=two=three\n\n"
+	    "\tLANG_X=lx\nnoequals\n=empty\n   # indented comment\n"
+	    "LC_ALL=C\nLAST=\\back\\", f);
+	fclose(f);
+	memset(&sc, 0, sizeof(sc));
+	sess_env_read_file(&e, &sc, path, NULL);
+	CHECK(e.n == 0);		/* PermitUserEnvironment no */
+
+	sc.permit_user_environment = 1;
+	errs = tmpfile();
+	sess_env_read_file(&e, &sc, path, errs);
+	CHECK(e.n == 5);
+	CHECK_STR(sess_env_get(&e, "FOO"), "one");
+	CHECK_STR(sess_env_get(&e, "BAR"), "two=three");
+	CHECK_STR(sess_env_get(&e, "LANG_X"), "lx");
+	CHECK_STR(sess_env_get(&e, "LC_ALL"), "C");
+	CHECK_STR(sess_env_get(&e, "LAST"), "\\back\\");
+	CHECK(sess_env_get(&e, "noequals") == NULL);
+	if (errs != NULL) {
+		rewind(errs);
+		n = fread(errbuf, 1, sizeof(errbuf) - 1, errs);
+		errbuf[n] = '\0';
+		fclose(errs);
+		CHECK(strncmp(errbuf, "Bad line 6 in /tmp/test_channel_env.",
+		    36) == 0);
+		CHECK(strchr(errbuf, '\n') == errbuf + n - 1);
+	}
+	sess_env_free(&e);
+
+	sc.permit_user_env_allowlist = (char *)"LANG*,LC_*,NONE";
+	sess_env_read_file(&e, &sc, path, NULL);
+	CHECK(e.n == 2);
+	CHECK_STR(sess_env_get(&e, "LANG_X"), "lx");
+	CHECK_STR(sess_env_get(&e, "LC_ALL"), "C");
+	CHECK(sess_user_env_allowed(&sc, "LANG"));
+	CHECK(!sess_user_env_allowed(&sc, "FOO"));
+	sess_env_free(&e);
+	unlink(path);
+	sess_env_read_file(&e, &sc, path, NULL);	/* no file: nothing */
+	CHECK(e.n == 0);
+	sc.permit_user_env_allowlist = NULL;
+	CHECK(sess_user_env_allowed(&sc, "ANYTHING"));
+	sc.permit_user_environment = 0;
+	CHECK(!sess_user_env_allowed(&sc, "ANYTHING"));
+}
+
+/* The lines of file path, counted, and whether one equals want. */
+static int
+count_lines(const char *path, const char *want, int *found)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	*found = 0;
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		n++;
+		if (want != NULL && strcmp(line, want) == 0)
+			*found = 1;
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * chan_log_refusal: the first 10 of a connection logged, then a count at
+ * most once a minute (the minute is made to pass by moving the time of
+ * the last report back) and at the end.
+ */
+static void
+test_refusal_log(void)
+{
+	char path[] = "/tmp/test_channel.XXXXXX";
+	struct chan_set *cs;
+	int fd, i, found;
+
+	if ((fd = mkstemp(path)) == -1) {
+		CHECK(0);
+		return;
+	}
+	close(fd);
+	log_init("test_channel", LOG_LEVEL_INFO, 0, 1);
+	CHECK_OK(log_to_file(path));
+	cs = chan_set_new(NULL);
+	chan_set_keepalive(cs, 0, 3, "alice", "192.0.2.1", 2200);
+	for (i = 0; i < 25; i++)
+		chan_log_refusal(cs, LOG_LEVEL_INFO, "refused #%d", i);
+	CHECK(count_lines(path, "refused #9\n", &found) == 10 && found);
+	cs->refusals_reported -= CHAN_REFUSAL_LOG_EVERY;
+	chan_log_refusal(cs, LOG_LEVEL_INFO, "refused #25");
+	CHECK(count_lines(path, "Refused 16 more requests from 192.0.2.1 "
+	    "port 2200, not logged one by one\n", &found) == 11 && found);
+	for (i = 26; i < 30; i++)
+		chan_log_refusal(cs, LOG_LEVEL_INFO, "refused #%d", i);
+	CHECK(count_lines(path, NULL, &found) == 11);
+	chan_set_free(cs);
+	CHECK(count_lines(path, "Refused 4 more requests from 192.0.2.1 "
+	    "port 2200, not logged one by one\n", &found) == 12 && found);
+	/* Nothing left to count: no line at the end. */
+	cs = chan_set_new(NULL);
+	chan_log_refusal(cs, LOG_LEVEL_INFO, "one refusal");
+	chan_set_free(cs);
+	CHECK(count_lines(path, "one refusal\n", &found) == 13 && found);
+	unlink(path);
+	log_init("test_channel", LOG_LEVEL_ERROR, 0, 1);
+}
+
 int
 main(void)
 {
@@ -294,5 +425,7 @@ main(void)
 	test_signals();
 	test_env();
 	test_accept_env();
+	test_env_file();
+	test_refusal_log();
 	return TEST_DONE();
 }

@@ -599,6 +599,73 @@ test_streamlocal(void)
 	    ERR_CONFIG, "line 2: Invalid StreamLocalBindMask."));
 }
 
+/*
+ * PermitUserEnvironment: "yes", "no" (exactly: "Yes" is a pattern, as in
+ * OpenSSH 9.2) or a pattern list of the names allowed; sshd -T prints
+ * the list itself; one argument only; not in a Match block.
+ */
+static void
+test_user_environment(void)
+{
+	struct servconf *sc, *m;
+	struct match_conn c = { "bob", "h", "10.0.0.1", "127.0.0.1", 22 };
+	char *d;
+
+	CHECK_OK(load_text("PermitUserEnvironment yes\n", &sc));
+	CHECK(sc->permit_user_environment == 1);
+	CHECK(sc->permit_user_env_allowlist == NULL);
+	d = dump_text(sc);
+	CHECK(has_line(d, "permituserenvironment yes"));
+	free(d);
+	servconf_free(sc);
+
+	CHECK_OK(load_text("PermitUserEnvironment no\n"
+	    "PermitUserEnvironment yes\n", &sc));
+	CHECK(sc->permit_user_environment == 0);
+	CHECK(sc->permit_user_env_allowlist == NULL);
+	servconf_free(sc);
+
+	CHECK_OK(load_text("PermitUserEnvironment LANG,LC_*\n"
+	    "PermitUserEnvironment yes\n"
+	    "Match User bob\n  PermitTTY no\n", &sc));
+	CHECK(sc->permit_user_environment == 1);
+	CHECK_STR(sc->permit_user_env_allowlist, "LANG,LC_*");
+	d = dump_text(sc);
+	CHECK(has_line(d, "permituserenvironment LANG,LC_*"));
+	free(d);
+	/* A connection's copy keeps the list. */
+	CHECK_OK(servconf_apply_match(sc, &c, &m));
+	CHECK(m->permit_user_environment == 1);
+	CHECK_STR(m->permit_user_env_allowlist, "LANG,LC_*");
+	servconf_free(m);
+	servconf_free(sc);
+
+	CHECK_OK(load_text("PermitUserEnvironment Yes\n", &sc));
+	CHECK(sc->permit_user_environment == 1);
+	CHECK_STR(sc->permit_user_env_allowlist, "Yes");
+	servconf_free(sc);
+	CHECK_OK(load_text("PermitUserEnvironment \"A,B\"\n", &sc));
+	CHECK_STR(sc->permit_user_env_allowlist, "A,B");
+	servconf_free(sc);
+
+	CHECK(load_logs("PermitUserEnvironment FOO BAR\n", ERR_CONFIG,
+	    "line 1: keyword PermitUserEnvironment extra arguments at end "
+	    "of line"));
+	CHECK(load_logs("PermitUserEnvironment\n", ERR_CONFIG,
+	    "line 1: PermitUserEnvironment missing argument."));
+	CHECK(load_logs("Match User bob\n  PermitUserEnvironment yes\n",
+	    ERR_CONFIG, "line 2: Directive 'PermitUserEnvironment' is not "
+	    "allowed within a Match block"));
+	/* sshd -o: the command line wins over the file. */
+	sc = servconf_new();
+	CHECK_OK(servconf_parse_line(sc, "PermitUserEnvironment=FOO",
+	    "command-line", 0));
+	CHECK_OK(servconf_parse_line(sc, "PermitUserEnvironment no", "f", 1));
+	CHECK_OK(servconf_finish(sc));
+	CHECK_STR(sc->permit_user_env_allowlist, "FOO");
+	servconf_free(sc);
+}
+
 int
 main(void)
 {
@@ -619,6 +686,7 @@ main(void)
 	test_algorithms();
 	test_auth_methods_enabled();
 	test_streamlocal();
+	test_user_environment();
 	unlink(p = x_asprintf("%s/sshd_config", dir));
 	x_free(p);
 	rmdir(dir);

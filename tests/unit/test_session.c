@@ -729,6 +729,71 @@ test_forced_and_user(void)
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+/*
+ * The cap on "env" requests per session: the 257th variable is refused,
+ * and the log says why (too many env vars), not that its name was
+ * disallowed.
+ */
+static void
+test_env_cap(void)
+{
+	char path[] = "/tmp/test_session_log.XXXXXX", name[32], line[512];
+	struct sbuf *m;
+	int sv[2], status, ok, i, nok = 0, capped = 0, disallowed = 0;
+	uint32_t rid;
+	pid_t pid;
+	FILE *f;
+
+	if ((i = mkstemp(path)) == -1)
+		return;
+	close(i);
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
+		return;
+	if ((pid = fork()) == 0) {
+		struct servconf sc;
+		static char accept[] = "LC_*";
+
+		close(sv[0]);
+		log_set_level(LOG_LEVEL_DEBUG1);
+		(void)log_to_file(path);
+		memset(&sc, 0, sizeof(sc));
+		sc.max_sessions = 1;
+		sc.accept_env[0] = accept;
+		sc.naccept_env = 1;
+		_exit(session_serve(fake_tr_new(sv[1]), &sc,
+		    getpwuid(getuid()), NULL, "10.1.2.3", 2222) == 0 ? 0 : 1);
+	}
+	close(sv[1]);
+	cli = fake_tr_new(sv[0]);
+	rid = c_open(1, 1000, 1000, &ok);
+	CHECK(ok);
+	for (i = 0; i < 260; i++) {
+		snprintf(name, sizeof(name), "LC_%d", i);
+		c_send(SSH2_MSG_CHANNEL_REQUEST, "usbss", rid, "env", 1, name,
+		    "v");
+		if (c_recv(&m) == SSH2_MSG_CHANNEL_SUCCESS)
+			nok++;
+	}
+	CHECK(nok == 256);
+	fake_tr_free(cli);
+	cli = NULL;
+	close(sv[0]);
+	CHECK(waitpid(pid, &status, 0) == pid);
+	if ((f = fopen(path, "r")) != NULL) {
+		while (fgets(line, sizeof(line), f) != NULL) {
+			if (strstr(line, "Ignoring env request LC_2") != NULL &&
+			    strstr(line, ": too many env vars") != NULL)
+				capped++;
+			if (strstr(line, "disallowed name") != NULL)
+				disallowed++;
+		}
+		fclose(f);
+	}
+	unlink(path);
+	CHECK(capped == 4);
+	CHECK(disallowed == 0);
+}
+
 int
 main(void)
 {
@@ -781,5 +846,6 @@ main(void)
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	test_client_alive();
 	test_forced_and_user();
+	test_env_cap();
 	return TEST_DONE();
 }
