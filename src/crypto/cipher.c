@@ -212,12 +212,13 @@ cipher_all_names(void)
 	    "chacha20-poly1305@openssh.com";
 }
 
+/* OpenSSH 10.5's default Ciphers (myproposal.h): AEAD first. */
 const char *
 cipher_default_names(void)
 {
 	return "chacha20-poly1305@openssh.com,"
-	    "aes128-ctr,aes192-ctr,aes256-ctr,"
-	    "aes128-gcm@openssh.com,aes256-gcm@openssh.com";
+	    "aes128-gcm@openssh.com,aes256-gcm@openssh.com,"
+	    "aes128-ctr,aes192-ctr,aes256-ctr";
 }
 
 int

@@ -56,7 +56,7 @@ struct cipher_ctx;
 const struct cipher_alg *cipher_by_name(const char *name);
 /* Comma-separated names of every supported cipher, in preference order. */
 const char *cipher_all_names(void);
-/* OpenSSH 9.2's default Ciphers list. */
+/* OpenSSH 10.5's default Ciphers list. */
 const char *cipher_default_names(void);
 
 /* encrypt: 1 to encrypt, 0 to decrypt. Key and IV lengths must match. */

@@ -61,8 +61,8 @@ test_table(void)
 	int n = 0;
 
 	CHECK_STR(cipher_default_names(), "chacha20-poly1305@openssh.com,"
-	    "aes128-ctr,aes192-ctr,aes256-ctr,aes128-gcm@openssh.com,"
-	    "aes256-gcm@openssh.com");
+	    "aes128-gcm@openssh.com,aes256-gcm@openssh.com,"
+	    "aes128-ctr,aes192-ctr,aes256-ctr");
 	/* OpenSSH's `ssh -Q cipher`, in its order: CBC too, off by default. */
 	CHECK_STR(cipher_all_names(), "3des-cbc,aes128-cbc,aes192-cbc,"
 	    "aes256-cbc,aes128-ctr,aes192-ctr,aes256-ctr,"
