@@ -36,6 +36,7 @@ if ! command -v "$cc" >/dev/null 2>&1; then
 	exit 77
 fi
 mkdir -p "$out/obj" "$out/corpus" "$out/artifacts" || exit 1
+out=$(cd "$out" && pwd)		# the runs cd there
 probe=$out/probe
 printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
     'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);' \
@@ -84,9 +85,10 @@ srcs=$(cd "$top" && ls src/core/*.c src/crypto/*.c src/keys/*.c \
 
 # Rebuild the objects when any source or header changed since last time.
 stamp=$out/obj/.stamp
-if [ ! -f "$stamp" ] || [ -n "$(find "$top/src" "$fz" -newer "$stamp" \
-    \( -name '*.c' -o -name '*.h' -o -name 'run.sh' \) 2>/dev/null |
-    head -n 1)" ]; then
+# (The targets' own sources and headers only relink their targets.)
+if [ ! -f "$stamp" ] || [ "$fz/run.sh" -nt "$stamp" ] ||
+    [ -n "$(find "$top/src" -newer "$stamp" \
+    \( -name '*.c' -o -name '*.h' \) 2>/dev/null | head -n 1)" ]; then
 	rm -f "$out"/obj/*.o
 	touch "$stamp.new"
 	if ! (cd "$top" && printf '%s\n' $srcs | xargs -P "$jobs" -n 1 sh -c \
