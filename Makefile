@@ -2,7 +2,7 @@
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build asan deps peers run test install clean
+.PHONY: all build asan deps peers run test fuzz install clean
 
 all: build
 
@@ -44,9 +44,18 @@ test: deps build asan peers
 	esac; \
 	[ $$rc -eq 0 ]
 
+# Every libFuzzer target (tests/fuzz/fuzz_*.c) for FUZZ_SECONDS each, one
+# after the other, with clang (see tests/fuzz/run.sh); FUZZ_TARGETS picks
+# some ("fuzz_packet fuzz_userauth"). Corpora grow in build-fuzz/corpus/,
+# crashes land in build-fuzz/artifacts/.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+fuzz:
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 install: build
 	@cmake -S . -B build -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
 	@cmake --install build
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz

@@ -27,7 +27,9 @@
 #include "mem.h"
 #include "transport_int.h"
 
+#ifndef TR_READ_CHUNK		/* the fuzz build sets a smaller one */
 #define TR_READ_CHUNK	(256 * 1024)
+#endif
 /* Reads shorter than this are acknowledged at once (see quickack()). */
 #define TR_QUICKACK_BELOW	4096
 /* Receive low-water mark while bulk data streams in (see set_lowat()). */

@@ -10,12 +10,17 @@
 #
 # Every source under src/ except the programs is compiled once into
 # FUZZ_BUILD/obj (again only when a source or header is newer than the
-# last build); each target links those objects, and cleanse.c (a wipe
-# the sanitizer can see). The corpus a run grows
-# is kept in FUZZ_BUILD/corpus/TARGET; the seeds in tests/fuzz/corpus
-# are read, never written. Exit status: 0 when every target ran clean,
-# 1 on any crash, leak, timeout or sanitizer report (the reproducer is
-# FUZZ_BUILD/artifacts/TARGET-*), 77 when clang or libFuzzer is missing.
+# last build) and put in one archive, FUZZ_BUILD/libmoat.a; each target
+# links that archive, and cleanse.c (a wipe the sanitizer can see). From
+# an archive only the objects a target needs are pulled in, so a target
+# may define some of the library's functions itself: the upper-layer
+# targets bring their own transport (fuzz_fake_tr.h). A line
+# " * fuzz-ldflags: FLAGS" in a target's source adds linker flags for it.
+# The corpus a run grows is kept in FUZZ_BUILD/corpus/TARGET; the seeds in
+# tests/fuzz/corpus are read, never written. Exit status: 0 when every
+# target ran clean, 1 on any crash, leak, timeout or sanitizer report
+# (the reproducer is FUZZ_BUILD/artifacts/TARGET-*), 77 when clang or
+# libFuzzer is missing.
 set -u
 
 secs=${1:-10}
@@ -31,6 +36,7 @@ if ! command -v "$cc" >/dev/null 2>&1; then
 	exit 77
 fi
 mkdir -p "$out/obj" "$out/corpus" "$out/artifacts" || exit 1
+out=$(cd "$out" && pwd)		# the runs cd there
 probe=$out/probe
 printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
     'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);' \
@@ -52,7 +58,23 @@ warn="-Wall -Wextra -Werror -Wno-unused-parameter -Wformat=2 -Wshadow
     -Wno-unknown-warning-option"
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined
     -fno-omit-frame-pointer"
-cflags="-std=gnu11 -g -O1 -fno-strict-aliasing -D_GNU_SOURCE $warn $san $incs"
+# The transport's read buffer is 64 KiB here instead of 256: a buffer
+# that size comes from the sanitizer's size-class allocator, where a
+# 256 KiB one was mapped, poisoned and unmapped again for every input,
+# half of what fuzz_packet spent. Reads work the same way, only in
+# smaller steps (and the bulk-read low-water mark is never raised).
+defs="-DTR_READ_CHUNK=65536"
+# PAM as in the main build when its header and library are there
+# (fuzz_userauth brings its own PAM; other targets never call it).
+pamlib=""
+printf '%s\n' '#include <security/pam_appl.h>' \
+    'int main(void) { return pam_start("x", "y", 0, 0); }' > "$probe-pam.c"
+if "$cc" "$probe-pam.c" -lpam -o "$probe-pam" >/dev/null 2>&1; then
+	defs="$defs -DHAVE_PAM=1"
+	pamlib="-lpam"
+fi
+cflags="-std=gnu11 -g -O1 -fno-strict-aliasing -D_GNU_SOURCE $defs $warn
+    $san $incs"
 export cc cflags out
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export UBSAN_OPTIONS
@@ -63,15 +85,22 @@ srcs=$(cd "$top" && ls src/core/*.c src/crypto/*.c src/keys/*.c \
 
 # Rebuild the objects when any source or header changed since last time.
 stamp=$out/obj/.stamp
-if [ ! -f "$stamp" ] || [ -n "$(find "$top/src" "$fz" -newer "$stamp" \
-    \( -name '*.c' -o -name '*.h' -o -name 'run.sh' \) 2>/dev/null |
-    head -n 1)" ]; then
+# (The targets' own sources and headers only relink their targets.)
+if [ ! -f "$stamp" ] || [ "$fz/run.sh" -nt "$stamp" ] ||
+    [ -n "$(find "$top/src" -newer "$stamp" \
+    \( -name '*.c' -o -name '*.h' \) 2>/dev/null | head -n 1)" ]; then
 	rm -f "$out"/obj/*.o
 	touch "$stamp.new"
 	if ! (cd "$top" && printf '%s\n' $srcs | xargs -P "$jobs" -n 1 sh -c \
 	    'o="$out/obj/$(echo "$1" | tr / _ | sed "s/\.c$/.o/")";
 	     $cc $cflags -fsanitize=fuzzer-no-link -c "$1" -o "$o"' sh); then
 		echo "fuzz: FAIL: compiling the library with $cc"
+		rm -f "$stamp.new"
+		exit 1
+	fi
+	rm -f "$out/libmoat.a"
+	if ! ar rcs "$out/libmoat.a" "$out"/obj/*.o; then
+		echo "fuzz: FAIL: archiving the library"
 		rm -f "$stamp.new"
 		exit 1
 	fi
@@ -88,9 +117,10 @@ fi
 for t in $targets; do
 	if [ ! -x "$out/$t" ] || [ "$fz/$t.c" -nt "$out/$t" ] ||
 	    [ -n "$(find "$fz" -name '*.h' -newer "$out/$t")" ]; then
+		ldflags=$(sed -n 's/^ \* fuzz-ldflags: //p' "$fz/$t.c")
 		if ! $cc $cflags -fsanitize=fuzzer "$fz/$t.c" "$fz/cleanse.c" \
-		    "$out"/obj/*.o \
-		    -lcrypto -lcrypt -o "$out/$t"; then
+		    "$out/libmoat.a" $ldflags -lcrypto -lcrypt $pamlib \
+		    -o "$out/$t"; then
 			echo "fuzz: FAIL: building $t"
 			exit 1
 		fi
