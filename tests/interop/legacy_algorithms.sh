@@ -77,16 +77,7 @@ Ciphers +$(list $CIPHERS)
 MACs +$(list $MACS)
 KexAlgorithms +$(list $KEXES)
 CFG
-mkdir -p /run/sshd
-/usr/sbin/sshd -D -e -f "$T/openssh_config" 2>"$T/openssh.log" &
-OPID=$!
-at_exit "kill $OPID 2>/dev/null"
-i=0
-while ! grep -q "Server listening" "$T/openssh.log" 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -gt 100 ] && { cat "$T/openssh.log" >&2; exit 1; }
-	sleep 0.05
-done
+start_peer_sshd /usr/sbin/sshd "$T/openssh_config" "$T/openssh.log"
 mtry() { # mtry description ssh-options...
 	desc=$1; shift
 	got=$("$BIN/ssh" -F /dev/null -o BatchMode=yes \

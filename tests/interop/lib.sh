@@ -65,6 +65,26 @@ finish() {
 
 need() { command -v "$1" >/dev/null 2>&1 || skip "$1 not installed"; }
 
+# start_peer_sshd SSHD CONFIG LOG: another implementation's sshd (Debian's
+# or OpenSSH 10.5's) in the foreground of a background job, logging to
+# LOG; waits until it listens and stops it by PID at exit. Sets PEER_PID.
+start_peer_sshd() {
+	mkdir -p /run/sshd
+	"$1" -D -e -f "$2" 2>"$3" &
+	PEER_PID=$!
+	at_exit "kill $PEER_PID 2>/dev/null"
+	i=0
+	while ! grep -q "Server listening" "$3" 2>/dev/null; do
+		i=$((i + 1))
+		if [ $i -gt 100 ] || ! kill -0 "$PEER_PID" 2>/dev/null; then
+			echo "$1 did not start:" >&2
+			cat "$3" >&2
+			exit 1
+		fi
+		sleep 0.05
+	done
+}
+
 # need_peer_openssh: O105 is the prefix of the current OpenSSH that
 # scripts/peer_openssh.sh builds (once, cached) from the source tarball
 # beside the project; the test is skipped when there is none.

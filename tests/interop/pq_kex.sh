@@ -164,15 +164,7 @@ UsePAM no
 LogLevel DEBUG1
 KexAlgorithms +mlkem768nistp256-sha256
 CFG
-"$O105/sbin/sshd" -D -e -f "$T/o105_config" 2>"$T/o105.log" &
-OPID=$!
-at_exit "kill $OPID 2>/dev/null"
-i=0
-while ! grep -q "Server listening" "$T/o105.log" 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -gt 100 ] && { cat "$T/o105.log" >&2; exit 1; }
-	sleep 0.05
-done
+start_peer_sshd "$O105/sbin/sshd" "$T/o105_config" "$T/o105.log"
 for k in $PQ; do
 	n0=$(count "kex: algorithm: $k" "$T/o105.log")
 	mssh -o KexAlgorithms=$k -p "$OPORT" "$ME@127.0.0.1" 'exit 7' \
@@ -202,16 +194,7 @@ if [ -x /usr/sbin/sshd ] && command -v ssh >/dev/null 2>&1; then
 	DPORT=$(free_port)
 	sed -e "s/^Port .*/Port $DPORT/" -e '/^KexAlgorithms/d' \
 	    "$T/o105_config" > "$T/deb_config"
-	mkdir -p /run/sshd
-	/usr/sbin/sshd -D -e -f "$T/deb_config" 2>"$T/deb.log" &
-	DPID=$!
-	at_exit "kill $DPID 2>/dev/null"
-	i=0
-	while ! grep -q "Server listening" "$T/deb.log" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -gt 100 ] && { cat "$T/deb.log" >&2; exit 1; }
-		sleep 0.05
-	done
+	start_peer_sshd /usr/sbin/sshd "$T/deb_config" "$T/deb.log"
 	got=$(mssh -p "$DPORT" "$ME@127.0.0.1" cat "$T/data" 2>>"$T/merr" | sum)
 	check "our ssh -> Debian's sshd: data intact" [ "$got" = "$want" ]
 	check "... over sntrup761x25519-sha512 (Debian's preference)" \
