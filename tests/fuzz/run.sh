@@ -90,7 +90,7 @@ for t in $targets; do
 	    [ -n "$(find "$fz" -name '*.h' -newer "$out/$t")" ]; then
 		if ! $cc $cflags -fsanitize=fuzzer "$fz/$t.c" "$fz/cleanse.c" \
 		    "$out"/obj/*.o \
-		    -lcrypto -lcrypt -o "$out/$t"; then
+		    -lcrypto -lcrypt -lseccomp -o "$out/$t"; then
 			echo "fuzz: FAIL: building $t"
 			exit 1
 		fi
