@@ -18,11 +18,32 @@ for p in $PKGS; do
 	fi
 done
 
-[ -z "$missing" ] && exit 0
+# sshd's pre-authentication child runs as the account "sshd" (the build's
+# MOAT_PRIVSEP_USER default). Debian's openssh-server makes it; make it
+# here when it is missing all the same.
+add_account="useradd --system --no-create-home --home-dir /run/sshd
+--shell /usr/sbin/nologin sshd"
+ensure_account() {
+	getent passwd sshd >/dev/null 2>&1 && return 0
+	if [ "$(id -u)" != 0 ]; then
+		echo "moat: missing the privilege separation account sshd" >&2
+		echo "moat: run as root: " $add_account >&2
+		return 1
+	fi
+	echo "moat: adding the privilege separation account sshd" >&2
+	# shellcheck disable=SC2086
+	$add_account
+}
+
+if [ -z "$missing" ]; then
+	ensure_account
+	exit 0
+fi
 
 if [ "$(id -u)" != 0 ]; then
 	echo "moat: missing packages:$missing" >&2
 	echo "moat: run as root:  apt-get install -y$missing" >&2
+	ensure_account || true
 	exit 1
 fi
 
@@ -44,3 +65,4 @@ apt-get install -y -qq --no-install-recommends $missing
 if command -v systemctl >/dev/null 2>&1; then
 	systemctl disable --now ssh.service ssh.socket >/dev/null 2>&1 || true
 fi
+ensure_account
