@@ -40,7 +40,9 @@ fresh_btmp() {
 	: > "$BTMP" && chown root:utmp "$BTMP" 2>/dev/null
 	chmod 660 "$BTMP"
 }
-[ -e "$BTMP" ] || fresh_btmp
+# Start from the mode Debian gives it, whatever an earlier run left
+# (the saved copy, mode included, goes back at exit).
+fresh_btmp
 
 U=moatb$$
 NOUSER=moatnb$$
