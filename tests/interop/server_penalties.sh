@@ -6,6 +6,7 @@
 #    penalty expires 127.0.0.2 logs in again;
 #  - PerSourcePenaltyExemptList: an exempt source is never refused while
 #    another one failing the same way is;
+#  - an unknown user earns "invaliduser", a failed key "authfail";
 #  - LoginGraceTime passed, and a connection process that crashes
 #    (SIGABRT, as from abort(); not SIGSEGV, which a sanitizer build
 #    turns into an exit), penalise their source; SIGTERM does not;
@@ -55,6 +56,19 @@ sleep 0.3
 check "exempt 127.0.0.2 never refused" [ "$(probe 127.0.0.2)" = served ]
 check "127.0.0.3, not exempt, refused" [ "$(probe 127.0.0.3)" = refused ]
 check "exempt 127.0.0.2 logs in" [ "$(login 127.0.0.2)" = in-127.0.0.2 ]
+
+# (2b) Kinds: a user that does not exist, asked for with "none" only,
+# earns invaliduser; here a failed key of a real user earns nothing.
+PENALTIES="invaliduser:10s authfail:0 noauth:0 min:5s"
+restart_sshd
+ossh -o PreferredAuthentications=gssapi-with-mic -b 127.0.0.11 \
+    "nosuchuser$$@127.0.0.1" true 2>/dev/null
+fail_login 127.0.0.12
+sleep 0.3
+check "127.0.0.11 refused after an invalid user" [ "$(probe 127.0.0.11)" = refused ]
+check "invalid-user refusal logged" logged \
+    "^drop connection #[0-9]* from \[127.0.0.11\]:[0-9]* on \[127.0.0.1\]:$PORT penalty: attempted authentication by invalid user$"
+check "127.0.0.12 (authfail:0) served" [ "$(probe 127.0.0.12)" = served ]
 
 # (3) LoginGraceTime passed.
 PENALTIES="grace-exceeded:20s noauth:0 min:5s"
