@@ -460,6 +460,8 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 	log_debug("userauth-request for user %.100s service %.100s "
 	    "method %.100s", user, service, method);
 	if ((m = method_find(ac, method)) != NULL) {
+		if (strcmp(method, "none") != 0)
+			ac->attempted = 1;
 		if ((r = m->fn(ac, p, &out, &info)) != 0) {
 			if (r == ERR_PROTOCOL)
 				tr_disconnect(ac->t,
@@ -601,6 +603,10 @@ auth_serve(struct transport *t, const struct servconf *sc,
 	res->pam = ac.pam;
 	ac.pam = NULL;
  out:
+	if (r != 0) {
+		res->attempted = ac.attempted;
+		res->invalid_user = ac.user != NULL && !ac.valid;
+	}
 	auth_pw_free(ac.pw);
 	authopts_free(ac.opts);
 	if (ac.sc != NULL)

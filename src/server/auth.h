@@ -35,6 +35,13 @@ struct auth_result {
 					 * auth_pam_open_session(); NULL
 					 * without PAM. Ended by
 					 * auth_result_clear(). */
+	/*
+	 * Set when auth_serve() fails, for the exit status the listener
+	 * reads (PerSourcePenalties): a method other than "none" was tried;
+	 * the user named does not exist or may not log in.
+	 */
+	int attempted;
+	int invalid_user;
 };
 
 /*

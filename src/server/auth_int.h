@@ -24,6 +24,7 @@ struct authctxt {
 	int valid;
 	int attempts;			/* requests seen */
 	int failures;			/* counted against MaxAuthTries */
+	int attempted;			/* a method beyond "none" was tried */
 	struct auth_chains *chains;	/* AuthenticationMethods; NULL: any */
 	struct key **used_keys;		/* keys accepted in earlier steps */
 	size_t nused_keys;

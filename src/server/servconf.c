@@ -556,6 +556,7 @@ servconf_finish(struct servconf *sc)
 		sc->max_startups_rate = 30;
 		sc->max_startups_max = 100;
 	}
+	sc_persource_finish(sc);
 	if (!sc_is_set(sc, offsetof(struct servconf, pid_file)))
 		sc->pid_file = x_strdup("/run/sshd.pid");
 	if (sc->pam_service_name == NULL)

@@ -42,6 +42,18 @@ struct sc_subsystem {
 	char *command;		/* full command line */
 };
 
+/*
+ * PerSourcePenalties: seconds (fractions allowed) a source is refused
+ * after each kind of ending, as OpenSSH 9.8+ keeps them.
+ */
+struct sc_penalties {
+	int enabled;
+	double crash, authfail, noauth, invaliduser, grace_exceeded;
+	double refuseconnection, max, min;
+	int max_sources4, max_sources6;
+	int overflow_deny_all4, overflow_deny_all6;	/* 0: permissive */
+};
+
 struct match_conn {		/* what a Match block is tested against */
 	const char *user;
 	const char *host;	/* reverse-resolved name, or address */
@@ -73,6 +85,10 @@ struct servconf {
 	int max_auth_tries;
 	int max_sessions;
 	int max_startups_begin, max_startups_rate, max_startups_max;
+	int per_source_max_startups;	/* INT_MAX: none */
+	int per_source_masklen4, per_source_masklen6;	/* NetBlockSize */
+	struct sc_penalties penalties;	/* PerSourcePenalties */
+	char *penalty_exempt;		/* address list; NULL: none */
 	enum permit_root permit_root_login;
 	int pubkey_authentication;
 	int password_authentication;

@@ -174,6 +174,7 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	    sc->authentication_methods : "any");
 	fprintf(f, "maxstartups %d:%d:%d\n", sc->max_startups_begin,
 	    sc->max_startups_rate, sc->max_startups_max);
+	sc_persource_dump(sc, f);
 	put_str(f, "permittunnel", sc_enum_name(dump_tun, sc->permit_tunnel));
 	fprintf(f, "rekeylimit %llu %u\n",
 	    (unsigned long long)sc->rekey_bytes, sc->rekey_seconds);

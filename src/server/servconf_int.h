@@ -7,6 +7,7 @@
 #define MOAT_SERVCONF_INT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "servconf.h"
 
@@ -14,7 +15,7 @@ enum sc_type {
 	T_FLAG, T_INT, T_TIME, T_STR, T_REST, T_STRARR, T_ENUM, T_PORT,
 	T_LISTEN, T_LOGLEVEL, T_FACILITY, T_ALGS, T_REKEY, T_STARTUPS,
 	T_SUBSYS, T_SETENV, T_AUTHMETHODS, T_MODE, T_USERENV, T_IGNORE,
-	T_INCLUDE, T_MATCH,
+	T_INCLUDE, T_MATCH, T_PERSOURCE,
 };
 
 #define KWF_MATCH	0x01	/* allowed inside a Match block */
@@ -82,5 +83,18 @@ int sc_parse_mode(const char *s);
 /* The final algorithm list for a keyword, or NULL if unresolvable. */
 int sc_algs_default(const struct sc_kw *kw, char **outp);
 const char *sc_enum_name(const struct sc_enum *tab, int value);
+
+/*
+ * servconf_persource.c: PerSourcePenalties, PerSourcePenaltyExemptList,
+ * PerSourceNetBlockSize and PerSourceMaxStartups (type T_PERSOURCE):
+ * parse one line (0 or -1, logged), defaults, copy, free, sshd -T lines.
+ */
+int sc_persource_apply(struct servconf *sc, const struct sc_kw *kw,
+    char **argv, int argc, const char *src, int line);
+void sc_persource_finish(struct servconf *sc);
+void sc_persource_copy(struct servconf *dst, const struct servconf *src,
+    const struct sc_kw *kw);
+void sc_persource_free(struct servconf *sc, const struct sc_kw *kw);
+void sc_persource_dump(const struct servconf *sc, FILE *f);
 
 #endif

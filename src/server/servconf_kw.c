@@ -197,6 +197,13 @@ const struct sc_kw sc_keywords[] = {
 	{ "ignorerhosts", T_ENUM, M, F(ignore_rhosts), 0, enum_rhosts },
 	{ "ignoreuserknownhosts", T_FLAG, 0, F(ignore_user_known_hosts), 0,
 	    NULL },
+	{ "persourcemaxstartups", T_PERSOURCE, 0, F(per_source_max_startups),
+	    0, NULL },
+	{ "persourcenetblocksize", T_PERSOURCE, 0, F(per_source_masklen4), 0,
+	    NULL },
+	{ "persourcepenalties", T_PERSOURCE, 0, F(penalties.enabled), 0, NULL },
+	{ "persourcepenaltyexemptlist", T_PERSOURCE, 0, F(penalty_exempt), 0,
+	    NULL },
 	{ "include", T_INCLUDE, M, 0, 0, NULL },
 	{ "match", T_MATCH, M, 0, 0, NULL },
 	/* Accepted and not acted on (yet); allowed where OpenSSH allows. */
@@ -216,8 +223,6 @@ const struct sc_kw sc_keywords[] = {
 	{ "kerberosticketcleanup", T_IGNORE, 0, 0, 0, NULL },
 	{ "logverbose", T_IGNORE, M, 0, 0, NULL },
 	{ "permituserrc", T_IGNORE, M, 0, 0, NULL },
-	{ "persourcemaxstartups", T_IGNORE, 0, 0, 0, NULL },
-	{ "persourcenetblocksize", T_IGNORE, 0, 0, 0, NULL },
 	{ "pubkeyauthoptions", T_IGNORE, M, 0, 0, NULL },
 	{ "requiredrsasize", T_IGNORE, M, 0, 0, NULL },
 	{ "securitykeyprovider", T_IGNORE, 0, 0, 0, NULL },
@@ -475,6 +480,8 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 		    argv[0]);
 		return -1;
 	}
+	if (kw->type == T_PERSOURCE)
+		return sc_persource_apply(sc, kw, argv, argc, src, line);
 	switch (kw->type) {
 	case T_STRARR: case T_SETENV: case T_PORT: case T_LISTEN:
 	case T_SUBSYS: case T_AUTHMETHODS: case T_REST:
@@ -716,6 +723,9 @@ sc_kw_free_value(struct servconf *sc, const struct sc_kw *kw)
 		}
 		sc->nsubsystems = 0;
 		break;
+	case T_PERSOURCE:
+		sc_persource_free(sc, kw);
+		break;
 	default:
 		break;
 	}
@@ -787,6 +797,9 @@ sc_kw_copy_value(struct servconf *dst, const struct servconf *src,
 			    x_strdup(src->subsystems[i].command);
 		}
 		dst->nsubsystems = src->nsubsystems;
+		break;
+	case T_PERSOURCE:
+		sc_persource_copy(dst, src, kw);
 		break;
 	default:
 		break;

@@ -1,13 +1,13 @@
 /*
  * sshd.c: the server program: command line, configuration, host keys,
- * the listener, and one process per connection.
+ * and the work of one connection process.
  *
- * The listener accepts on every ListenAddress/Port, applies MaxStartups
- * (start:rate:full random early drop of unauthenticated connections) and
- * forks a child per connection. The child runs the transport, then user
- * authentication (src/server/auth.c), then the session (session.c).
- * Each child tells the listener through a pipe when it has authenticated,
- * so the listener knows how many connections are still pre-auth.
+ * The listener (listen.c) accepts on every ListenAddress/Port and forks
+ * a child per connection. The child runs the transport, then user
+ * authentication (src/server/auth.c), then the session (session.c). It
+ * tells the listener through its startup pipe when it has
+ * authenticated; if it ends before that, its exit status says how
+ * (penalty.h), for PerSourcePenalties.
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -30,8 +30,6 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include <openssl/rand.h>
-
 #include "auth.h"
 #include "auth_pam.h"
 #include "authopts.h"
@@ -39,17 +37,11 @@
 #include "key.h"
 #include "log.h"
 #include "mem.h"
+#include "penalty.h"
 #include "servconf.h"
 #include "session.h"
 #include "sshd.h"
 #include "transport.h"
-
-#define MAX_LISTEN	64
-
-struct listener {
-	int fds[MAX_LISTEN];
-	size_t nfds;
-};
 
 static void
 usage(void)
@@ -162,7 +154,7 @@ addr_of(const struct sockaddr_storage *ss, char *host, size_t hlen,
 		*port = 0;
 }
 
-static void
+void
 describe_peer(int fd, struct conn_info *ci)
 {
 	struct sockaddr_storage ss;
@@ -185,8 +177,23 @@ describe_peer(int fd, struct conn_info *ci)
 	    ci->rport);
 }
 
-/* Serve one connection on fds in/out; returns the process exit status. */
+/*
+ * The exit status of a connection that ended before authentication,
+ * which tells the listener what penalty its source earned (penalty.h).
+ */
 static int
+preauth_status(int r, const struct auth_result *res)
+{
+	if (r == ERR_CONN_TIMEOUT)
+		return SSHD_EXIT_LOGIN_GRACE;
+	if (res->attempted)
+		return SSHD_EXIT_AUTH_ATTEMPTED;
+	if (res->invalid_user)
+		return SSHD_EXIT_INVALID_USER;
+	return SSHD_EXIT_NOAUTH;
+}
+
+int
 serve_connection(struct server *s, int in, int out, int authpipe)
 {
 	struct conn_info ci;
@@ -194,7 +201,8 @@ serve_connection(struct server *s, int in, int out, int authpipe)
 	struct transport *t;
 	struct auth_conn ac;
 	struct auth_result res;
-	int r, status = 1;
+	int r, status = SSHD_EXIT_NOAUTH;
+	unsigned char done = SSHD_STARTUP_AUTHENTICATED;
 
 	memset(&ci, 0, sizeof(ci));
 	memset(&res, 0, sizeof(res));
@@ -220,7 +228,7 @@ serve_connection(struct server *s, int in, int out, int authpipe)
 	    "/etc/ssh/moduli";
 	if ((t = tr_new(in, out, &tc)) == NULL) {
 		log_error("could not set up the transport");
-		return 1;
+		return SSHD_EXIT_NOAUTH;
 	}
 	/*
 	 * LoginGraceTime: one deadline from here, just after accept, to the
@@ -238,12 +246,16 @@ serve_connection(struct server *s, int in, int out, int authpipe)
 	ac.local_port = ci.lport;
 	if ((r = auth_serve(t, s->sc, &ac, &res)) != 0) {
 		(void)tr_flush(t);
+		status = preauth_status(r, &res);
 		goto out;
 	}
 	tr_set_authenticated(t);
 	tr_set_deadline(t, 0);
+	status = 1;
 	if (authpipe != -1) {
-		close(authpipe);	/* tells the listener: authenticated */
+		/* Tells the listener: authenticated, no penalty to give. */
+		(void)!write(authpipe, &done, 1);
+		close(authpipe);
 		authpipe = -1;
 	}
 	if (res.pam != NULL && auth_pam_open_session(res.pam, NULL) != 0)
@@ -320,206 +332,6 @@ open_listeners(struct server *s, struct listener *l)
 		return ERR_SYSTEM;
 	}
 	return 0;
-}
-
-/* MaxStartups start:rate:full: 1 if this new connection is dropped. */
-static int
-drop_connection(const struct servconf *sc, int startups)
-{
-	unsigned int p, r;
-
-	if (startups < sc->max_startups_begin)
-		return 0;
-	if (startups >= sc->max_startups_max)
-		return 1;
-	if (sc->max_startups_rate == 100)
-		return 1;
-	p = 100 - (unsigned int)sc->max_startups_rate;
-	p *= (unsigned int)(startups - sc->max_startups_begin);
-	p /= (unsigned int)(sc->max_startups_max - sc->max_startups_begin);
-	p += (unsigned int)sc->max_startups_rate;
-	if (RAND_bytes((unsigned char *)&r, sizeof(r)) != 1)
-		return 1;
-	return (r % 100) < p;
-}
-
-static volatile sig_atomic_t got_sighup, got_sigterm;
-
-static void
-on_sigterm(int sig)
-{
-	(void)sig;
-	got_sigterm = 1;
-}
-
-static void
-on_sighup(int sig)
-{
-	(void)sig;
-	got_sighup = 1;
-}
-
-static void
-on_sigchld(int sig)
-{
-	(void)sig;
-}
-
-/*
- * Connections not yet authenticated. Each child holds the write end of a
- * startup pipe until it authenticates or exits; the listener polls the
- * read ends, one slot per connection MaxStartups lets be unauthenticated
- * at once (its "full" value), so the table is sized from the
- * configuration. Every slot below free_hint is in use.
- */
-struct startups {
-	int *pipes;			/* read ends; -1: free slot */
-	size_t nslots;
-	size_t free_hint;
-	int count;
-};
-
-static void
-startups_close_all(struct startups *st)
-{
-	size_t i;
-
-	for (i = 0; i < st->nslots; i++)
-		if (st->pipes[i] != -1) {
-			close(st->pipes[i]);
-			st->pipes[i] = -1;
-		}
-}
-
-/* Accept one connection on lfd and fork its child, or drop it. */
-static void
-accept_one(struct server *s, struct listener *l, int lfd,
-    struct startups *st)
-{
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	int fd, p[2], on = 1;
-	size_t slot, m;
-	pid_t pid;
-
-	if ((fd = accept4(lfd, (struct sockaddr *)&ss, &sl,
-	    SOCK_CLOEXEC)) == -1)
-		return;
-	for (slot = st->free_hint; slot < st->nslots; slot++)
-		if (st->pipes[slot] == -1)
-			break;
-	if (slot == st->nslots || drop_connection(s->sc, st->count)) {
-		struct conn_info dci;
-
-		describe_peer(fd, &dci);
-		log_info("drop connection #%d from [%s]:%d on [%s]:%d past "
-		    "MaxStartups", st->count, dci.raddr, dci.rport,
-		    dci.laddr, dci.lport);
-		close(fd);
-		return;
-	}
-	if (pipe2(p, O_CLOEXEC) == -1) {
-		log_error("pipe: %s", strerror(errno));
-		close(fd);
-		return;
-	}
-	if (s->sc->tcp_keep_alive)
-		setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on));
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
-	pid = fork();
-	if (pid == 0) {
-		for (m = 0; m < l->nfds; m++)
-			close(l->fds[m]);
-		startups_close_all(st);
-		close(p[0]);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGCHLD, SIG_DFL);
-		_exit(serve_connection(s, fd, fd, p[1]));
-	}
-	close(p[1]);
-	close(fd);
-	if (pid == -1) {
-		log_error("fork: %s", strerror(errno));
-		close(p[0]);
-		return;
-	}
-	st->pipes[slot] = p[0];
-	st->free_hint = slot + 1;
-	st->count++;
-}
-
-/* The listener loop: accept, fork, count unauthenticated children. */
-static int
-listen_loop(struct server *s, struct listener *l)
-{
-	struct startups st;
-	struct pollfd *pfd;
-	size_t *pfd_slot, i;
-	int ret = 0;
-
-	memset(&st, 0, sizeof(st));
-	st.nslots = (size_t)s->sc->max_startups_max;
-	st.pipes = x_calloc(st.nslots, sizeof(*st.pipes));
-	for (i = 0; i < st.nslots; i++)
-		st.pipes[i] = -1;
-	pfd = x_calloc(l->nfds + st.nslots, sizeof(*pfd));
-	pfd_slot = x_calloc(st.nslots, sizeof(*pfd_slot));
-	signal(SIGTERM, on_sigterm);
-	signal(SIGINT, on_sigterm);
-	signal(SIGHUP, on_sighup);
-	signal(SIGCHLD, on_sigchld);
-	signal(SIGPIPE, SIG_IGN);
-	while (!got_sigterm && !got_sighup) {
-		size_t n = 0;
-
-		while (waitpid(-1, NULL, WNOHANG) > 0)
-			;
-		for (i = 0; i < l->nfds; i++) {
-			pfd[n].fd = l->fds[i];
-			pfd[n++].events = POLLIN;
-		}
-		for (i = 0; i < st.nslots; i++) {
-			if (st.pipes[i] == -1)
-				continue;
-			pfd_slot[n - l->nfds] = i;
-			pfd[n].fd = st.pipes[i];
-			pfd[n++].events = POLLIN;
-		}
-		if (poll(pfd, n, 1000) < 0) {
-			if (errno == EINTR)
-				continue;
-			log_error("poll: %s", strerror(errno));
-			ret = 1;
-			break;
-		}
-		/* A startup pipe closing: that child authenticated or exited. */
-		for (i = l->nfds; i < n; i++) {
-			size_t k = pfd_slot[i - l->nfds];
-
-			if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			close(st.pipes[k]);
-			st.pipes[k] = -1;
-			st.count--;
-			if (k < st.free_hint)
-				st.free_hint = k;
-		}
-		for (i = 0; i < l->nfds; i++)
-			if (pfd[i].revents & POLLIN)
-				accept_one(s, l, l->fds[i], &st);
-	}
-	if (ret == 0 && got_sighup) {
-		log_info("Received SIGHUP; restarting.");
-		ret = SSHD_RESTART;
-	} else if (ret == 0)
-		log_info("Received signal %d; terminating.", SIGTERM);
-	startups_close_all(&st);
-	x_free(st.pipes);
-	x_free(pfd_slot);
-	x_free(pfd);
-	return ret;
 }
 
 /*

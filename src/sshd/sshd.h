@@ -10,6 +10,9 @@
 
 #define SSHD_CONFIG_DEFAULT "/etc/ssh/sshd_config"
 #define SSHD_RESTART	2	/* listen_loop(): SIGHUP, exec ourselves */
+#define MAX_LISTEN	64
+/* The one byte a connection process sends its listener: authenticated. */
+#define SSHD_STARTUP_AUTHENTICATED 0x01
 
 struct server {
 	struct servconf *sc;
@@ -27,5 +30,22 @@ struct conn_info {
 	int rport, lport;
 	char desc[NI_MAXHOST + 16];
 };
+
+struct listener {
+	int fds[MAX_LISTEN];
+	size_t nfds;
+};
+
+/* sshd.c */
+void describe_peer(int fd, struct conn_info *ci);
+/*
+ * Serve one connection on fds in/out; returns the process exit status
+ * (penalty.h's SSHD_EXIT_* when it ended before authentication).
+ * authpipe: the startup pipe's write end, or -1.
+ */
+int serve_connection(struct server *s, int in, int out, int authpipe);
+
+/* listen.c: accept and fork until a signal; 0, 1 or SSHD_RESTART. */
+int listen_loop(struct server *s, struct listener *l);
 
 #endif

@@ -145,11 +145,16 @@ write_config() {
 	} > "$T/sshd_config"
 }
 
+# PerSourcePenalties is off unless a test sets PENALTIES (e.g. "yes" or
+# "authfail:3s min:5s"): the tests connect from 127.0.0.1 again and
+# again, failing on purpose, and must not lock themselves out. A value
+# given in the config file still turns penalties on (OpenSSH's rule).
 start_sshd() {
 	# Empty the log here, not in the background child's redirection, so
 	# a restarted server's old "Server listening" line cannot be seen.
 	: > "$T/sshd.log"
-	"$BIN/sshd" -D -e -f "$T/sshd_config" "$@" 2>>"$T/sshd.log" &
+	"$BIN/sshd" -D -e -f "$T/sshd_config" "$@" \
+	    -o "PerSourcePenalties ${PENALTIES:-no}" 2>>"$T/sshd.log" &
 	SSHD_PID=$!
 	i=0
 	while ! grep -q "Server listening" "$T/sshd.log" 2>/dev/null; do
