@@ -37,10 +37,15 @@
  *   "no": *okp = 0) and an ERR_* code when it could not answer or
  *   refused to (out of phase, wrong user, malformed request). Callers
  *   treat an error like a "no".
+ * - Still the caller's, for now: the final verdict "authenticated"
+ *   (AuthenticationMethods chains, a key serving twice, PermitRootLogin,
+ *   MaxAuthTries). Before a monitor moves to the POST phase on its own
+ *   it must derive that verdict from the answers it gave.
  *
  * Operations, their phase, and who calls them:
  *
- *   hostkey_sign         PRE+POST  sshd.c (KEX), hostkeys-prove-00
+ *   hostkey_sign         PRE+POST  sshd.c (the transport's KEX signer;
+ *                                  also for hostkeys-prove-00 replies)
  *   user_lookup          PRE       auth.c (first USERAUTH_REQUEST), once
  *   banner               PRE       auth.c
  *   pubkey_check         PRE       auth_pubkey.c
