@@ -19,29 +19,20 @@
  * password or keyboard-interactive answer that was checked and refused
  * (including a right one refused after all: PermitRootLogin, PAM
  * account); not publickey, hostbased or none, nor a method never tried.
+ *
+ * Nothing here needs privilege: looking the user up, the banner file,
+ * passwords, PAM, keys and btmp are the authority's (authority.h); this
+ * file parses, asks, obeys the answer and speaks the protocol.
  */
-#include <sys/types.h>
-#include <sys/stat.h>
-
-#include <errno.h>
-#include <fcntl.h>
-#include <grp.h>
-#include <pwd.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <unistd.h>
 
 #include "auth_int.h"
 #include "err.h"
 #include "log.h"
-#include "loginrec.h"
-#include "match.h"
 #include "mem.h"
-
-#define AUTH_MAX_BANNER	(64 * 1024)
 
 void
 auth_result_clear(struct auth_result *res)
@@ -51,37 +42,14 @@ auth_result_clear(struct auth_result *res)
 	if (res->sc != NULL)
 		servconf_free(res->sc);
 	x_free(res->method);
-	auth_pam_end(res->pam);
 	memset(res, 0, sizeof(*res));
 }
 
-/* The passwd entry an unknown user is given. */
-static struct passwd *
-fake_pw(const char *user)
-{
-	struct passwd f;
-
-	memset(&f, 0, sizeof(f));
-	f.pw_name = (char *)user;
-	f.pw_passwd = (char *)"*";
-	f.pw_uid = (uid_t)-1;
-	f.pw_gid = (gid_t)-1;
-	f.pw_gecos = (char *)"";
-	f.pw_dir = (char *)"/nonexistent";
-	f.pw_shell = (char *)"/nonexistent";
-	return auth_pw_dup(&f);
-}
-
-/* A failed login in btmp (root only; see loginrec_failed()). */
+/* A failed login, for btmp: the authority records it. */
 static void
-record_failed_login(const struct authctxt *ac)
+record_failed_login(struct authctxt *ac)
 {
-	const struct auth_conn *c = ac->conn;
-
-	if (geteuid() == 0)
-		(void)loginrec_failed(loginrec_system_files(), ac->user,
-		    c->remote_host ? c->remote_host : c->remote_addr,
-		    c->remote_addr);
+	(void)authority_record_failed_login(ac->auth, ac->user);
 }
 
 static int
@@ -112,12 +80,8 @@ m_password(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
 		log_info("password change not supported");
 		goto out;
 	}
-	if (ac->sc->use_pam)
-		ok = ac->pam != NULL && auth_pam_password(ac->pam,
-		    ac->sc->permit_empty_passwords, password) == 0;
-	else
-		ok = auth_passwd_check(ac->pw, ac->valid, password,
-		    ac->sc->permit_empty_passwords) == 0;
+	if (authority_passwd_check(ac->auth, ac->user, password, &ok) != 0)
+		ok = 0;
 	if (ok && ac->valid)
 		*outp = AUTH_SUCCESS;
 	else
@@ -235,24 +199,9 @@ static int
 send_banner(struct authctxt *ac)
 {
 	struct sbuf *m, *text = sbuf_new();
-	unsigned char buf[4096];
-	ssize_t n;
-	int fd, r = 0;
+	int r = 0;
 
-	if (ac->sc->banner == NULL || strcasecmp(ac->sc->banner, "none") == 0)
-		goto out;
-	if ((fd = open(ac->sc->banner, O_RDONLY | O_NOCTTY)) == -1) {
-		log_error("cannot open banner %s: %s", ac->sc->banner,
-		    strerror(errno));
-		goto out;
-	}
-	while (sbuf_len(text) < AUTH_MAX_BANNER &&
-	    (n = read(fd, buf, sizeof(buf))) > 0)
-		sbuf_put(text, buf, (size_t)n);
-	close(fd);
-	if (sbuf_len(text) > AUTH_MAX_BANNER)
-		sbuf_consume_end(text, sbuf_len(text) - AUTH_MAX_BANNER);
-	if (sbuf_len(text) == 0)
+	if (authority_banner(ac->auth, text) != 0 || sbuf_len(text) == 0)
 		goto out;
 	if ((m = tr_msg_start(ac->t, SSH2_MSG_USERAUTH_BANNER)) == NULL) {
 		r = ERR_INTERNAL;
@@ -291,50 +240,30 @@ send_failure(struct authctxt *ac, int partial)
 	return r;
 }
 
-/* Learn the user from the first request: look up, Match, check. */
+/*
+ * Learn the user from the first request: the authority looks the user
+ * up, applies Match, starts PAM and runs the account checks.
+ */
 static int
 first_request(struct authctxt *ac, const char *user, const char *service)
 {
-	const struct auth_conn *c = ac->conn;
-	struct match_conn mc;
-	struct passwd *pw;
+	struct authority_user u;
 	int r;
 
 	ac->user = x_strdup(user);
 	ac->service = x_strdup(service);
-	errno = 0;
-	pw = getpwnam(user);
-	memset(&mc, 0, sizeof(mc));
-	mc.user = user;
-	mc.host = c->remote_host ? c->remote_host : c->remote_addr;
-	mc.address = c->remote_addr;
-	mc.laddress = c->local_addr;
-	mc.lport = c->local_port;
-	if ((r = servconf_apply_match(ac->gsc, &mc, &ac->sc)) != 0) {
-		log_error("cannot apply Match settings for user %.100s", user);
+	if ((r = authority_user_lookup(ac->auth, user, &u)) != 0)
 		return r;
-	}
+	ac->pw = u.pw;
+	ac->valid = u.valid;
+	ac->pam = u.pam;
+	ac->sc = u.sc;
 	if ((r = auth_chains_new(ac->sc->authentication_methods,
 	    &ac->chains)) != 0) {
 		log_error("bad AuthenticationMethods \"%s\"",
 		    ac->sc->authentication_methods);
 		return r;
 	}
-	if (ac->sc->use_pam && auth_pam_start(ac->sc->pam_service_name, user,
-	    c->remote_host ? c->remote_host : c->remote_addr, &ac->pam) != 0)
-		log_error("PAM: cannot start for user %.100s; PAM methods will "
-		    "fail", user);
-	if (pw == NULL) {
-		log_info("Invalid user %.100s from %s port %d", user,
-		    c->remote_addr, c->remote_port);
-		ac->pw = fake_pw(user);
-		ac->valid = 0;
-		record_failed_login(ac);
-		return 0;
-	}
-	ac->pw = auth_pw_dup(pw);
-	ac->valid = auth_user_allowed(ac->sc, ac->pw, c->remote_host,
-	    c->remote_addr);
 	return 0;
 }
 
@@ -425,7 +354,7 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 	const struct method *m;
 	enum auth_outcome out = AUTH_FAIL;
 	char *user = NULL, *service = NULL, *method = NULL, *info = NULL;
-	int r, succeeded;
+	int r, succeeded, ok;
 
 	if (sbuf_get_cstring(p, &user, NULL) != 0 ||
 	    sbuf_get_cstring(p, &service, NULL) != 0 ||
@@ -478,7 +407,7 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 	if (out == AUTH_SUCCESS && !ac->valid)
 		out = AUTH_FAIL;		/* cannot happen; be sure */
 	if (out == AUTH_SUCCESS && ac->sc->use_pam &&
-	    (ac->pam == NULL || auth_pam_account(ac->pam) != 0))
+	    (authority_account_check(ac->auth, ac->user, &ok) != 0 || !ok))
 		out = AUTH_FAIL;
 	/* Checked and refused: a refused success, a PAM conversation. */
 	if (out == AUTH_FAIL && m != NULL && m->btmp &&
@@ -542,7 +471,7 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 }
 
 int
-auth_serve(struct transport *t, const struct servconf *sc,
+auth_serve_authority(struct transport *t, struct authority *auth,
     const struct auth_conn *conn, struct auth_result *res)
 {
 	struct authctxt ac;
@@ -554,7 +483,7 @@ auth_serve(struct transport *t, const struct servconf *sc,
 	memset(res, 0, sizeof(*res));
 	memset(&ac, 0, sizeof(ac));
 	ac.t = t;
-	ac.gsc = sc;
+	ac.auth = auth;
 	ac.conn = conn;
 	if ((r = accept_service(&ac)) != 0)
 		goto out;
@@ -600,8 +529,6 @@ auth_serve(struct transport *t, const struct servconf *sc,
 	ac.sc = NULL;
 	res->method = ac.method;
 	ac.method = NULL;
-	res->pam = ac.pam;
-	ac.pam = NULL;
  out:
 	if (r != 0) {
 		res->attempted = ac.attempted;
@@ -615,7 +542,6 @@ auth_serve(struct transport *t, const struct servconf *sc,
 	x_free(ac.service);
 	x_free(ac.method);
 	auth_chains_free(ac.chains);
-	auth_pam_end(ac.pam);
 	sbuf_free(ac.pending);
 	for (i = 0; i < ac.nused_keys; i++)
 		key_free(ac.used_keys[i]);

@@ -1,11 +1,14 @@
 /*
  * auth.h: the server's "ssh-userauth" service (RFC 4252): methods none,
- * publickey and password, OpenSSH's user checks and log lines.
+ * publickey, password, keyboard-interactive and hostbased, OpenSSH's
+ * user checks and log lines.
  *
  * The decisions that need root (user lookup, reading authorized_keys as
- * the user, reading the shadow file) are separate functions
- * (authkeys_find(), auth_passwd_check(), auth_user_allowed()) so that
- * they can move behind a privileged monitor later.
+ * the user, reading the shadow file, PAM, btmp) are taken by an
+ * authority (authority.h), which calls the privileged functions
+ * (authkeys_find(), auth_passwd_check(), auth_user_allowed()...): the
+ * service itself asks and obeys, so that it can move into an
+ * unprivileged process that asks a privileged monitor.
  */
 #ifndef MOAT_AUTH_H
 #define MOAT_AUTH_H
@@ -15,6 +18,8 @@
 #include "authopts.h"
 #include "servconf.h"
 #include "transport.h"
+
+struct authority;
 
 /* Who is on the other end (and this end, for Match). */
 struct auth_conn {
@@ -31,10 +36,6 @@ struct auth_result {
 	struct authopts *opts;		/* restrictions; never NULL on success */
 	struct servconf *sc;		/* settings with Match applied */
 	char *method;			/* "publickey", "password" */
-	struct auth_pam *pam;		/* UsePAM: the transaction, for
-					 * auth_pam_open_session(); NULL
-					 * without PAM. Ended by
-					 * auth_result_clear(). */
 	/*
 	 * Set when auth_serve() fails, for the exit status the listener
 	 * reads (PerSourcePenalties): a method other than "none" was tried;
@@ -55,10 +56,13 @@ struct auth_result {
  * continue after each failure, USERAUTH_SUCCESS at the end. With
  * AuthenticationMethods, a step that succeeds short of a whole chain is
  * answered FAILURE with partial success set and the methods due next
- * (a key may not serve twice). Match blocks
- * are applied (servconf_apply_match) once the user name is known, and
- * those settings rule the rest (MaxAuthTries, methods, PermitRootLogin,
- * AllowUsers...). The service must be "ssh-connection"; user and service
+ * (a key may not serve twice). Every decision that needs privilege is
+ * asked of auth: the user lookup, which also applies the Match blocks
+ * (servconf_apply_match) once the user name is known, giving the
+ * settings that rule the rest (MaxAuthTries, methods, PermitRootLogin,
+ * AllowUsers...); the banner; keys, passwords, PAM; btmp records.
+ * auth stays in the pre-auth phase: moving it on after a success is the
+ * caller's. The service must be "ssh-connection"; user and service
  * may not change between requests. LoginGraceTime is the caller's: a
  * deadline on t (tr_set_deadline()) that it set when it accepted.
  *
@@ -69,6 +73,13 @@ struct auth_result {
  * authentication", DISCONNECT sent), ERR_CONN_CLOSED / ERR_DISCONNECTED
  * when the peer left, ERR_PROTOCOL when it broke the protocol
  * (DISCONNECT sent), or a transport error.
+ */
+int auth_serve_authority(struct transport *t, struct authority *auth,
+    const struct auth_conn *conn, struct auth_result *res);
+/*
+ * The same with an in-process authority of its own for settings sc
+ * (authority_local_new(), no host keys), freed before returning: its
+ * PAM transaction, if any, ends with it.
  */
 int auth_serve(struct transport *t, const struct servconf *sc,
     const struct auth_conn *conn, struct auth_result *res);

@@ -5,7 +5,8 @@
  * lines of authorized_keys and of AuthorizedKeysCommand).
  *
  * The certificate arrives already parsed and its CA signature checked
- * (cert_from_blob()). auth_cert_allowed() decides whether its CA is
+ * (cert_from_blob()). auth_cert_allowed(), the in-process authority's
+ * (authority_keys.c; it reads files as the user), decides whether its CA is
  * trusted for this user, in OpenSSH's order: the cert-authority lines
  * of the authorized_keys files, then TrustedUserCAKeys (with the
  * principals from AuthorizedPrincipalsFile and AuthorizedPrincipalsCommand
@@ -23,6 +24,7 @@
 
 #include "auth_int.h"
 #include "authkeys.h"
+#include "authority_local.h"
 #include "cert.h"
 #include "err.h"
 #include "krl.h"
@@ -116,17 +118,16 @@ ca_listed(const char *path, const struct key *ca)
  * *optsp when one lists a principal of the certificate.
  */
 static int
-listed_principal(struct authctxt *ac, const struct key_cert *c,
+listed_principal(const struct servconf *sc, const struct passwd *pw,
+    const struct auth_conn *conn, const struct key_cert *c,
     struct authopts **optsp)
 {
-	const struct servconf *sc = ac->sc;
-	const struct auth_conn *conn = ac->conn;
 	char *conn_id;
 	int r;
 
 	*optsp = NULL;
 	if (sc->authorized_principals_file != NULL &&
-	    authkeys_principals(sc, ac->pw, c, conn->remote_host,
+	    authkeys_principals(sc, pw, c, conn->remote_host,
 	    conn->remote_addr, optsp) == 0)
 		return 0;
 	if (sc->authorized_principals_command == NULL)
@@ -134,7 +135,7 @@ listed_principal(struct authctxt *ac, const struct key_cert *c,
 	conn_id = x_asprintf("%s %d %s %d", conn->remote_addr,
 	    conn->remote_port, conn->local_addr != NULL ? conn->local_addr :
 	    "UNKNOWN", conn->local_port);
-	r = authkeys_principals_command(sc, ac->pw, c, conn_id,
+	r = authkeys_principals_command(sc, pw, c, conn_id,
 	    conn->remote_host, conn->remote_addr, optsp);
 	x_free(conn_id);
 	return r;
@@ -142,10 +143,10 @@ listed_principal(struct authctxt *ac, const struct key_cert *c,
 
 /* TrustedUserCAKeys: 0 and *optsp when the CA is trusted for the user. */
 static int
-trusted_ca(struct authctxt *ac, const struct key_cert *c, uint64_t now,
+trusted_ca(const struct servconf *sc, const struct passwd *pw,
+    const struct auth_conn *conn, const struct key_cert *c, uint64_t now,
     struct authopts **optsp)
 {
-	const struct servconf *sc = ac->sc;
 	const char *reason = NULL;
 	char *cafp;
 	int r;
@@ -165,11 +166,11 @@ trusted_ca(struct authctxt *ac, const struct key_cert *c, uint64_t now,
 	    sc->authorized_principals_command != NULL) {
 		if (cert_check_reason(c, now, NULL, 0, &reason) == 0) {
 			reason = NULL;
-			if (listed_principal(ac, c, optsp) != 0)
+			if (listed_principal(sc, pw, conn, c, optsp) != 0)
 				reason = "Certificate does not contain an "
 				    "authorized principal";
 		}
-	} else if (cert_check_reason(c, now, ac->pw->pw_name, 0,
+	} else if (cert_check_reason(c, now, pw->pw_name, 0,
 	    &reason) == 0) {
 		reason = NULL;
 		*optsp = authopts_new();
@@ -189,10 +190,10 @@ trusted_ca(struct authctxt *ac, const struct key_cert *c, uint64_t now,
 }
 
 int
-auth_cert_allowed(struct authctxt *ac, const struct key_cert *c,
+auth_cert_allowed(const struct servconf *sc, const struct passwd *pw,
+    const struct auth_conn *conn, const struct key_cert *c,
     struct authopts **optsp)
 {
-	const struct auth_conn *conn = ac->conn;
 	struct authopts *o = NULL;
 	const char *err = NULL;
 	char *src = NULL;
@@ -200,10 +201,10 @@ auth_cert_allowed(struct authctxt *ac, const struct key_cert *c,
 	int r = ERR_NOT_FOUND, m;
 
 	*optsp = NULL;
-	if (authkeys_find_cert(ac->sc, ac->pw, c, conn->remote_host,
+	if (authkeys_find_cert(sc, pw, c, conn->remote_host,
 	    conn->remote_addr, &o) != 0 &&
-	    trusted_ca(ac, c, now, &o) != 0 &&
-	    authkeys_command_cert(ac->sc, ac->pw, c, conn->remote_host,
+	    trusted_ca(sc, pw, conn, c, now, &o) != 0 &&
+	    authkeys_command_cert(sc, pw, c, conn->remote_host,
 	    conn->remote_addr, &o) != 0)
 		goto out;
 	if (authopts_apply_cert(o, c, &src, &err) != 0) {
@@ -220,7 +221,7 @@ auth_cert_allowed(struct authctxt *ac, const struct key_cert *c,
 		if (m != 1) {
 			log_error("Authentication tried for %s with valid "
 			    "certificate but not from a permitted source "
-			    "address (%s).", ac->pw->pw_name,
+			    "address (%s).", pw->pw_name,
 			    conn->remote_addr);
 			goto out;
 		}
@@ -240,30 +241,30 @@ auth_cert_allowed(struct authctxt *ac, const struct key_cert *c,
  * or parsed refuses every key (fail closed).
  */
 int
-auth_key_revoked(const struct authctxt *ac, const struct key *key,
+auth_key_revoked(const struct servconf *sc, const struct key *key,
     const struct key_cert *cert)
 {
 	struct krl *krl = NULL;
 	char *fp, *type;
 	int r, revoked = 1;
 
-	if (ac->sc->revoked_keys == NULL)
+	if (sc->revoked_keys == NULL)
 		return 0;
 	fp = key_fingerprint(key, KEY_FP_SHA256);
 	/* OpenSSH's sshkey_type(): "ED25519", "RSA-CERT"... */
 	type = x_asprintf("%s%s", auth_key_short_name(key),
 	    cert != NULL ? "-CERT" : "");
-	if ((r = krl_load_file(ac->sc->revoked_keys, &krl)) != 0) {
+	if ((r = krl_load_file(sc->revoked_keys, &krl)) != 0) {
 		log_error("Error checking authentication key %s %s in revoked "
 		    "keys file %s: %s", type, fp ? fp : "?",
-		    ac->sc->revoked_keys, err_str(r));
+		    sc->revoked_keys, err_str(r));
 	} else if ((r = krl_check_key(krl, key, cert)) == ERR_KEY_REVOKED) {
 		log_error("Authentication key %s %s revoked by file %s",
-		    type, fp ? fp : "?", ac->sc->revoked_keys);
+		    type, fp ? fp : "?", sc->revoked_keys);
 	} else if (r != 0) {
 		log_error("Error checking authentication key %s %s in revoked "
 		    "keys file %s: %s", type, fp ? fp : "?",
-		    ac->sc->revoked_keys, err_str(r));
+		    sc->revoked_keys, err_str(r));
 	} else
 		revoked = 0;
 	krl_free(krl);

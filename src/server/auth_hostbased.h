@@ -2,7 +2,8 @@
  * auth_hostbased.h: the pieces of hostbased authentication (RFC 4252
  * section 9) that decide whether a client host and user may log in as
  * a local user: rhosts-style files (auth_rhosts.c), the client host's
- * key in known_hosts files, and the client host name (auth_hostbased.c).
+ * key in known_hosts files, and the client host name (auth_hostbased.c,
+ * and authority_keys.c for the name the authority trusts).
  *
  * The method handler itself is auth_m_hostbased() in auth_int.h.
  */

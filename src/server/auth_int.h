@@ -1,12 +1,15 @@
 /*
  * auth_int.h: what the server's userauth files (auth.c and the method
- * files auth_*.c) share: the per-connection context and the handlers.
+ * files auth_pubkey.c, auth_kbdint.c, auth_hostbased.c) share: the
+ * per-connection context and the handlers. They parse and answer the
+ * client; every decision that needs privilege goes to ac->auth
+ * (authority.h).
  */
 #ifndef MOAT_AUTH_INT_H
 #define MOAT_AUTH_INT_H
 
 #include "auth.h"
-#include "auth_pam.h"
+#include "authority.h"
 #include "cert.h"
 #include "key.h"
 #include "sbuf.h"
@@ -15,13 +18,14 @@ enum auth_outcome { AUTH_FAIL, AUTH_SUCCESS, AUTH_POSTPONED, AUTH_PARTIAL };
 
 struct authctxt {
 	struct transport *t;
-	const struct servconf *gsc;	/* global settings */
+	struct authority *auth;		/* decides; see authority.h */
 	struct servconf *sc;		/* with Match applied for the user */
 	const struct auth_conn *conn;
 	char *user;
 	char *service;
-	struct passwd *pw;		/* real, or fake when !valid */
+	struct passwd *pw;		/* real, or fake; no password hash */
 	int valid;
+	int pam;			/* the authority has a PAM transaction */
 	int attempts;			/* requests seen */
 	int failures;			/* counted against MaxAuthTries */
 	int attempted;			/* a method beyond "none" was tried */
@@ -30,7 +34,6 @@ struct authctxt {
 	size_t nused_keys;
 	struct authopts *opts;		/* from the accepted key */
 	char *method;			/* the one that succeeded */
-	struct auth_pam *pam;		/* UsePAM transaction */
 	struct sbuf *pending;		/* a request that cut kbd-int short */
 	const char *submethod;		/* device of this request ("pam") */
 };
@@ -50,23 +53,6 @@ const char *auth_key_short_name(const struct key *k);
 char *auth_key_desc(const struct key *k);
 /* ": ED25519-CERT SHA256:... ID id (serial N) CA ED25519 SHA256:..." */
 char *auth_cert_info(const struct key_cert *c);
-/*
- * May this user certificate log in (authorized_keys cert-authority
- * lines, then TrustedUserCAKeys / AuthorizedPrincipalsFile /
- * AuthorizedPrincipalsCommand, then AuthorizedKeysCommand)? 0 and
- * *optsp (the restrictions, certificate options applied; caller frees)
- * or nonzero (refusal logged).
- */
-int auth_cert_allowed(struct authctxt *ac, const struct key_cert *c,
-    struct authopts **optsp);
-
-/*
- * RevokedKeys: 1 (logged, OpenSSH's wording) if key, or certificate cert
- * (key is then its subject key) or its CA, is revoked, or the file
- * cannot be checked; 0 if not revoked or no RevokedKeys is set.
- */
-int auth_key_revoked(const struct authctxt *ac, const struct key *key,
-    const struct key_cert *cert);
 
 /* Method handlers outside auth.c. */
 int auth_m_publickey(struct authctxt *, struct sbuf *, enum auth_outcome *,

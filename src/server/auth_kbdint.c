@@ -1,10 +1,10 @@
 /*
  * auth_kbdint.c: keyboard-interactive authentication (RFC 4256).
  *
- * The only device is "pam" (UsePAM yes): the PAM conversation of the
- * transaction started for the user becomes INFO_REQUEST / INFO_RESPONSE
- * rounds, one round per PAM conversation call, blocking inside the
- * handler until PAM is done. Without PAM there is no device, and the
+ * The only device is "pam" (UsePAM yes): the authority runs the PAM
+ * transaction it started for the user (authority_kbdint()), and each
+ * PAM conversation call comes back here as one INFO_REQUEST /
+ * INFO_RESPONSE round, blocking inside the handler until PAM is done. Without PAM there is no device, and the
  * method fails at once while still being offered, as OpenSSH does on
  * systems without BSD auth. AuthenticationMethods may name the device
  * ("keyboard-interactive:pam"); the client's submethods hint, when not
@@ -120,7 +120,7 @@ auth_m_kbdint(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
     char **infop)
 {
 	char *lang = NULL, *devs = NULL;
-	int r;
+	int r, ok;
 
 	*outp = AUTH_FAIL;
 	if (sbuf_get_cstring(req, &lang, NULL) != 0 ||
@@ -130,7 +130,7 @@ auth_m_kbdint(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
 	}
 	r = 0;
 	log_debug("keyboard-interactive devs %s", devs);
-	if (!ac->sc->use_pam || ac->pam == NULL) {
+	if (!ac->sc->use_pam || !ac->pam) {
 		log_debug("kbdint: no devices");
 		goto out;
 	}
@@ -146,15 +146,15 @@ auth_m_kbdint(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
 		goto out;
 	}
 	ac->submethod = KBDINT_DEVICE;
-	r = auth_pam_kbdint(ac->pam, ac->sc->permit_empty_passwords, kbd_ask,
-	    ac);
-	if (r == 0)
+	r = authority_kbdint(ac->auth, ac->user, kbd_ask, ac, &ok);
+	if (r == 0 && ok)
 		*outp = AUTH_SUCCESS;
 	else if (r == ERR_AGAIN) {
 		log_debug("kbdint: abandoned for a new request");
 		*outp = AUTH_POSTPONED;
 		r = 0;
-	} else if (r == ERR_PERMISSION_DENIED)
+	} else if (r == ERR_PERMISSION_DENIED ||
+	    r == ERR_FEATURE_UNSUPPORTED)
 		r = 0;
  out:
 	x_free(lang);

@@ -2,25 +2,24 @@
  * auth_pubkey.c: publickey authentication (RFC 4252 section 7), with
  * OpenSSH certificates (PROTOCOL.certkeys).
  *
- * The offered key or certificate is decoded and checked against
+ * The offered key or certificate is decoded here (for the log lines
+ * and to refuse what we cannot use), then handed to the authority
+ * (authority_pubkey_check()), which checks it against
  * PubkeyAcceptedAlgorithms, the RSA size floor and RevokedKeys, then
  * against authorized_keys (or, for a certificate, TrustedUserCAKeys and
- * the principals rules). A request without a signature is a query and
- * gets PK_OK; one with a signature must verify over the session id and
- * the request. Under AuthenticationMethods a key that completed an
- * earlier step is not accepted again.
+ * the principals rules), and verifies the signature over the session id
+ * and the request. A request without a signature is a query and gets
+ * PK_OK when the authority would take the key. Under
+ * AuthenticationMethods a key that completed an earlier step is not
+ * accepted again.
  */
 #include <string.h>
 
 #include "auth_int.h"
-#include "authkeys.h"
 #include "cert.h"
 #include "err.h"
 #include "log.h"
-#include "match.h"
 #include "mem.h"
-
-#define RSA_MIN_BITS	1024
 
 static char *
 key_log_info(const struct key *k)
@@ -30,29 +29,6 @@ key_log_info(const struct key *k)
 	s = x_asprintf(": %s", d);
 	x_free(d);
 	return s;
-}
-
-/* Append the bytes signed for publickey authentication. */
-static int
-pubkey_signed_data(struct authctxt *ac, const char *alg,
-    const unsigned char *blob, size_t blen, struct sbuf *d)
-{
-	const unsigned char *sid;
-	size_t sidlen;
-	int r;
-
-	if ((sid = tr_session_id(ac->t, &sidlen)) == NULL)
-		return ERR_INTERNAL;
-	if ((r = sbuf_put_string(d, sid, sidlen)) != 0 ||
-	    (r = sbuf_put_u8(d, SSH2_MSG_USERAUTH_REQUEST)) != 0 ||
-	    (r = sbuf_put_cstring(d, ac->user)) != 0 ||
-	    (r = sbuf_put_cstring(d, ac->service)) != 0 ||
-	    (r = sbuf_put_cstring(d, "publickey")) != 0 ||
-	    (r = sbuf_put_u8(d, 1)) != 0 ||
-	    (r = sbuf_put_cstring(d, alg)) != 0 ||
-	    (r = sbuf_put_string(d, blob, blen)) != 0)
-		return r;
-	return 0;
 }
 
 /* Whether an earlier AuthenticationMethods step used this key. */
@@ -69,19 +45,17 @@ key_used(const struct authctxt *ac, const struct key *k)
 
 /*
  * The offered key: a plain key, or a certificate when alg is a
- * certificate algorithm. *subjp is the key that signs, *sigalgp the
- * signature algorithm it signs with. 0 on a key we can use; nonzero
- * (logged) otherwise.
+ * certificate algorithm. 0 on a key we can use; nonzero (logged)
+ * otherwise.
  */
 static int
 pubkey_decode(const char *alg, const unsigned char *blob, size_t blen,
-    struct key **keyp, struct key_cert **certp, const char **sigalgp,
-    char **infop)
+    struct key **keyp, struct key_cert **certp, char **infop)
 {
 	enum key_type kt;
 	int r, nid;
 
-	if ((*sigalgp = cert_sigalg_base(alg)) != NULL) {
+	if (cert_sigalg_base(alg) != NULL) {
 		if ((r = cert_from_blob(blob, blen, certp)) != 0) {
 			log_error("userauth_pubkey: cannot decode key: %s: %s",
 			    alg, err_str(r));
@@ -96,7 +70,6 @@ pubkey_decode(const char *alg, const unsigned char *blob, size_t blen,
 		}
 		return 0;
 	}
-	*sigalgp = alg;
 	if ((r = key_from_blob(blob, blen, keyp)) != 0) {
 		log_error("userauth_pubkey: cannot decode key: %s: %s", alg,
 		    err_str(r));
@@ -120,48 +93,33 @@ int
 auth_m_publickey(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
     char **infop)
 {
-	const unsigned char *blob, *sig = NULL;
-	size_t blen, siglen = 0;
+	struct authority_pubkey_req q;
 	struct authopts *opts = NULL;
 	struct key *key = NULL, **subjp;
 	struct key_cert *cert = NULL;
-	struct sbuf *data = NULL, *m;
-	const char *sigalg = NULL;
+	struct sbuf *m;
 	char *alg = NULL;
-	int r, hassig;
+	int r, hassig, ok;
 
 	*outp = AUTH_FAIL;
+	memset(&q, 0, sizeof(q));
 	if ((r = sbuf_get_bool(req, &hassig)) != 0 ||
 	    (r = sbuf_get_cstring(req, &alg, NULL)) != 0 ||
-	    (r = sbuf_get_string_direct(req, &blob, &blen)) != 0 ||
-	    (hassig && (r = sbuf_get_string_direct(req, &sig,
-	    &siglen)) != 0) || sbuf_len(req) != 0) {
+	    (r = sbuf_get_string_direct(req, &q.blob, &q.bloblen)) != 0 ||
+	    (hassig && (r = sbuf_get_string_direct(req, &q.sig,
+	    &q.siglen)) != 0) || sbuf_len(req) != 0) {
 		r = ERR_PROTOCOL;
 		goto out;
 	}
 	r = 0;
-	if (pubkey_decode(alg, blob, blen, &key, &cert, &sigalg, infop) != 0)
+	if (pubkey_decode(alg, q.blob, q.bloblen, &key, &cert, infop) != 0)
 		goto out;
 	subjp = cert != NULL ? &cert->key : &key;
-	if (ac->sc->pubkey_accepted_algorithms == NULL ||
-	    match_pattern_list(alg, ac->sc->pubkey_accepted_algorithms,
-	    0) != 1) {
-		log_verbose("userauth_pubkey: signature algorithm %s not in "
-		    "PubkeyAcceptedAlgorithms", alg);
-		goto out;
-	}
-	if ((*subjp)->type == KEY_RSA && key_bits(*subjp) < RSA_MIN_BITS) {
-		log_verbose("userauth_pubkey: RSA key too small (%u bits)",
-		    key_bits(*subjp));
-		goto out;
-	}
-	if (auth_key_revoked(ac, *subjp, cert))
-		goto out;
-	if (!ac->valid)
-		goto out;
-	if (cert != NULL ? auth_cert_allowed(ac, cert, &opts) != 0 :
-	    authkeys_find(ac->sc, ac->pw, key, ac->conn->remote_host,
-	    ac->conn->remote_addr, &opts) != 0)
+	q.user = ac->user;
+	q.service = ac->service;
+	q.alg = alg;
+	q.has_sig = hassig;
+	if (authority_pubkey_check(ac->auth, &q, &ok, &opts) != 0 || !ok)
 		goto out;
 	if (!hassig) {
 		/* A query: the key would do (RFC 4252 section 7). */
@@ -170,18 +128,10 @@ auth_m_publickey(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
 			goto out;
 		}
 		if ((r = sbuf_put_cstring(m, alg)) != 0 ||
-		    (r = sbuf_put_string(m, blob, blen)) != 0 ||
+		    (r = sbuf_put_string(m, q.blob, q.bloblen)) != 0 ||
 		    (r = tr_msg_send(ac->t)) != 0)
 			goto out;
 		*outp = AUTH_POSTPONED;
-		goto out;
-	}
-	data = sbuf_new();
-	if ((r = pubkey_signed_data(ac, alg, blob, blen, data)) != 0)
-		goto out;
-	if (key_verify(*subjp, sig, siglen, sbuf_ptr(data), sbuf_len(data),
-	    sigalg) != 0) {
-		log_debug("userauth_pubkey: signature did not verify");
 		goto out;
 	}
 	if (ac->chains != NULL && key_used(ac, *subjp)) {
@@ -200,7 +150,6 @@ auth_m_publickey(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
 	opts = NULL;
 	*outp = AUTH_SUCCESS;
  out:
-	sbuf_free(data);
 	authopts_free(opts);
 	key_free(key);
 	cert_free(cert);

@@ -608,6 +608,12 @@ servconf_copy(const struct servconf *src)
 	return dst;
 }
 
+struct servconf *
+servconf_dup(const struct servconf *sc)
+{
+	return servconf_copy(sc);
+}
+
 int
 servconf_apply_match(const struct servconf *sc, const struct match_conn *conn,
     struct servconf **outp)

@@ -186,6 +186,8 @@ int servconf_finish(struct servconf *sc);
  */
 int servconf_apply_match(const struct servconf *sc,
     const struct match_conn *conn, struct servconf **outp);
+/* A copy of the settings (not the Match blocks); servconf_free(). */
+struct servconf *servconf_dup(const struct servconf *sc);
 /* sshd -T: every setting, lower-case keywords, OpenSSH's format. */
 void servconf_dump(const struct servconf *sc, FILE *f);
 

@@ -31,8 +31,8 @@
 #include <unistd.h>
 
 #include "auth.h"
-#include "auth_pam.h"
 #include "authopts.h"
+#include "authority.h"
 #include "err.h"
 #include "key.h"
 #include "log.h"
@@ -55,16 +55,23 @@ usage(void)
 	exit(1);
 }
 
+/* The transport's signer: the authority signs with host key number i. */
+struct hostkey_signer {
+	struct server *s;
+	struct authority *auth;
+};
+
 static int
 hostkey_sign(void *arg, const struct key *pub, const char *sigalg,
     const unsigned char *data, size_t dlen, struct sbuf *sig)
 {
-	struct server *s = arg;
+	struct hostkey_signer *hs = arg;
 	size_t i;
 
-	for (i = 0; i < s->nhostkeys; i++)
-		if (s->hostpub[i] == pub)
-			return key_sign(s->hostkeys[i], sigalg, data, dlen, sig);
+	for (i = 0; i < hs->s->nhostkeys; i++)
+		if (hs->s->hostpub[i] == pub)
+			return authority_hostkey_sign(hs->auth, i, sigalg, data,
+			    dlen, sig);
 	return ERR_NOT_FOUND;
 }
 
@@ -201,6 +208,8 @@ serve_connection(struct server *s, int in, int out, int authpipe)
 	struct transport *t;
 	struct auth_conn ac;
 	struct auth_result res;
+	struct authority_local_config acfg;
+	struct hostkey_signer hs;
 	int r, status = SSHD_EXIT_NOAUTH;
 	unsigned char done = SSHD_STARTUP_AUTHENTICATED;
 
@@ -209,6 +218,19 @@ serve_connection(struct server *s, int in, int out, int authpipe)
 	describe_peer(in, &ci);
 	log_verbose("Connection from %s port %d on %s port %d", ci.raddr,
 	    ci.rport, ci.laddr, ci.lport);
+	memset(&ac, 0, sizeof(ac));
+	ac.remote_host = ci.raddr;
+	ac.remote_addr = ci.raddr;
+	ac.remote_port = ci.rport;
+	ac.local_addr = ci.laddr;
+	ac.local_port = ci.lport;
+	memset(&acfg, 0, sizeof(acfg));
+	acfg.sc = s->sc;
+	acfg.conn = &ac;
+	acfg.hostkeys = s->hostkeys;
+	acfg.nhostkeys = s->nhostkeys;
+	hs.s = s;
+	hs.auth = authority_local_new(&acfg);
 	memset(&tc, 0, sizeof(tc));
 	tc.server = 1;
 	tc.kex_algs = s->sc->kex_algorithms;
@@ -223,13 +245,15 @@ serve_connection(struct server *s, int in, int out, int authpipe)
 	tc.nhostkeys = s->nhostkeys;
 	tc.hostkey_sign = hostkey_sign;
 	tc.hostcerts = s->hostcerts;
-	tc.hostkey_arg = s;
+	tc.hostkey_arg = &hs;
 	tc.moduli_path = s->sc->moduli_file ? s->sc->moduli_file :
 	    "/etc/ssh/moduli";
 	if ((t = tr_new(in, out, &tc)) == NULL) {
 		log_error("could not set up the transport");
+		authority_free(hs.auth);
 		return SSHD_EXIT_NOAUTH;
 	}
+	authority_local_set_transport(hs.auth, t);
 	/*
 	 * LoginGraceTime: one deadline from here, just after accept, to the
 	 * end of user authentication, over the version exchange and key
@@ -238,17 +262,12 @@ serve_connection(struct server *s, int in, int out, int authpipe)
 	 */
 	if (s->sc->login_grace_time > 0 && !s->debug)
 		tr_set_deadline(t, (uint64_t)s->sc->login_grace_time * 1000);
-	memset(&ac, 0, sizeof(ac));
-	ac.remote_host = ci.raddr;
-	ac.remote_addr = ci.raddr;
-	ac.remote_port = ci.rport;
-	ac.local_addr = ci.laddr;
-	ac.local_port = ci.lport;
-	if ((r = auth_serve(t, s->sc, &ac, &res)) != 0) {
+	if ((r = auth_serve_authority(t, hs.auth, &ac, &res)) != 0) {
 		(void)tr_flush(t);
 		status = preauth_status(r, &res);
 		goto out;
 	}
+	authority_set_phase(hs.auth, AUTHORITY_POSTAUTH);
 	tr_set_authenticated(t);
 	tr_set_deadline(t, 0);
 	status = 1;
@@ -258,16 +277,17 @@ serve_connection(struct server *s, int in, int out, int authpipe)
 		close(authpipe);
 		authpipe = -1;
 	}
-	if (res.pam != NULL && auth_pam_open_session(res.pam, NULL) != 0)
+	if (authority_session_open(hs.auth, NULL) != 0)
 		goto out;
 	r = session_serve(t, res.sc, res.pw, res.opts, ci.raddr, ci.rport);
 	status = r == 0 ? 0 : 1;
-	auth_pam_close_session(res.pam);
+	authority_session_close(hs.auth);
  out:
 	if (authpipe != -1)
 		close(authpipe);
 	auth_result_clear(&res);
 	tr_free(t);
+	authority_free(hs.auth);
 	return status;
 }
 
