@@ -134,11 +134,12 @@ test_agreement(void)
 		CHECK(sbuf_len(kc) == 4 + a->hash_len && sbuf_equal(kc, ks));
 		check_k_formula(m, a, c, sr, kc);
 		/* No fixed-key form for a KEM. */
+		kexalg_eph_free(s);
 		CHECK_ERR(kexalg_keygen_fixed(a, NULL, NULL,
 		    (const unsigned char *)"x", 1, &s, cinit),
 		    ERR_INVALID_ARGUMENT);
+		CHECK(s == NULL);
 		kexalg_eph_free(c);
-		kexalg_eph_free(s);
 		sbuf_free(cinit);
 		sbuf_free(sreply);
 		sbuf_free(kc);
