@@ -250,9 +250,31 @@ hostile badsig o105
 check "OpenSSH 10.5, bad signature: known_hosts unchanged too" \
     cmp -s "$KH" "$T/kh.before"
 
+# --- A second RSA key while RSA is the exchange's algorithm: its proof
+# must use that algorithm (rsa-sha2-256 here, though rsa-sha2-512 is
+# offered too), or OpenSSH's client and ours refuse it.
+ssh-keygen -q -t rsa -b 2048 -N '' -f "$T/host_rsa2" -C host
+echo "HostKey $T/host_rsa2" > "$T/extra"
+write_config < "$T/extra"
+sed -i 's/^LogLevel DEBUG1$/LogLevel DEBUG3/' "$T/sshd_config"
+kill "$SSHD_PID"; wait "$SSHD_PID" 2>/dev/null
+start_sshd
+seed "$PORT" rsa
+o105 "$PORT" -o UpdateHostKeys=yes -o HostKeyAlgorithms=rsa-sha2-256,rsa-sha2-512 2>"$T/err"
+check "OpenSSH 10.5 over rsa-sha2-256 learns our second RSA key" \
+    has "$KH" rsa2 "$PORT"
+check "... and only that (other types not in HostKeyAlgorithms)" \
+    count_is "$KH" "$PORT" 2
+check "... proven with rsa-sha2-256" grep -q \
+    "sign RSA key (index 3) using sigalg rsa-sha2-256" "$T/sshd.log"
+seed "$PORT" rsa
+mine "$PORT" -o UpdateHostKeys=yes -o HostKeyAlgorithms=rsa-sha2-256,rsa-sha2-512 2>"$T/err"
+check "our ssh over rsa-sha2-256 learns it too" has "$KH" rsa2 "$PORT"
+check "... and only that" count_is "$KH" "$PORT" 2
+
 # --- A key taken away: our sshd restarted with two of its three keys.
 write_config </dev/null
-sed -i "\|HostKey $T/host_ecdsa|d" "$T/sshd_config"
+sed -i "\|HostKey $T/host_ecdsa\$|d" "$T/sshd_config"
 kill "$SSHD_PID"; wait "$SSHD_PID" 2>/dev/null
 start_sshd
 seed "$PORT" ed25519 ecdsa rsa
