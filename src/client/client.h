@@ -25,6 +25,7 @@
 
 struct transport;
 struct chan_set;
+struct fwd_client;
 
 #define CO_MAX_LIST 64
 
@@ -243,6 +244,8 @@ struct client_session_args {
 	 */
 	int (*setup)(struct chan_set *cs, void *arg);
 	void *setup_arg;
+	/* The forwardings the ~C command line adds to; NULL: none. */
+	struct fwd_client *fwd;
 };
 int client_session(struct transport *t, const struct client_opts *o,
     const struct client_session_args *a);

@@ -184,10 +184,7 @@ command_line(struct csess *s, const unsigned char *rest, size_t restlen)
 			line[len++] = (char)ch;
 	}
 	line[len] = '\0';
-	if (s->a->setup == fwd_client_setup)
-		fwd_client_command(s->a->setup_arg, line);
-	else
-		fwd_client_command(NULL, line);
+	fwd_client_command(s->a->fwd, line);
 	x_wipe(line, sizeof(line));
 	(void)ttyraw_enter(&s->raw, s->in);
 	say(s, "\r\n");

@@ -251,6 +251,7 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 	rs.t = t;
 	sa.setup = run_setup;
 	sa.setup_arg = &rs;
+	sa.fwd = rs.fwd;
 	status = client_session(t, o, &sa);
 	status = fwd_client_status(rs.fwd, status);
 	fwd_client_free(rs.fwd);
