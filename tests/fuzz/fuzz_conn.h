@@ -132,6 +132,8 @@ fz_conn_in(uint8_t type, const struct sbuf *msg)
 		c->maxpacket = maxp;
 		c->local = local;
 		c->has_local = 1;
+		/* Its adjusts may come before we send it anything. */
+		fz_local2remote[local] = (int32_t)id;
 		break;
 	case SSH2_MSG_CHANNEL_WINDOW_ADJUST:
 		if (sbuf_get_u32(b, &local) != 0 || sbuf_get_u32(b, &a) != 0 ||

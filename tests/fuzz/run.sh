@@ -20,7 +20,11 @@
 # tests/fuzz/corpus are read, never written. Exit status: 0 when every
 # target ran clean, 1 on any crash, leak, timeout or sanitizer report
 # (the reproducer is FUZZ_BUILD/artifacts/TARGET-*), 77 when clang or
-# libFuzzer is missing.
+# libFuzzer is missing. The seeds of fuzz_userauth, fuzz_session,
+# fuzz_fwd and fuzz_ttymodes are recorded from real sessions or written
+# by mkseeds.sh, which says how and makes them again. To see what one
+# input does to those four: FUZZ_LOG=1 FUZZ_BUILD/TARGET FILE shows the
+# server's log.
 set -u
 
 secs=${1:-10}
