@@ -159,6 +159,9 @@ for t in $targets; do
 	else
 		res=FAIL
 		status=1
+		# The harness's own complaints ("fuzz: ...") come first,
+		# then the sanitizer's report.
+		grep -E '^fuzz: ' "$log" | head -n 5
 		grep -E -A 30 'ERROR: |runtime error:|==ERROR|deadly signal' \
 		    "$log" | head -n 60
 		ls "$out/artifacts/$t-"* 2>/dev/null
