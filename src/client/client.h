@@ -102,7 +102,8 @@ struct client_opts {
 	int streamlocal_bind_mask;	/* umask for -L socket paths (0177) */
 	int streamlocal_bind_unlink;	/* remove a file in the way first */
 	int visual_host_key;
-	int update_host_keys;
+	int update_host_keys;		/* 0 no, 1 yes, 2 ask */
+	int verify_host_key_dns;	/* parsed; only UpdateHostKeys reads it */
 	char *host_key_alias;
 	int hostbased_authentication;
 	int enable_ssh_keysign;		/* parsed and shown; ssh-keysign acts */

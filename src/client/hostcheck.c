@@ -182,6 +182,32 @@ known_paths(const struct client_opts *o, const char **paths)
 	return n;
 }
 
+/* 1 if path is one of the global (system) known_hosts files. */
+static int
+is_global_file(const struct client_opts *o, const char *path)
+{
+	size_t i;
+
+	for (i = 0; path != NULL && i < o->nglobal_known_hosts_files; i++)
+		if (strcmp(o->global_known_hosts_files[i], path) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * UpdateHostKeys only acts when the key was trusted through the user's
+ * own known_hosts (or the user said yes to it), and was a plain key: as
+ * OpenSSH, switch it off here otherwise.
+ */
+static void
+no_update(struct client_opts *o, int level, const char *why)
+{
+	if (o->update_host_keys == 0)
+		return;
+	o->update_host_keys = 0;
+	log_msg(level, "%s", why);
+}
+
 /* 1 if k is marked @revoked for host in the files (logged). */
 static int
 key_revoked(const char *const *paths, size_t n, const char *host, int port,
@@ -246,6 +272,8 @@ hostcheck_verify_cert(void *arg, const struct key_cert *cert)
 		goto out;
 	}
 	log_debug("Host certificate authority for %s is known", host);
+	no_update(c->o, LOG_LEVEL_DEBUG3, "check_host_key: certificate host "
+	    "key in use; disabling UpdateHostkeys");
 	r = 0;
  out:
 	if (r != 0)
@@ -265,6 +293,7 @@ hostcheck_verify(void *arg, const struct key *k)
 	char *name = NULL, *fp = NULL, *art;
 	size_t n;
 	int port = c->port, r, strict = o->strict_host_key_checking;
+	int trusted = 0;	/* known, or accepted by the user */
 
 	memset(&res, 0, sizeof(res));
 	if (o->host_key_alias != NULL) {
@@ -295,6 +324,11 @@ hostcheck_verify(void *arg, const struct key *k)
 		if (res.match.path != NULL)
 			log_debug("Found key in %s:%lu", res.match.path,
 			    res.match.line);
+		if (is_global_file(o, res.match.path))
+			no_update(o, LOG_LEVEL_DEBUG3, "check_host_key: host "
+			    "key found in GlobalKnownHostsFile; disabling "
+			    "UpdateHostkeys");
+		trusted = 1;
 		r = 0;
 		break;
 	case HOST_REVOKED:
@@ -319,6 +353,7 @@ hostcheck_verify(void *arg, const struct key *k)
 			r = ERR_HOSTKEY_MISMATCH;
 			break;
 		}
+		trusted = strict == SHK_ASK;	/* the user said yes */
 		add_key(c, host, port, name, k);
 		r = 0;
 		break;
@@ -340,9 +375,14 @@ hostcheck_verify(void *arg, const struct key *k)
 			    "disabled to avoid man-in-the-middle attacks.");
 			o->kbd_interactive_authentication = 0;
 		}
+		no_update(o, LOG_LEVEL_ERROR, "UpdateHostkeys is disabled "
+		    "because the host key is not trusted.");
 		r = 0;
 		break;
 	}
+	if (r == 0 && !trusted)
+		no_update(o, LOG_LEVEL_DEBUG1, "check_host_key: hostkey not "
+		    "known or explicitly trusted: disabling UpdateHostkeys");
  out:
 	if (r != 0)
 		c->refused = 1;

@@ -57,6 +57,7 @@ client_opts_new(void)
 		&o->clear_all_forwardings, &o->control_master,
 		&o->gateway_ports, &o->streamlocal_bind_mask,
 		&o->streamlocal_bind_unlink, &o->visual_host_key, &o->update_host_keys,
+		&o->verify_host_key_dns,
 		&o->hostbased_authentication, &o->enable_ssh_keysign,
 		&o->enable_escape_commandline, &o->warn_weak_crypto,
 	};

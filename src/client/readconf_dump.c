@@ -159,7 +159,9 @@ readconf_dump(const struct client_opts *o, FILE *f)
 	    o->strict_host_key_checking == SHK_YES ? "true" :
 	    rc_enum_name(rc_enum_shk, o->strict_host_key_checking));
 	fprintf(f, "updatehostkeys %s\n", o->update_host_keys == 0 ?
-	    "false" : rc_enum_name(rc_enum_uhk, o->update_host_keys));
+	    "false" : o->update_host_keys == 2 ? "ask" : "true");
+	fprintf(f, "verifyhostkeydns %s\n", o->verify_host_key_dns == 0 ?
+	    "false" : o->verify_host_key_dns == 2 ? "ask" : "true");
 	fprintf(f, "numberofpasswordprompts %d\n",
 	    o->number_of_password_prompts);
 	fprintf(f, "serveralivecountmax %d\n", o->server_alive_count_max);

@@ -265,6 +265,17 @@ readconf_finish(struct client_opts *o, const char *local_user)
 	for (i = 0; i < o->ncertificate_files; i++)
 		if ((r = expand_path(o, &o->certificate_files[i])) != 0)
 			return r;
+	/*
+	 * UpdateHostKeys: on by default unless UserKnownHostsFile names
+	 * anything but the default file, or VerifyHostKeyDNS is on.
+	 */
+	def_int(&o->verify_host_key_dns, 0);
+	if (o->update_host_keys == -1)
+		o->update_host_keys = o->verify_host_key_dns <= 0 &&
+		    (o->nuser_known_hosts_files == 0 ||
+		    (o->nuser_known_hosts_files == 1 &&
+		    strcmp(o->user_known_hosts_files[0],
+		    "~/.ssh/known_hosts") == 0));
 	set_files(o->user_known_hosts_files, &o->nuser_known_hosts_files,
 	    "~/.ssh/known_hosts", "~/.ssh/known_hosts2");
 	set_files(o->global_known_hosts_files, &o->nglobal_known_hosts_files,
@@ -352,7 +363,6 @@ readconf_finish(struct client_opts *o, const char *local_user)
 	def_int(&o->streamlocal_bind_mask, 0177);
 	def_int(&o->streamlocal_bind_unlink, 0);
 	def_int(&o->visual_host_key, 0);
-	def_int(&o->update_host_keys, 0);
 	def_int(&o->hostbased_authentication, 0);
 	def_int(&o->enable_ssh_keysign, 0);
 	if (o->preferred_authentications == NULL)

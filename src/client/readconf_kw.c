@@ -153,6 +153,9 @@ const struct rc_kw rc_keywords[] = {
 	    NULL },
 	{ "visualhostkey", RT_FLAG, F(visual_host_key), 0, NULL },
 	{ "updatehostkeys", RT_ENUM, F(update_host_keys), 0, rc_enum_uhk },
+	/* Kept only for UpdateHostKeys' default: no DNS lookups are made. */
+	{ "verifyhostkeydns", RT_ENUM, F(verify_host_key_dns), 0,
+	    rc_enum_uhk },
 	{ "hostkeyalias", RT_STR, F(host_key_alias), 0, NULL },
 	{ "hostbasedauthentication", RT_FLAG, F(hostbased_authentication), 0,
 	    NULL },
@@ -178,7 +181,7 @@ static const char *const ignored_keywords[] = {
 	"controlpersist", "fingerprinthash", "ipqos",
 	"localcommand", "permitlocalcommand", "nohostauthenticationforlocalhost",
 	"proxyusefdpass",
-	"tunnel", "tunneldevice", "verifyhostkeydns", "syslogfacility",
+	"tunnel", "tunneldevice", "syslogfacility",
 	"logverbose", "casignaturealgorithms", "revokedhostkeys",
 	"securitykeyprovider", "pkcs11provider", "smartcarddevice",
 	"knownhostscommand", "requiredrsasize", "sessiontype", "stdinnull",

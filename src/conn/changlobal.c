@@ -66,8 +66,8 @@ chan_in_global_request(struct chan_set *cs, struct sbuf *m)
 	if ((r = sbuf_get_cstring(m, &name, NULL)) != 0 ||
 	    (r = sbuf_get_bool(m, &want_reply)) != 0)
 		goto out;
-	log_debug("server_input_global_request: rtype %s want_reply %d",
-	    name, want_reply);
+	log_debug("%s_input_global_request: rtype %s want_reply %d",
+	    tr_is_server(cs->t) ? "server" : "client", name, want_reply);
 	for (i = 0; i < cs->nglobals; i++)
 		if (strcmp(cs->globals[i].name, name) == 0)
 			ok = cs->globals[i].fn(cs, cs->globals[i].arg, m,

@@ -81,4 +81,58 @@ int hostfile_lookup_ca(const char *const *paths, size_t npaths,
     const char *host, int port, struct key ***casp, size_t *ncasp);
 void hostfile_keys_free(struct key **keys, size_t n);
 
+/* ---- hostfile_edit.c: every line in turn, and rewriting a host's lines ---- */
+
+/* How a line's host field matched (struct hostfile_line.match). */
+#define HOSTFILE_MATCH_HOST		0x1	/* the host name */
+#define HOSTFILE_MATCH_IP		0x2	/* the address */
+#define HOSTFILE_MATCH_HOST_HASHED	0x4	/* ... through a hashed field */
+#define HOSTFILE_MATCH_IP_HASHED	0x8
+
+enum hostfile_line_status {
+	HOSTFILE_LINE_COMMENT = 0,	/* blank, or a '#' comment */
+	HOSTFILE_LINE_INVALID,		/* bad marker, no key, unknown key */
+	HOSTFILE_LINE_OTHER,		/* an entry, not for this host */
+	HOSTFILE_LINE_MATCHED,		/* an entry for the host or address */
+};
+
+struct hostfile_line {
+	const char *path;
+	unsigned long lineno;		/* from 1 */
+	const char *line;		/* as read, without its newline */
+	enum hostfile_line_status status;
+	unsigned int match;		/* HOSTFILE_MATCH_*, when MATCHED */
+	enum hostfile_marker marker;
+	const char *hosts;		/* host field; NULL unless an entry */
+	struct key *key;		/* an entry's key; fn may take it */
+};
+
+/*
+ * Call fn for every line of path in order. host (a name as written in
+ * the file: "[host]:port" off port 22, lower case) and ip (may be NULL)
+ * decide MATCHED; host NULL matches nothing. A non-zero return from fn
+ * stops the walk and is returned. ERR_NOT_FOUND if path does not exist,
+ * ERR_SYSTEM if it cannot be read.
+ */
+typedef int (*hostfile_line_fn)(struct hostfile_line *l, void *arg);
+int hostfile_foreach(const char *path, const char *host, const char *ip,
+    hostfile_line_fn fn, void *arg);
+
+/*
+ * OpenSSH's hostfile_replace_entries(): rewrite path so that host (and
+ * ip, when not NULL) has exactly the keys given. Lines for the host
+ * without a marker whose key is not among keys are removed; lines with a
+ * wanted key stay as they are; every other line (other hosts, comments,
+ * @cert-authority/@revoked, unreadable lines) is kept byte for byte.
+ * Wanted keys not yet present are appended ("host[,ip] key", or hashed
+ * names with the address on its own line when hash is set). keys[i] may
+ * be NULL (skipped); nkeys 0 only removes. The new file replaces path
+ * through a temporary file and rename(), the old one kept as path.old;
+ * nothing is written when nothing changes. Each change is logged at
+ * VERBOSE (DEBUG1 when quiet), with OpenSSH's words.
+ */
+int hostfile_replace_entries(const char *path, const char *host,
+    const char *ip, struct key *const *keys, size_t nkeys, int hash,
+    int quiet);
+
 #endif

@@ -36,6 +36,7 @@
 #include "channel.h"
 #include "err.h"
 #include "fwd_server.h"
+#include "hostkeys_notify.h"
 #include "log.h"
 #include "loginrec.h"
 #include "mem.h"
@@ -521,7 +522,8 @@ session_serve(struct transport *t, const struct servconf *sc,
 	conn.cs = chan_set_new(t);
 	if ((r = chan_set_register(conn.cs, &session_ops, &conn)) != 0 ||
 	    (r = fwd_server_setup(conn.cs, sc, opts, pw, conn.raddr,
-	    conn.rport, &fs)) != 0)
+	    conn.rport, &fs)) != 0 ||
+	    (r = hostkeys_notify(conn.cs, t)) != 0)
 		goto out;
 	chan_set_keepalive(conn.cs, sc->client_alive_interval,
 	    sc->client_alive_count_max, pw->pw_name, conn.raddr, conn.rport);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clienthostkeys.h"
 #include "connect.h"
 #include "err.h"
 #include "fwd_client.h"
@@ -24,6 +25,39 @@
 #include "mem.h"
 #include "ssh.h"
 #include "transport.h"
+
+/* What the session sets up on its channel set before the loop runs. */
+struct run_setup {
+	struct fwd_client *fwd;
+	struct client_hostkeys *hk;
+	struct transport *t;
+};
+
+static int
+run_setup(struct chan_set *cs, void *arg)
+{
+	struct run_setup *rs = arg;
+	int r;
+
+	if ((r = client_hostkeys_setup(rs->hk, cs, rs->t)) != 0)
+		return r;
+	return fwd_client_setup(cs, rs->fwd);
+}
+
+/* UpdateHostKeys=ask only where a prompt can be answered and seen. */
+static void
+check_update_ask(struct client_opts *o, const struct ssh_cmdline *cl)
+{
+	if (o->update_host_keys != 2)
+		return;
+	if (cl->command != NULL || o->remote_command != NULL ||
+	    cl->tty_no || o->request_tty == RTTY_NO) {
+		log_debug("UpdateHostKeys=ask is incompatible with remote "
+		    "command execution; disabling");
+		o->update_host_keys = 0;
+	} else if (o->log_level < LOG_LEVEL_INFO)
+		o->update_host_keys = 0;
+}
 
 /* Loud notes for configured features we do not have yet. */
 static int
@@ -125,7 +159,8 @@ int
 ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 {
 	struct client_session_args sa;
-	struct fwd_client *fwd;
+	struct client_hostkeys *hk = NULL;
+	struct run_setup rs;
 	struct client_auth_args aa;
 	struct hostcheck_ctx hc;
 	struct tr_config cfg;
@@ -138,6 +173,7 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 	memset(&aa, 0, sizeof(aa));
 	if (check_unsupported(o) != 0)
 		return 255;
+	check_update_ask(o, cl);
 	if (o->proxy_command != NULL && strcmp(o->proxy_command, "none") != 0)
 		proxy = o->proxy_command;
 	else if (o->proxy_jump != NULL && strcmp(o->proxy_jump, "none") != 0) {
@@ -209,14 +245,18 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 		log_error("ssh: -s needs a subsystem name");
 		goto out;
 	}
-	fwd = fwd_client_new(o);
-	sa.setup = fwd_client_setup;
-	sa.setup_arg = fwd;
-	sa.fwd = fwd;
+	hk = client_hostkeys_new(o, o->hostname, o->port);
+	rs.fwd = fwd_client_new(o);
+	rs.hk = hk;
+	rs.t = t;
+	sa.setup = run_setup;
+	sa.setup_arg = &rs;
+	sa.fwd = rs.fwd;
 	status = client_session(t, o, &sa);
-	status = fwd_client_status(fwd, status);
-	fwd_client_free(fwd);
+	status = fwd_client_status(rs.fwd, status);
+	fwd_client_free(rs.fwd);
  out:
+	client_hostkeys_free(hk);
 	x_free(aa.last_methods);
 	x_free(aa.method);
 	tr_free(t);

@@ -91,6 +91,8 @@ kex_negotiate(struct transport *t)
 		    match_list_contains(sl[NEG_KEX], EXT_INFO_S);
 		t->strict = t->server ? match_list_contains(cl[NEG_KEX], STRICT_C) :
 		    match_list_contains(sl[NEG_KEX], STRICT_S);
+		x_free(t->peer_hostkey_algs);
+		t->peer_hostkey_algs = x_strdup(pl[NEG_HOSTKEY]);
 		if (t->strict && t->last_seqnr != 0) {
 			r = tr_protocol_error(t, SSH2_DISCONNECT_PROTOCOL_ERROR,
 			    "strict KEX violation: KEXINIT was not the first "

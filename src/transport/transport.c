@@ -116,6 +116,7 @@ tr_free(struct transport *t)
 	sbuf_free(t->deferred);
 	x_free(t->peer_version);
 	x_free(t->peer_sig_algs);
+	x_free(t->peer_hostkey_algs);
 	x_wipe(t->session_id, sizeof(t->session_id));
 	x_freezero(t, sizeof(*t));
 }
@@ -128,6 +129,25 @@ const char *tr_peer_sig_algs(const struct transport *t) { return t->peer_sig_alg
 int tr_peer_wants_ext_info(const struct transport *t) { return t->peer_ext_info; }
 uint64_t tr_last_input_time(const struct transport *t) { return t->last_input; }
 const struct key *tr_hostkey(const struct transport *t) { return t->hostkey; }
+const char *tr_peer_hostkey_algs(const struct transport *t) { return t->peer_hostkey_algs; }
+
+struct key *const *
+tr_hostkeys(const struct transport *t, size_t *np)
+{
+	*np = t->server ? t->cfg.nhostkeys : 0;
+	return t->server ? t->cfg.hostkeys : NULL;
+}
+
+int
+tr_hostkey_sign(struct transport *t, const struct key *pub,
+    const char *sigalg, const unsigned char *data, size_t dlen,
+    struct sbuf *sig)
+{
+	if (!t->server || t->cfg.hostkey_sign == NULL)
+		return ERR_INVALID_ARGUMENT;
+	return t->cfg.hostkey_sign(t->cfg.hostkey_arg, pub, sigalg, data,
+	    dlen, sig);
+}
 void tr_set_authenticated(struct transport *t) { t->authenticated = 1; }
 unsigned int tr_kex_count(const struct transport *t) { return t->nkex; }
 int tr_peer_eof(const struct transport *t) { return t->peer_eof; }

@@ -221,6 +221,18 @@ const char *tr_negotiated(const struct transport *t, const char *what);
 uint64_t tr_last_input_time(const struct transport *t);
 /* Server: the host key the client chose, for hostkeys-00 and logging. */
 const struct key *tr_hostkey(const struct transport *t);
+/* Server: every host public key (tr_config.hostkeys), *np of them. */
+struct key *const *tr_hostkeys(const struct transport *t, size_t *np);
+/*
+ * Server: sign data with the host key whose public half is pub (one of
+ * tr_hostkeys()), through tr_config.hostkey_sign; appends the signature
+ * blob to sig.
+ */
+int tr_hostkey_sign(struct transport *t, const struct key *pub,
+    const char *sigalg, const unsigned char *data, size_t dlen,
+    struct sbuf *sig);
+/* The host key algorithms of the peer's first KEXINIT; NULL before. */
+const char *tr_peer_hostkey_algs(const struct transport *t);
 /*
  * After user authentication succeeds: only then do we start rekeys of
  * our own (RekeyLimit), as OpenSSH does; peers cannot take a KEXINIT

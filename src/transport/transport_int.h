@@ -108,6 +108,7 @@ struct transport {
 	size_t session_id_len;
 	uint64_t kex_time;	/* when the last exchange completed */
 	char *peer_sig_algs;	/* from the server's ext-info */
+	char *peer_hostkey_algs;	/* the peer's first KEXINIT's list */
 
 	/* Random padding, drawn from libcrypto a pool at a time. */
 	unsigned char padpool[512];

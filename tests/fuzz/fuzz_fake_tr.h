@@ -158,6 +158,23 @@ int tr_is_server(const struct transport *t) { return 1; }
 const char *tr_peer_sig_algs(const struct transport *t) { return NULL; }
 int tr_peer_wants_ext_info(const struct transport *t) { return 1; }
 const struct key *tr_hostkey(const struct transport *t) { return NULL; }
+const char *tr_peer_hostkey_algs(const struct transport *t) { return NULL; }
+
+/* Host key rotation (hostkeys_notify.c): a server without host keys. */
+struct key *const *
+tr_hostkeys(const struct transport *t, size_t *np)
+{
+	*np = 0;
+	return NULL;
+}
+
+int
+tr_hostkey_sign(struct transport *t, const struct key *pub,
+    const char *sigalg, const unsigned char *data, size_t dlen,
+    struct sbuf *sig)
+{
+	return ERR_INVALID_ARGUMENT;
+}
 void tr_set_authenticated(struct transport *t) { t->authenticated = 1; }
 unsigned int tr_kex_count(const struct transport *t) { return 1; }
 int tr_kex_running(const struct transport *t) { return 0; }

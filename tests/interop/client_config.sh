@@ -27,10 +27,19 @@ CFG
 for kw in hostname port user stricthostkeychecking connecttimeout \
     serveraliveinterval sendenv proxycommand userknownhostsfile \
     hashknownhosts batchmode requesttty ciphers macs identityfile \
-    globalknownhostsfile numberofpasswordprompts escapechar; do
+    globalknownhostsfile numberofpasswordprompts escapechar \
+    updatehostkeys verifyhostkeydns; do
 	ours=$("$BIN/ssh" -G -F "$T/cfg" web1 | grep "^$kw ")
 	theirs=$(ssh -G -F "$T/cfg" web1 2>/dev/null | grep "^$kw ")
 	check "-G $kw matches OpenSSH ($ours)" [ "$ours" = "$theirs" ]
+done
+# UpdateHostKeys' default follows UserKnownHostsFile and VerifyHostKeyDNS.
+for opt in "LogLevel=INFO" "VerifyHostKeyDNS=yes" "UpdateHostKeys=ask" \
+    "UserKnownHostsFile=~/.ssh/known_hosts" "UserKnownHostsFile=/tmp/kh"; do
+	ours=$("$BIN/ssh" -G -F /dev/null -o "$opt" h | grep "^updatehostkeys ")
+	theirs=$(ssh -G -F /dev/null -o "$opt" h 2>/dev/null |
+	    grep "^updatehostkeys ")
+	check "-G -o $opt: $ours as OpenSSH" [ "$ours" = "$theirs" ]
 done
 out=$("$BIN/ssh" -G -F "$T/cfg" -o Port=1234 -l me db | grep -E "^(port|user) " | tr '\n' ' ')
 check "-o and -l win over the file" [ "$out" = "user me port 1234 " ]

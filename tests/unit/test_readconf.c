@@ -301,6 +301,53 @@ test_debian_stock(void)
 	client_opts_free(o);
 }
 
+/*
+ * UpdateHostKeys' default (ssh_config(5) of OpenSSH 8.5+): yes unless
+ * UserKnownHostsFile names another file or VerifyHostKeyDNS is on.
+ */
+static void
+test_update_host_keys(void)
+{
+	static const struct {
+		const char *config;
+		int want;
+		const char *shown;
+	} cases[] = {
+		{ "", 1, "true" },
+		{ "UserKnownHostsFile ~/.ssh/known_hosts\n", 1, "true" },
+		{ "UserKnownHostsFile /tmp/kh\n", 0, "false" },
+		{ "UserKnownHostsFile ~/.ssh/known_hosts ~/.ssh/kh2\n", 0,
+		    "false" },
+		{ "VerifyHostKeyDNS yes\n", 0, "false" },
+		{ "VerifyHostKeyDNS no\n", 1, "true" },
+		{ "UserKnownHostsFile /tmp/kh\nUpdateHostKeys yes\n", 1,
+		    "true" },
+		{ "UpdateHostKeys ask\n", 2, "ask" },
+		{ "UpdateHostKeys no\n", 0, "false" },
+	};
+	struct client_opts *o;
+	char *v;
+	size_t i;
+	int r;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		o = load("h", cases[i].config, &r);
+		CHECK_OK(r);
+		CHECK_OK(readconf_finish(o, "tester"));
+		CHECK(o->update_host_keys == cases[i].want);
+		v = dump_value(o, "updatehostkeys");
+		CHECK_STR(v, cases[i].shown);
+		x_free(v);
+		client_opts_free(o);
+	}
+	o = load("h", "VerifyHostKeyDNS ask\n", &r);
+	CHECK_OK(readconf_finish(o, "tester"));
+	v = dump_value(o, "verifyhostkeydns");
+	CHECK_STR(v, "ask");
+	x_free(v);
+	client_opts_free(o);
+}
+
 int
 main(void)
 {
@@ -317,6 +364,7 @@ main(void)
 	test_include_and_errors();
 	test_tokens();
 	test_debian_stock();
+	test_update_host_keys();
 	{
 		char *cmd = x_asprintf("rm -rf %s", dir);
 

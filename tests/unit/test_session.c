@@ -67,6 +67,39 @@ int tr_fd_out(const struct transport *t) { return t->fd; }
 int tr_want_write(const struct transport *t) { return sbuf_len(t->out) > 0; }
 size_t tr_output_pending(const struct transport *t) { return sbuf_len(t->out); }
 int tr_kex_running(const struct transport *t) { (void)t; return 0; }
+int tr_is_server(const struct transport *t) { (void)t; return 1; }
+
+/* Host key rotation (hostkeys_notify.c): a server without host keys. */
+struct key *const *
+tr_hostkeys(const struct transport *t, size_t *np)
+{
+	(void)t;
+	*np = 0;
+	return NULL;
+}
+int
+tr_hostkey_sign(struct transport *t, const struct key *pub,
+    const char *sigalg, const unsigned char *data, size_t dlen,
+    struct sbuf *sig)
+{
+	(void)t, (void)pub, (void)sigalg, (void)data, (void)dlen, (void)sig;
+	return ERR_INVALID_ARGUMENT;
+}
+const char *tr_peer_version(const struct transport *t) { (void)t; return NULL; }
+const char *tr_peer_hostkey_algs(const struct transport *t) { (void)t; return NULL; }
+const char *
+tr_negotiated(const struct transport *t, const char *what)
+{
+	(void)t, (void)what;
+	return NULL;
+}
+const unsigned char *
+tr_session_id(const struct transport *t, size_t *lenp)
+{
+	(void)t;
+	*lenp = 0;
+	return NULL;
+}
 
 int
 tr_fd_read(struct transport *t)
