@@ -108,7 +108,11 @@ mssh -i "$T/nonesuch" $K "$ME@127.0.0.1" true </dev/null 2>"$T/err"
 check "missing -i file warned about" \
     grep -q "^Warning: Identity file $T/nonesuch not accessible: No such file or directory.\r\?$" "$T/err"
 
-# ServerAliveInterval against a server that stops answering.
+# ServerAliveInterval against a server that stops answering. The
+# server's process is stopped once this connection's session has started
+# (the log already holds earlier connections' lines, so count them):
+# before that the client is still logging in, where no keepalive runs.
+sessions=$(grep -c "Starting session" "$T/sshd.log")
 # shellcheck disable=SC2086
 "$BIN/ssh" -F /dev/null -o BatchMode=yes -o UserKnownHostsFile="$T/kh" \
     -o IdentitiesOnly=yes -p "$PORT" $K -o ServerAliveInterval=1 \
@@ -117,16 +121,22 @@ check "missing -i file warned about" \
 APID=$!
 child=""
 i=0
-while [ -z "$child" ] && [ $i -lt 50 ]; do
+while [ -z "$child" ] && [ $i -lt 200 ]; do
 	sleep 0.1; i=$((i + 1))
-	grep -q "Starting session" "$T/sshd.log" || continue
+	[ "$(grep -c "Starting session" "$T/sshd.log")" -gt "$sessions" ] ||
+	    continue
 	child=$(cat /proc/"$SSHD_PID"/task/*/children 2>/dev/null | tr ' ' '\n' | grep . | head -1)
 done
 if [ -n "$child" ]; then
 	kill -STOP "$child"
 	start=$(date +%s)
+	# A client that never gives up fails the check below, not the
+	# whole test by its time limit.
+	(sleep 30; kill "$APID" 2>/dev/null) >/dev/null 2>&1 &
+	wd=$!
 	wait "$APID"
 	st=$?
+	kill "$wd" 2>/dev/null
 	took=$(($(date +%s) - start))
 	kill -CONT "$child"
 	check "ServerAlive: ssh gives up with 255" [ $st -eq 255 ]
