@@ -197,6 +197,34 @@ int tr_is_server(const struct transport *t) { return 1; }
 const char *tr_peer_sig_algs(const struct transport *t) { return NULL; }
 int tr_peer_wants_ext_info(const struct transport *t) { return 1; }
 const struct key *tr_hostkey(const struct transport *t) { return NULL; }
+
+/* Host key rotation (hostkeys-00, hostkeys-prove-00): the target's keys. */
+struct key *const *
+tr_hostkeys(const struct transport *t, size_t *np)
+{
+	*np = fz_nhk;
+	return fz_hk_pub;
+}
+
+int
+tr_hostkey_sign(struct transport *t, const struct key *pub,
+    const char *sigalg, const unsigned char *data, size_t dlen,
+    struct sbuf *sig)
+{
+	size_t i;
+
+	for (i = 0; i < fz_nhk; i++)
+		if (fz_hk_pub[i] == pub)
+			return key_sign(fz_hk_priv[i], sigalg, data, dlen, sig);
+	return ERR_NOT_FOUND;
+}
+
+const char *
+tr_peer_hostkey_algs(const struct transport *t)
+{
+	return "ssh-ed25519,ecdsa-sha2-nistp256,rsa-sha2-512,rsa-sha2-256";
+}
+
 void tr_set_authenticated(struct transport *t) { t->authenticated = 1; }
 unsigned int tr_kex_count(const struct transport *t) { return 1; }
 int tr_kex_running(const struct transport *t) { return 0; }
@@ -230,32 +258,6 @@ tr_session_id(const struct transport *t, size_t *lenp)
 {
 	*lenp = sizeof(fz_session_id);
 	return fz_session_id;
-}
-
-struct key *const *
-tr_hostkeys(const struct transport *t, size_t *np)
-{
-	*np = fz_nhk;
-	return fz_hk_pub;
-}
-
-int
-tr_hostkey_sign(struct transport *t, const struct key *pub,
-    const char *sigalg, const unsigned char *data, size_t dlen,
-    struct sbuf *sig)
-{
-	size_t i;
-
-	for (i = 0; i < fz_nhk; i++)
-		if (fz_hk_pub[i] == pub)
-			return key_sign(fz_hk_priv[i], sigalg, data, dlen, sig);
-	return ERR_NOT_FOUND;
-}
-
-const char *
-tr_peer_hostkey_algs(const struct transport *t)
-{
-	return "ssh-ed25519,ecdsa-sha2-nistp256,rsa-sha2-512,rsa-sha2-256";
 }
 
 void tr_set_deadline(struct transport *t, uint64_t ms) { }
