@@ -15,7 +15,9 @@
  *
  * The user is the one the fuzzer runs as, with a scratch directory for
  * home (holding .ssh/environment for PermitUserEnvironment); the client
- * is 127.0.0.1 port 40000.
+ * is 127.0.0.1 port 40000. The server's host keys are fuzz_keys.h's
+ * host, user2 and hostrsa (ed25519, ECDSA, RSA), so a seed can ask it
+ * to prove them (hostkeys-prove-00@openssh.com).
  *
  * What the server sends is checked against the channel rules of RFC 4254
  * (fz_conn_out below): for each channel of the client, no DATA beyond the
@@ -38,6 +40,7 @@
 #include "authopts.h"
 #include "channel.h"
 #include "fuzz_fake_tr.h"
+#include "fuzz_keys.h"
 #include "fuzz_sys.h"
 #include "log.h"
 #include "mem.h"
@@ -304,6 +307,9 @@ fz_conn_init(void)
 	/* The stand-in transport's eventfd, made before any input. */
 	t = fz_tr_new(NULL, 0);
 	tr_free(t);
+	fz_tr_add_hostkey(fz_key_host);
+	fz_tr_add_hostkey(fz_key_user2);
+	fz_tr_add_hostkey(fz_key_hostrsa);
 	fz_out = fz_conn_out;
 	fz_in = fz_conn_in;
 }

@@ -27,9 +27,10 @@
  *
  * Output: what the layer above sends is checked by fz_out() (a hook the
  * target may set) and thrown away. Never blocking, the stand-in ignores
- * timeouts; its input fd is an eventfd that always polls readable.
- * The session id is a fixed 32 bytes, so seeds can carry signatures
- * that verify (see mkseeds.c).
+ * timeouts and deadlines; its input fd is an eventfd that always polls
+ * readable. The session id is a fixed 32 bytes, so seeds can carry
+ * signatures that verify (see mkseeds.c); the host keys are the ones the
+ * target gives (fz_tr_add_hostkey), for hostkeys-00 and its proofs.
  */
 #ifndef MOAT_FUZZ_FAKE_TR_H
 #define MOAT_FUZZ_FAKE_TR_H
@@ -44,6 +45,7 @@
 #include <time.h>
 
 #include "err.h"
+#include "key.h"
 #include "log.h"
 #include "mem.h"
 #include "sbuf.h"
@@ -69,11 +71,48 @@ static const unsigned char fz_session_id[32] = {
 	0x20, 0x62, 0x79, 0x74, 0x65, 0x73, 0x2e, 0x0a,
 };
 
+/*
+ * The server's host keys (tr_hostkeys(), tr_hostkey_sign()): private
+ * halves and public ones, set by the target with fz_tr_add_hostkey().
+ */
+#define FZ_MAXHK	4
+static struct key *fz_hk_priv[FZ_MAXHK], *fz_hk_pub[FZ_MAXHK];
+static size_t fz_nhk;
+
+/*
+ * Newer parts of the transport's interface, declared here as well so the
+ * stand-in defines every function of transport.h whichever version of it
+ * the code under test was written against (a function it lacked would
+ * pull the real transport in beside it).
+ */
+struct key *const *tr_hostkeys(const struct transport *t, size_t *np);
+int tr_hostkey_sign(struct transport *t, const struct key *pub,
+    const char *sigalg, const unsigned char *data, size_t dlen,
+    struct sbuf *sig);
+const char *tr_peer_hostkey_algs(const struct transport *t);
+void tr_set_deadline(struct transport *t, uint64_t ms);
+int tr_peer_eof(const struct transport *t);
+int tr_io_errno(const struct transport *t, int *readp);
+
 /* Sees each message the layer above sends (type byte first). */
 static void (*fz_out)(struct transport *t, const struct sbuf *m);
 /* Sees each message handed up (its type, then the rest). */
 static void (*fz_in)(uint8_t type, const struct sbuf *msg);
 static int fz_evfd = -1;
+
+/* One more host key, from its private key file text. */
+static inline void
+fz_tr_add_hostkey(const char *text)
+{
+	struct sbuf *f = sbuf_from(text, strlen(text));
+
+	if (fz_nhk == FZ_MAXHK || f == NULL ||
+	    key_parse_private(f, NULL, &fz_hk_priv[fz_nhk], NULL) != 0 ||
+	    key_demote(fz_hk_priv[fz_nhk], &fz_hk_pub[fz_nhk]) != 0)
+		abort();
+	fz_nhk++;
+	sbuf_free(f);
+}
 
 static struct transport *
 fz_tr_new(const uint8_t *data, size_t size)
@@ -158,14 +197,13 @@ int tr_is_server(const struct transport *t) { return 1; }
 const char *tr_peer_sig_algs(const struct transport *t) { return NULL; }
 int tr_peer_wants_ext_info(const struct transport *t) { return 1; }
 const struct key *tr_hostkey(const struct transport *t) { return NULL; }
-const char *tr_peer_hostkey_algs(const struct transport *t) { return NULL; }
 
-/* Host key rotation (hostkeys_notify.c): a server without host keys. */
+/* Host key rotation (hostkeys-00, hostkeys-prove-00): the target's keys. */
 struct key *const *
 tr_hostkeys(const struct transport *t, size_t *np)
 {
-	*np = 0;
-	return NULL;
+	*np = fz_nhk;
+	return fz_hk_pub;
 }
 
 int
@@ -173,8 +211,20 @@ tr_hostkey_sign(struct transport *t, const struct key *pub,
     const char *sigalg, const unsigned char *data, size_t dlen,
     struct sbuf *sig)
 {
-	return ERR_INVALID_ARGUMENT;
+	size_t i;
+
+	for (i = 0; i < fz_nhk; i++)
+		if (fz_hk_pub[i] == pub)
+			return key_sign(fz_hk_priv[i], sigalg, data, dlen, sig);
+	return ERR_NOT_FOUND;
 }
+
+const char *
+tr_peer_hostkey_algs(const struct transport *t)
+{
+	return "ssh-ed25519,ecdsa-sha2-nistp256,rsa-sha2-512,rsa-sha2-256";
+}
+
 void tr_set_authenticated(struct transport *t) { t->authenticated = 1; }
 unsigned int tr_kex_count(const struct transport *t) { return 1; }
 int tr_kex_running(const struct transport *t) { return 0; }
@@ -208,6 +258,17 @@ tr_session_id(const struct transport *t, size_t *lenp)
 {
 	*lenp = sizeof(fz_session_id);
 	return fz_session_id;
+}
+
+void tr_set_deadline(struct transport *t, uint64_t ms) { }
+int tr_peer_eof(const struct transport *t) { return t->off >= t->size; }
+
+int
+tr_io_errno(const struct transport *t, int *readp)
+{
+	if (readp != NULL)
+		*readp = 0;
+	return 0;
 }
 
 int

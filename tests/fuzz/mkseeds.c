@@ -438,6 +438,24 @@ session(const char *dir)
 	m(MSG_CHANNEL_REQUEST, "usbs", 0, "exec", 1, "echo original");
 	open_session(1, 2097152, 32768);
 	end("synth_forced_maxsessions");
+
+	/* The server's host keys are host, user2 and hostrsa; user1 not. */
+	begin(dir, 0);
+	{
+		struct sbuf *h = blob_of(fz_pub_host), *e = blob_of(fz_pub_user2);
+		struct sbuf *r = blob_of(fz_pub_hostrsa);
+		struct sbuf *u = blob_of(fz_pub_user1);
+
+		m(MSG_GLOBAL_REQUEST, "sbSSS", "hostkeys-prove-00@openssh.com",
+		    1, h, e, r);
+		m(MSG_GLOBAL_REQUEST, "sbSS", "hostkeys-prove-00@openssh.com",
+		    1, h, u);
+		sbuf_free(h);
+		sbuf_free(e);
+		sbuf_free(r);
+		sbuf_free(u);
+	}
+	end("synth_hostkeys_prove");
 }
 
 /*

@@ -72,6 +72,7 @@ if [ "${1:-}" = keys ]; then
 	ssh-keygen -q -t ed25519 -N '' -C user-revoked -f "$k/user3"
 	ssh-keygen -q -t ed25519 -N '' -C user-ca -f "$k/ca"
 	ssh-keygen -q -t ed25519 -N '' -C fuzzhost -f "$k/host"
+	ssh-keygen -q -t rsa -b 1024 -N '' -C fuzzhost-rsa -f "$k/hostrsa"
 	ssh-keygen -q -s "$k/ca" -I fuzz-cert -n fuzzuser,other \
 	    -V always:forever -z 7 "$k/user1.pub"
 	mv "$k/user1-cert.pub" "$k/cert1.pub"
@@ -101,7 +102,10 @@ print("""/*
  *   user2    ECDSA P-256, listed with restrict,pty,command=...,from=...
  *   user3    ed25519, listed but revoked (RevokedKeys)
  *   ca       ed25519, TrustedUserCAKeys and a cert-authority line
- *   host     ed25519, the client host's key for hostbased (known_hosts)
+ *   host     ed25519, the client host's key for hostbased (known_hosts),
+ *            and a host key of the server in fuzz_session / fuzz_fwd
+ *   hostrsa  RSA 1024, another host key of the server there (user2 is
+ *            the third), for hostkeys-00 and hostkeys-prove-00
  *   cert1    user1 signed by ca: principals fuzzuser,other, serial 7
  *   cert2    user1 signed by ca: principal fuzzuser, serial 8,
  *            force-command=/bin/true, source-address, no pty
@@ -109,7 +113,7 @@ print("""/*
 #ifndef MOAT_FUZZ_KEYS_H
 #define MOAT_FUZZ_KEYS_H
 """)
-for n in ["user1", "user2", "user3", "ca", "host"]:
+for n in ["user1", "user2", "user3", "ca", "host", "hostrsa"]:
     print("static const char fz_key_%s[] =\n%s;" % (n, lines(n, 70)))
     print("static const char fz_pub_%s[] =\n%s;\n" % (n, lines(n + ".pub", 70)))
 for n in ["cert1", "cert2"]:
