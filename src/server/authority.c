@@ -88,6 +88,7 @@ authority_user_clear(struct authority_user *u)
 	auth_pw_free(u->pw);
 	if (u->sc != NULL)
 		servconf_free(u->sc);
+	x_free(u->blocks);
 	memset(u, 0, sizeof(*u));
 }
 

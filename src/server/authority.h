@@ -62,6 +62,7 @@
 
 #include <pwd.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "auth.h"
 #include "auth_pam.h"
@@ -88,6 +89,13 @@ struct authority_user {
 	int valid;		/* exists and may log in (auth_user_allowed) */
 	int pam;		/* a PAM transaction is open for the user */
 	struct servconf *sc;	/* the settings with Match applied */
+	/*
+	 * The Match blocks applied (servconf_match_blocks()), for a
+	 * process that holds the same configuration and applies them
+	 * itself; x_free()d by authority_user_clear().
+	 */
+	uint32_t *blocks;
+	size_t nblocks;
 };
 void authority_user_clear(struct authority_user *u);
 
@@ -279,5 +287,11 @@ struct authority *authority_local_new(const struct authority_local_config *c);
 /* Where the local authority reads the session id from. */
 void authority_local_set_transport(struct authority *a,
     const struct transport *t);
+/*
+ * Or the session id itself, where there is no transport in this process
+ * (a monitor learns it from the first exchange hash it signs).
+ */
+void authority_local_set_session_id(struct authority *a,
+    const unsigned char *sid, size_t len);
 
 #endif

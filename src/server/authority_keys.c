@@ -38,7 +38,10 @@ static const unsigned char *
 session_id(const struct authority_local *l, size_t *lenp)
 {
 	*lenp = 0;
-	return l->t != NULL ? tr_session_id(l->t, lenp) : NULL;
+	if (l->t != NULL)
+		return tr_session_id(l->t, lenp);
+	*lenp = l->sidlen;
+	return l->sidlen > 0 ? l->sid : NULL;
 }
 
 /* 1 if data is a hostkeys-prove-00 request for key k in this session. */

@@ -92,6 +92,8 @@ local_user_lookup(void *impl, const char *user, struct authority_user *out)
 	const char *rhost = c->remote_host ? c->remote_host : c->remote_addr;
 	struct match_conn mc;
 	struct passwd *pw;
+	uint32_t *blocks = NULL;
+	size_t nblocks = 0;
 	int r;
 
 	if (l->user != NULL) {
@@ -107,8 +109,10 @@ local_user_lookup(void *impl, const char *user, struct authority_user *out)
 	mc.address = c->remote_addr;
 	mc.laddress = c->local_addr;
 	mc.lport = c->local_port;
-	if ((r = servconf_apply_match(l->gsc, &mc, &l->sc)) != 0) {
+	if ((r = servconf_match_blocks(l->gsc, &mc, &blocks, &nblocks)) != 0 ||
+	    (r = servconf_apply_blocks(l->gsc, blocks, nblocks, &l->sc)) != 0) {
 		log_error("cannot apply Match settings for user %.100s", user);
+		x_free(blocks);
 		return r;
 	}
 	/* servconf_apply_match() may look the user up again: copy now. */
@@ -130,6 +134,8 @@ local_user_lookup(void *impl, const char *user, struct authority_user *out)
 	out->valid = l->valid;
 	out->pam = l->pam != NULL;
 	out->sc = servconf_dup(l->sc);
+	out->blocks = blocks;
+	out->nblocks = nblocks;
 	return 0;
 }
 
@@ -312,6 +318,19 @@ authority_local_set_transport(struct authority *a, const struct transport *t)
 		return;
 	l = a->impl;
 	l->t = t;
+}
+
+void
+authority_local_set_session_id(struct authority *a, const unsigned char *sid,
+    size_t len)
+{
+	struct authority_local *l;
+
+	if (a == NULL || a->ops != &local_ops || len > sizeof(l->sid))
+		return;
+	l = a->impl;
+	memcpy(l->sid, sid, len);
+	l->sidlen = len;
 }
 
 /* auth.h: ssh-userauth with an authority of its own. */

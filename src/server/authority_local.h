@@ -22,6 +22,8 @@ struct authority_local {
 	struct key *const *hostkeys;	/* private */
 	size_t nhostkeys;
 	const struct transport *t;	/* session id */
+	unsigned char sid[64];		/* or this one (no transport) */
+	size_t sidlen;
 	/* Set by user_lookup. */
 	char *user;
 	struct passwd *pw;		/* the real entry, or a fake one */

@@ -614,9 +614,30 @@ servconf_dup(const struct servconf *sc)
 	return servconf_copy(sc);
 }
 
+size_t
+servconf_nblocks(const struct servconf *sc)
+{
+	return ((const struct sc_priv *)sc->priv)->nblocks;
+}
+
 int
-servconf_apply_match(const struct servconf *sc, const struct match_conn *conn,
-    struct servconf **outp)
+servconf_match_blocks(const struct servconf *sc,
+    const struct match_conn *conn, uint32_t **blocksp, size_t *np)
+{
+	const struct sc_priv *p = sc->priv;
+	size_t i;
+
+	*blocksp = x_calloc(p->nblocks + 1, sizeof(**blocksp));
+	*np = 0;
+	for (i = 0; i < p->nblocks; i++)
+		if (block_matches(&p->blocks[i], conn))
+			(*blocksp)[(*np)++] = (uint32_t)i;
+	return 0;
+}
+
+int
+servconf_apply_blocks(const struct servconf *sc, const uint32_t *blocks,
+    size_t n, struct servconf **outp)
 {
 	const struct sc_priv *p = sc->priv;
 	const struct sc_block *b;
@@ -625,14 +646,17 @@ servconf_apply_match(const struct servconf *sc, const struct match_conn *conn,
 	int bad = 0;
 
 	*outp = NULL;
+	for (i = 0; i < n; i++)
+		if (blocks[i] >= p->nblocks || (i > 0 &&
+		    blocks[i] <= blocks[i - 1]))
+			return ERR_INVALID_ARGUMENT;
 	out = servconf_copy(sc);
 	m = servconf_new();
 	((struct sc_priv *)m->priv)->match_mode = 1;
-	for (i = 0; i < p->nblocks; i++) {
-		b = &p->blocks[i];
-		if (!block_matches(b, conn))
-			continue;
-		log_debug2("connection matched the Match block %zu", i + 1);
+	for (i = 0; i < n; i++) {
+		b = &p->blocks[blocks[i]];
+		log_debug2("connection matched the Match block %u",
+		    blocks[i] + 1);
 		for (j = 0; j < b->nlines; j++)
 			if (process_line(m, b->lines[j].text,
 			    b->lines[j].source, b->lines[j].lineno) != 0)
@@ -654,4 +678,20 @@ servconf_apply_match(const struct servconf *sc, const struct match_conn *conn,
 	}
 	*outp = out;
 	return 0;
+}
+
+int
+servconf_apply_match(const struct servconf *sc, const struct match_conn *conn,
+    struct servconf **outp)
+{
+	uint32_t *blocks;
+	size_t n;
+	int r;
+
+	*outp = NULL;
+	if ((r = servconf_match_blocks(sc, conn, &blocks, &n)) != 0)
+		return r;
+	r = servconf_apply_blocks(sc, blocks, n, outp);
+	x_free(blocks);
+	return r;
 }

@@ -186,6 +186,20 @@ int servconf_finish(struct servconf *sc);
  */
 int servconf_apply_match(const struct servconf *sc,
     const struct match_conn *conn, struct servconf **outp);
+/*
+ * The same in two steps, for a process that cannot evaluate the
+ * criteria itself (the pre-auth child has no user or group database):
+ * servconf_match_blocks() lists the Match blocks (numbered from 0 in
+ * file order) that match conn, ascending (*blocksp: x_free());
+ * servconf_apply_blocks() applies such a list to sc as
+ * servconf_apply_match() does. A list that is not ascending or names a
+ * block sc does not have is refused (ERR_INVALID_ARGUMENT).
+ */
+int servconf_match_blocks(const struct servconf *sc,
+    const struct match_conn *conn, uint32_t **blocksp, size_t *np);
+int servconf_apply_blocks(const struct servconf *sc, const uint32_t *blocks,
+    size_t n, struct servconf **outp);
+size_t servconf_nblocks(const struct servconf *sc);
 /* A copy of the settings (not the Match blocks); servconf_free(). */
 struct servconf *servconf_dup(const struct servconf *sc);
 /* sshd -T: every setting, lower-case keywords, OpenSSH's format. */

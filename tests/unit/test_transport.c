@@ -466,7 +466,7 @@ trickle_messages(struct transport *t, void *arg)
 static void
 test_deadline(void)
 {
-	struct trp_host h = { hostkeys[0], hostpub[0] };
+	struct trp_host h = { hostkeys[0], hostpub[0], NULL, NULL };
 	struct trp_peer p;
 	struct sbuf *m;
 	uint8_t type;

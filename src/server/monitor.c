@@ -1,0 +1,608 @@
+/*
+ * monitor.c: the privileged side of monitor.h. One request at a time:
+ * parse it whole, check it against the monitor's own record of the
+ * connection (phase, the user looked up, how often each request came),
+ * then let the backend authority answer and write the answer back.
+ *
+ * What ends the connection (an error from monitor_serve_one(), logged
+ * "monitor: ..."): a frame that does not parse or has bytes left over,
+ * an unknown or out-of-phase request, a request that names another user,
+ * one repeated past its limit, a backend refusal (ERR_PERMISSION_DENIED:
+ * the backend's own phase, user and signing-data checks). Any other
+ * backend answer, "no" and errors alike, goes back to the child.
+ */
+#include <string.h>
+
+#include "auth.h"
+#include "err.h"
+#include "log.h"
+#include "mem.h"
+#include "monitor.h"
+
+#define MAX_PRE_SIGNS		16	/* KEX, a few rekeys, prove */
+#define MAX_AUTH_REQUESTS	1024	/* key queries, tries, failures */
+#define MAX_KEYS_USED		16
+
+struct monitor {
+	struct authority *a;		/* the backend; ours */
+	int fd;
+	struct sbuf *in, *out;
+	/* From user_lookup. */
+	int looked_up;
+	char *user;
+	struct passwd *pw;
+	int valid;
+	struct servconf *sc;
+	struct auth_chains *chains;
+	/* The monitor's own record of what it said yes to. */
+	int chain_done;			/* an AuthenticationMethods chain */
+	int account_ok;			/* the PAM account check passed */
+	int forced;			/* a key with command="..." logged in */
+	struct sbuf *keys_used[MAX_KEYS_USED];
+	size_t nkeys_used;
+	int authenticated;
+	/* Counts. */
+	unsigned pre_signs, auth_requests, banners;
+	int sid_known;
+};
+
+struct monitor *
+monitor_new(struct authority *backend, int fd)
+{
+	struct monitor *m = x_calloc(1, sizeof(*m));
+
+	m->a = backend;
+	m->fd = fd;
+	m->in = sbuf_new();
+	m->out = sbuf_new();
+	return m;
+}
+
+void
+monitor_free(struct monitor *m)
+{
+	size_t i;
+
+	if (m == NULL)
+		return;
+	authority_free(m->a);
+	sbuf_free(m->in);
+	sbuf_free(m->out);
+	x_free(m->user);
+	auth_pw_free(m->pw);
+	if (m->sc != NULL)
+		servconf_free(m->sc);
+	auth_chains_free(m->chains);
+	for (i = 0; i < m->nkeys_used; i++)
+		sbuf_free(m->keys_used[i]);
+	x_free(m);
+}
+
+int
+monitor_authenticated(const struct monitor *m)
+{
+	return m->authenticated;
+}
+
+const struct passwd *
+monitor_user(const struct monitor *m)
+{
+	return m->pw;
+}
+
+static int
+refuse(const char *what)
+{
+	log_error("monitor: %s; ending the connection", what);
+	return ERR_PERMISSION_DENIED;
+}
+
+/* The answer: err, then what the request put in m->out. */
+static int
+answer(struct monitor *m, int err)
+{
+	struct sbuf *b = sbuf_new();
+	int r;
+
+	if (err == ERR_PERMISSION_DENIED) {
+		sbuf_free(b);
+		return refuse("the authority refused a request");
+	}
+	if ((r = sbuf_put_u32(b, (uint32_t)-err)) == 0 && err == 0)
+		r = sbuf_putb(b, m->out);
+	if (r == 0)
+		r = mon_send(m->fd, MON_ANSWER, b);
+	sbuf_free(b);
+	return r;
+}
+
+/* A request that names a user must name the one looked up. */
+static int
+same_user(struct monitor *m, const char *user)
+{
+	if (m->pw == NULL)
+		return refuse("a request before the user was looked up");
+	if (strcmp(user, m->user) != 0)
+		return refuse("a request for another user");
+	return 0;
+}
+
+static int
+counted(struct monitor *m)
+{
+	if (++m->auth_requests > MAX_AUTH_REQUESTS)
+		return refuse("too many authentication requests");
+	return 0;
+}
+
+/*
+ * The backend said yes to method: a step of the user's chains, if
+ * PermitRootLogin lets root in that way (as auth.c's root_allowed()).
+ */
+static void
+record_success(struct monitor *m, const char *method)
+{
+	if (m->pw->pw_uid == 0) {
+		int p = m->sc->permit_root_login, ok = 0;
+
+		if (p == PERMIT_ROOT_YES)
+			ok = 1;
+		else if (p == PERMIT_ROOT_NO_PASSWORD)
+			ok = strcmp(method, "publickey") == 0 ||
+			    strcmp(method, "hostbased") == 0;
+		else if (p == PERMIT_ROOT_FORCED_ONLY)
+			ok = strcmp(method, "publickey") == 0 && m->forced;
+		if (!ok)
+			return;
+	}
+	if (auth_chains_complete(m->chains, method))
+		m->chain_done = 1;
+}
+
+static int
+op_hostkey_sign(struct monitor *m, struct sbuf *q)
+{
+	const unsigned char *data;
+	struct sbuf *sig;
+	size_t dlen;
+	uint32_t idx;
+	char *alg = NULL;
+	int r;
+
+	if (!m->authenticated && ++m->pre_signs > MAX_PRE_SIGNS)
+		return refuse("too many signature requests");
+	if (sbuf_get_u32(q, &idx) != 0 ||
+	    sbuf_get_cstring(q, &alg, NULL) != 0 ||
+	    sbuf_get_string_direct(q, &data, &dlen) != 0 || sbuf_len(q) != 0) {
+		x_free(alg);
+		return refuse("a malformed signature request");
+	}
+	sig = sbuf_new();
+	if ((r = authority_hostkey_sign(m->a, idx, alg, data, dlen,
+	    sig)) == 0) {
+		/* The first exchange hash is the session id from now on. */
+		if (!m->sid_known && (dlen == 20 || dlen == 32 ||
+		    dlen == 48 || dlen == 64)) {
+			authority_local_set_session_id(m->a, data, dlen);
+			m->sid_known = 1;
+		}
+		r = sbuf_put_stringb(m->out, sig);
+	}
+	sbuf_free(sig);
+	x_free(alg);
+	return answer(m, r);
+}
+
+static int
+op_user_lookup(struct monitor *m, struct sbuf *q)
+{
+	struct authority_user u;
+	char *user = NULL;
+	size_t i;
+	int r;
+
+	if (m->looked_up++)
+		return refuse("a second user lookup");
+	if (sbuf_get_cstring(q, &user, NULL) != 0 || sbuf_len(q) != 0 ||
+	    strlen(user) > 1024) {
+		x_free(user);
+		return refuse("a malformed user lookup");
+	}
+	m->user = user;
+	if ((r = authority_user_lookup(m->a, user, &u)) != 0)
+		return answer(m, r);
+	if ((r = auth_chains_new(u.sc->authentication_methods,
+	    &m->chains)) != 0) {
+		authority_user_clear(&u);
+		return answer(m, r);
+	}
+	m->pw = auth_pw_dup(u.pw);
+	m->valid = u.valid;
+	m->sc = servconf_dup(u.sc);
+	if ((r = mon_put_passwd(m->out, u.pw)) == 0 &&
+	    (r = sbuf_put_u8(m->out, u.valid != 0)) == 0 &&
+	    (r = sbuf_put_u8(m->out, u.pam != 0)) == 0 &&
+	    (r = sbuf_put_u32(m->out, (uint32_t)u.nblocks)) == 0)
+		for (i = 0; r == 0 && i < u.nblocks; i++)
+			r = sbuf_put_u32(m->out, u.blocks[i]);
+	authority_user_clear(&u);
+	return answer(m, r);
+}
+
+static int
+op_banner(struct monitor *m, struct sbuf *q)
+{
+	struct sbuf *text;
+	int r;
+
+	if (sbuf_len(q) != 0)
+		return refuse("a malformed banner request");
+	if (m->pw == NULL || m->banners++ > 0)
+		return refuse("a banner request out of turn");
+	text = sbuf_new();
+	if ((r = authority_banner(m->a, text)) == 0)
+		r = sbuf_put_stringb(m->out, text);
+	sbuf_free(text);
+	return answer(m, r);
+}
+
+/* 1 if the key blob already served as a step (it may not serve twice). */
+static int
+key_used(struct monitor *m, const unsigned char *blob, size_t len)
+{
+	struct sbuf *b = sbuf_from(blob, len);
+	size_t i;
+	int used = 0;
+
+	for (i = 0; i < m->nkeys_used && !used; i++)
+		used = sbuf_equal(m->keys_used[i], b);
+	if (!used && m->nkeys_used < MAX_KEYS_USED)
+		m->keys_used[m->nkeys_used++] = b;
+	else
+		sbuf_free(b);
+	return used;
+}
+
+static int
+op_pubkey_check(struct monitor *m, struct sbuf *q)
+{
+	struct authority_pubkey_req pq;
+	char *user = NULL, *service = NULL, *alg = NULL;
+	struct authopts *opts = NULL;
+	int ok = 0, r;
+
+	memset(&pq, 0, sizeof(pq));
+	if (sbuf_get_cstring(q, &user, NULL) != 0 ||
+	    sbuf_get_cstring(q, &service, NULL) != 0 ||
+	    sbuf_get_cstring(q, &alg, NULL) != 0 ||
+	    sbuf_get_string_direct(q, &pq.blob, &pq.bloblen) != 0 ||
+	    sbuf_get_bool(q, &pq.has_sig) != 0 ||
+	    sbuf_get_string_direct(q, &pq.sig, &pq.siglen) != 0 ||
+	    sbuf_len(q) != 0) {
+		r = refuse("a malformed publickey request");
+		goto out;
+	}
+	if ((r = same_user(m, user)) != 0 || (r = counted(m)) != 0)
+		goto out;
+	pq.user = user;
+	pq.service = service;
+	pq.alg = alg;
+	if ((r = authority_pubkey_check(m->a, &pq, &ok, &opts)) == 0) {
+		if ((r = sbuf_put_u8(m->out, ok != 0)) == 0 && ok)
+			r = mon_put_authopts(m->out, opts);
+		if (r == 0 && ok && pq.has_sig &&
+		    !key_used(m, pq.blob, pq.bloblen)) {
+			m->forced = opts->force_command != NULL;
+			record_success(m, "publickey");
+		}
+	}
+	r = answer(m, r);
+ out:
+	authopts_free(opts);
+	x_free(user);
+	x_free(service);
+	x_free(alg);
+	return r;
+}
+
+static int
+op_hostbased_check(struct monitor *m, struct sbuf *q)
+{
+	struct authority_hostbased_req hq;
+	char *user = NULL, *service = NULL, *alg = NULL, *chost = NULL,
+	    *cuser = NULL;
+	int ok = 0, r;
+
+	memset(&hq, 0, sizeof(hq));
+	if (sbuf_get_cstring(q, &user, NULL) != 0 ||
+	    sbuf_get_cstring(q, &service, NULL) != 0 ||
+	    sbuf_get_cstring(q, &alg, NULL) != 0 ||
+	    sbuf_get_string_direct(q, &hq.blob, &hq.bloblen) != 0 ||
+	    sbuf_get_cstring(q, &chost, NULL) != 0 ||
+	    sbuf_get_cstring(q, &cuser, NULL) != 0 ||
+	    sbuf_get_string_direct(q, &hq.sig, &hq.siglen) != 0 ||
+	    sbuf_len(q) != 0) {
+		r = refuse("a malformed hostbased request");
+		goto out;
+	}
+	if ((r = same_user(m, user)) != 0 || (r = counted(m)) != 0)
+		goto out;
+	hq.user = user;
+	hq.service = service;
+	hq.alg = alg;
+	hq.chost = chost;
+	hq.cuser = cuser;
+	if ((r = authority_hostbased_check(m->a, &hq, &ok)) == 0) {
+		r = sbuf_put_u8(m->out, ok != 0);
+		if (ok)
+			record_success(m, "hostbased");
+	}
+	r = answer(m, r);
+ out:
+	x_free(user);
+	x_free(service);
+	x_free(alg);
+	x_free(chost);
+	x_free(cuser);
+	return r;
+}
+
+static int
+op_passwd_check(struct monitor *m, struct sbuf *q)
+{
+	char *user = NULL, *password = NULL;
+	size_t plen = 0;
+	int ok = 0, r;
+
+	if (sbuf_get_cstring(q, &user, NULL) != 0 ||
+	    sbuf_get_cstring(q, &password, &plen) != 0 || sbuf_len(q) != 0) {
+		r = refuse("a malformed password request");
+		goto out;
+	}
+	if ((r = same_user(m, user)) != 0 || (r = counted(m)) != 0)
+		goto out;
+	if ((r = authority_passwd_check(m->a, user, password, &ok)) == 0) {
+		r = sbuf_put_u8(m->out, ok != 0);
+		if (ok)
+			record_success(m, "password");
+	}
+	r = answer(m, r);
+ out:
+	x_free(user);
+	if (password != NULL)
+		x_freezero(password, plen);
+	return r;
+}
+
+/* The monitor's side of a PAM conversation: a MON_PROMPT round trip. */
+static int
+ask_child(void *arg, const char *instruction, size_t nprompts,
+    const char *const *prompts, const int *echo, char ***answersp)
+{
+	struct monitor *m = arg;
+	struct sbuf *b = sbuf_new();
+	uint32_t e, n, i;
+	uint8_t t;
+	char **ans = NULL;
+	int r;
+
+	*answersp = NULL;
+	if ((r = sbuf_put_cstring(b, instruction)) != 0 ||
+	    (r = sbuf_put_u32(b, (uint32_t)nprompts)) != 0)
+		goto out;
+	for (i = 0; i < nprompts; i++)
+		if ((r = sbuf_put_cstring(b, prompts[i])) != 0 ||
+		    (r = sbuf_put_u8(b, echo[i] != 0)) != 0)
+			goto out;
+	if ((r = mon_send(m->fd, MON_PROMPT, b)) != 0 ||
+	    (r = mon_recv(m->fd, &t, b)) != 0)
+		goto out;
+	if (t != MON_ANSWERS || sbuf_get_u32(b, &e) != 0 ||
+	    sbuf_get_u32(b, &n) != 0) {
+		r = refuse("a malformed answer to a prompt");
+		goto out;
+	}
+	if (e != 0) {
+		/* The child gave up; only "try again later" is its to say. */
+		r = -(int)e == ERR_AGAIN ? ERR_AGAIN : ERR_PROTOCOL;
+		goto out;
+	}
+	if (n != nprompts) {
+		r = refuse("the wrong number of answers to a prompt");
+		goto out;
+	}
+	ans = x_calloc(n + 1, sizeof(*ans));
+	for (i = 0; i < n; i++)
+		if (sbuf_get_cstring(b, &ans[i], NULL) != 0) {
+			r = refuse("a malformed answer to a prompt");
+			goto out;
+		}
+	if (sbuf_len(b) != 0) {
+		r = refuse("a malformed answer to a prompt");
+		goto out;
+	}
+	*answersp = ans;
+	ans = NULL;
+ out:
+	if (ans != NULL) {
+		for (i = 0; i < nprompts; i++)
+			if (ans[i] != NULL)
+				x_freezero(ans[i], strlen(ans[i]));
+		x_free(ans);
+	}
+	sbuf_free(b);
+	return r;
+}
+
+static int
+op_kbdint(struct monitor *m, struct sbuf *q)
+{
+	char *user = NULL;
+	int ok = 0, r;
+
+	if (sbuf_get_cstring(q, &user, NULL) != 0 || sbuf_len(q) != 0) {
+		x_free(user);
+		return refuse("a malformed keyboard-interactive request");
+	}
+	if ((r = same_user(m, user)) != 0 || (r = counted(m)) != 0) {
+		x_free(user);
+		return r;
+	}
+	r = authority_kbdint(m->a, user, ask_child, m, &ok);
+	x_free(user);
+	if (r == 0) {
+		r = sbuf_put_u8(m->out, ok != 0);
+		if (ok) {
+			/* PAM's verdict includes its account check. */
+			m->account_ok = 1;
+			record_success(m, "keyboard-interactive:pam");
+		}
+	} else if (r != ERR_AGAIN && r != ERR_FEATURE_UNSUPPORTED &&
+	    r != ERR_PERMISSION_DENIED)
+		return refuse("the keyboard-interactive conversation broke");
+	return answer(m, r);
+}
+
+/* account_check and record_failed_login: a user, then a flag or not. */
+static int
+op_user_only(struct monitor *m, struct sbuf *q, uint8_t type)
+{
+	char *user = NULL;
+	int ok = 0, r;
+
+	if (sbuf_get_cstring(q, &user, NULL) != 0 || sbuf_len(q) != 0) {
+		x_free(user);
+		return refuse("a malformed request");
+	}
+	if ((r = same_user(m, user)) != 0 || (r = counted(m)) != 0) {
+		x_free(user);
+		return r;
+	}
+	if (type == MON_REQ_ACCOUNT_CHECK) {
+		if ((r = authority_account_check(m->a, user, &ok)) == 0)
+			r = sbuf_put_u8(m->out, ok != 0);
+		if (r == 0 && ok)
+			m->account_ok = 1;
+	} else
+		r = authority_record_failed_login(m->a, user);
+	x_free(user);
+	return answer(m, r);
+}
+
+static int
+op_authenticated(struct monitor *m, struct sbuf *q)
+{
+	char *user = NULL;
+	int r;
+
+	if (sbuf_get_cstring(q, &user, NULL) != 0 || sbuf_len(q) != 0) {
+		x_free(user);
+		return refuse("a malformed authenticated claim");
+	}
+	r = same_user(m, user);
+	x_free(user);
+	if (r != 0)
+		return r;
+	if (!m->valid || !m->chain_done ||
+	    (m->sc->use_pam && !m->account_ok))
+		return refuse("an authenticated claim the answers given do "
+		    "not support");
+	m->authenticated = 1;
+	authority_set_phase(m->a, AUTHORITY_POSTAUTH);
+	log_debug("monitor: %s authenticated", m->user);
+	return answer(m, 0);
+}
+
+static int
+op_session(struct monitor *m, struct sbuf *q, uint8_t type)
+{
+	char *tty = NULL;
+	int has_tty = 0, r;
+
+	if (type == MON_REQ_SESSION_OPEN &&
+	    (sbuf_get_bool(q, &has_tty) != 0 ||
+	    sbuf_get_cstring(q, &tty, NULL) != 0)) {
+		x_free(tty);
+		return refuse("a malformed session request");
+	}
+	if (sbuf_len(q) != 0) {
+		x_free(tty);
+		return refuse("a malformed session request");
+	}
+	if (type == MON_REQ_SESSION_OPEN)
+		r = authority_session_open(m->a, has_tty ? tty : NULL);
+	else
+		r = authority_session_close(m->a);
+	x_free(tty);
+	return answer(m, r);
+}
+
+/* The phases of the requests; authority.c checks the backend's too. */
+static int
+in_phase(const struct monitor *m, uint8_t type)
+{
+	switch (type) {
+	case MON_REQ_HOSTKEY_SIGN:
+		return 1;
+	case MON_REQ_SESSION_OPEN:
+	case MON_REQ_SESSION_CLOSE:
+		return m->authenticated;
+	case MON_REQ_USER_LOOKUP:
+	case MON_REQ_BANNER:
+	case MON_REQ_PUBKEY_CHECK:
+	case MON_REQ_HOSTBASED_CHECK:
+	case MON_REQ_PASSWD_CHECK:
+	case MON_REQ_KBDINT:
+	case MON_REQ_ACCOUNT_CHECK:
+	case MON_REQ_RECORD_FAILED:
+	case MON_REQ_AUTHENTICATED:
+		return !m->authenticated;
+	}
+	return -1;
+}
+
+int
+monitor_serve_one(struct monitor *m)
+{
+	uint8_t type;
+	int r;
+
+	sbuf_reset(m->out);
+	if ((r = mon_recv(m->fd, &type, m->in)) != 0) {
+		if (r == ERR_CONN_CLOSED)
+			return r;
+		log_error("monitor: reading a request: %s", err_str(r));
+		return r;
+	}
+	switch (in_phase(m, type)) {
+	case -1:
+		return refuse("an unknown request");
+	case 0:
+		return refuse(m->authenticated ? "a pre-authentication "
+		    "request after authentication" : "a post-authentication "
+		    "request before authentication");
+	}
+	switch (type) {
+	case MON_REQ_HOSTKEY_SIGN:
+		return op_hostkey_sign(m, m->in);
+	case MON_REQ_USER_LOOKUP:
+		return op_user_lookup(m, m->in);
+	case MON_REQ_BANNER:
+		return op_banner(m, m->in);
+	case MON_REQ_PUBKEY_CHECK:
+		return op_pubkey_check(m, m->in);
+	case MON_REQ_HOSTBASED_CHECK:
+		return op_hostbased_check(m, m->in);
+	case MON_REQ_PASSWD_CHECK:
+		return op_passwd_check(m, m->in);
+	case MON_REQ_KBDINT:
+		return op_kbdint(m, m->in);
+	case MON_REQ_ACCOUNT_CHECK:
+	case MON_REQ_RECORD_FAILED:
+		return op_user_only(m, m->in, type);
+	case MON_REQ_AUTHENTICATED:
+		return op_authenticated(m, m->in);
+	default:
+		return op_session(m, m->in, type);
+	}
+}
