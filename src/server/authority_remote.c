@@ -32,7 +32,7 @@ call(struct remote *rm, uint8_t type, const struct sbuf *req,
 		return r;
 	if (t != MON_ANSWER || sbuf_get_u32(ans, &e) != 0)
 		return ERR_PROTOCOL;
-	*errp = -(int)e;
+	*errp = mon_err(e);
 	return 0;
 }
 
@@ -61,7 +61,7 @@ remote_hostkey_sign(void *impl, size_t idx, const char *alg,
 	struct sbuf *q = sbuf_new(), *a = sbuf_new();
 	const unsigned char *s;
 	size_t slen;
-	int r, e;
+	int r, e = ERR_INTERNAL;
 
 	if ((r = sbuf_put_u32(q, (uint32_t)idx)) == 0 &&
 	    (r = sbuf_put_cstring(q, alg)) == 0 &&
@@ -84,7 +84,7 @@ remote_user_lookup(void *impl, const char *user, struct authority_user *out)
 	struct remote *rm = impl;
 	struct sbuf *q = sbuf_new(), *a = sbuf_new();
 	uint32_t n, i;
-	int r, e;
+	int r, e = ERR_INTERNAL;
 
 	if ((r = sbuf_put_cstring(q, user)) == 0)
 		r = call(rm, MON_REQ_USER_LOOKUP, q, a, &e);
@@ -116,7 +116,7 @@ remote_banner(void *impl, struct sbuf *text)
 	struct sbuf *a = sbuf_new();
 	const unsigned char *s;
 	size_t slen;
-	int r, e;
+	int r, e = ERR_INTERNAL;
 
 	r = call(rm, MON_REQ_BANNER, NULL, a, &e);
 	if (r == 0 && e == 0) {
@@ -135,7 +135,7 @@ remote_pubkey_check(void *impl, const struct authority_pubkey_req *pq,
 {
 	struct remote *rm = impl;
 	struct sbuf *q = sbuf_new(), *a = sbuf_new();
-	int r, e;
+	int r, e = ERR_INTERNAL;
 
 	if ((r = sbuf_put_cstring(q, pq->user)) == 0 &&
 	    (r = sbuf_put_cstring(q, pq->service)) == 0 &&
@@ -159,7 +159,7 @@ remote_hostbased_check(void *impl, const struct authority_hostbased_req *hq,
 {
 	struct remote *rm = impl;
 	struct sbuf *q = sbuf_new(), *a = sbuf_new();
-	int r, e;
+	int r, e = ERR_INTERNAL;
 
 	if ((r = sbuf_put_cstring(q, hq->user)) == 0 &&
 	    (r = sbuf_put_cstring(q, hq->service)) == 0 &&
@@ -182,7 +182,7 @@ user_flag(struct remote *rm, uint8_t type, const char *user,
     const char *extra, int *okp)
 {
 	struct sbuf *q = sbuf_new(), *a = sbuf_new();
-	int r, e;
+	int r, e = ERR_INTERNAL;
 
 	if ((r = sbuf_put_cstring(q, user)) == 0 && extra != NULL)
 		r = sbuf_put_cstring(q, extra);
@@ -286,7 +286,7 @@ remote_kbdint(void *impl, const char *user, auth_pam_ask_fn ask, void *arg,
 		r = ERR_PROTOCOL;
 		goto out;
 	}
-	if ((r = -(int)e) == 0)
+	if ((r = mon_err(e)) == 0)
 		r = get_ok(a, okp);
  out:
 	sbuf_free(q);
@@ -299,7 +299,7 @@ remote_session_open(void *impl, const char *tty)
 {
 	struct remote *rm = impl;
 	struct sbuf *q = sbuf_new(), *a = sbuf_new();
-	int r, e;
+	int r, e = ERR_INTERNAL;
 
 	if ((r = sbuf_put_u8(q, tty != NULL)) == 0 &&
 	    (r = sbuf_put_cstring(q, tty != NULL ? tty : "")) == 0)
@@ -314,7 +314,7 @@ remote_session_close(void *impl)
 {
 	struct remote *rm = impl;
 	struct sbuf *a = sbuf_new();
-	int r, e;
+	int r, e = ERR_INTERNAL;
 
 	r = call(rm, MON_REQ_SESSION_CLOSE, NULL, a, &e);
 	sbuf_free(a);

@@ -41,6 +41,7 @@ struct monitor {
 	struct sbuf *keys_used[MAX_KEYS_USED];
 	size_t nkeys_used;
 	int authenticated;
+	int broken;			/* the child broke a conversation */
 	/* Counts. */
 	unsigned pre_signs, auth_requests, banners;
 	int sid_known;
@@ -95,6 +96,15 @@ refuse(const char *what)
 {
 	log_error("monitor: %s; ending the connection", what);
 	return ERR_PERMISSION_DENIED;
+}
+
+/* In a conversation: refused, and the request it belongs to ends too. */
+static int
+broke(struct monitor *m, const char *what)
+{
+	m->broken = 1;
+	refuse(what);
+	return ERR_PROTOCOL;
 }
 
 /* The answer: err, then what the request put in m->out. */
@@ -399,26 +409,26 @@ ask_child(void *arg, const char *instruction, size_t nprompts,
 		goto out;
 	if (t != MON_ANSWERS || sbuf_get_u32(b, &e) != 0 ||
 	    sbuf_get_u32(b, &n) != 0) {
-		r = refuse("a malformed answer to a prompt");
+		r = broke(m, "a malformed answer to a prompt");
 		goto out;
 	}
 	if (e != 0) {
 		/* The child gave up; only "try again later" is its to say. */
-		r = -(int)e == ERR_AGAIN ? ERR_AGAIN : ERR_PROTOCOL;
+		r = mon_err(e) == ERR_AGAIN ? ERR_AGAIN : ERR_PROTOCOL;
 		goto out;
 	}
 	if (n != nprompts) {
-		r = refuse("the wrong number of answers to a prompt");
+		r = broke(m, "the wrong number of answers to a prompt");
 		goto out;
 	}
 	ans = x_calloc(n + 1, sizeof(*ans));
 	for (i = 0; i < n; i++)
 		if (sbuf_get_cstring(b, &ans[i], NULL) != 0) {
-			r = refuse("a malformed answer to a prompt");
+			r = broke(m, "a malformed answer to a prompt");
 			goto out;
 		}
 	if (sbuf_len(b) != 0) {
-		r = refuse("a malformed answer to a prompt");
+		r = broke(m, "a malformed answer to a prompt");
 		goto out;
 	}
 	*answersp = ans;
@@ -450,6 +460,8 @@ op_kbdint(struct monitor *m, struct sbuf *q)
 	}
 	r = authority_kbdint(m->a, user, ask_child, m, &ok);
 	x_free(user);
+	if (m->broken)
+		return ERR_PERMISSION_DENIED;	/* logged by broke() */
 	if (r == 0) {
 		r = sbuf_put_u8(m->out, ok != 0);
 		if (ok) {

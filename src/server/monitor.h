@@ -92,6 +92,12 @@ enum mon_type {
 int mon_send(int fd, uint8_t type, const struct sbuf *body);
 int mon_recv(int fd, uint8_t *typep, struct sbuf *body);
 
+/*
+ * An err field as read: 0, or the ERR_* code it carries; a number no
+ * ERR_* code has is ERR_PROTOCOL.
+ */
+int mon_err(uint32_t e);
+
 /* The authority's answers in SSH encoding, both directions. */
 int mon_put_passwd(struct sbuf *b, const struct passwd *pw);
 int mon_get_passwd(struct sbuf *b, struct passwd **pwp);

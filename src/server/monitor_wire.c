@@ -68,6 +68,13 @@ mon_recv(int fd, uint8_t *typep, struct sbuf *body)
 }
 
 int
+mon_err(uint32_t e)
+{
+	/* The ERR_* codes are small negative numbers (err.h). */
+	return e == 0 ? 0 : e <= 1000 ? -(int)e : ERR_PROTOCOL;
+}
+
+int
 mon_put_passwd(struct sbuf *b, const struct passwd *pw)
 {
 	int r;

@@ -198,7 +198,7 @@ answer(struct fix *f, struct sbuf *a)
 	if (mon_recv(f->fd, &t, a) != 0 || t != MON_ANSWER ||
 	    sbuf_get_u32(a, &e) != 0)
 		return ERR_PROTOCOL;
-	return -(int)e;
+	return mon_err(e);
 }
 
 /* Nothing at all was written back. */
