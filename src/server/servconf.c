@@ -525,6 +525,7 @@ check_match_auth_methods(const struct servconf *sc)
 		out = servconf_copy(sc);
 		for (k = 0; k < sc_nkeywords; k++) {
 			if (sc_keywords[k].type == T_IGNORE ||
+			    sc_keywords[k].type == T_DEPRECATED ||
 			    sc_keywords[k].type == T_INCLUDE ||
 			    sc_keywords[k].type == T_MATCH ||
 			    !sc_is_set(m, sc_keywords[k].off))
@@ -664,6 +665,7 @@ servconf_apply_blocks(const struct servconf *sc, const uint32_t *blocks,
 	}
 	for (i = 0; !bad && i < sc_nkeywords; i++) {
 		if (sc_keywords[i].type == T_IGNORE ||
+		    sc_keywords[i].type == T_DEPRECATED ||
 		    sc_keywords[i].type == T_INCLUDE ||
 		    sc_keywords[i].type == T_MATCH ||
 		    !sc_is_set(m, sc_keywords[i].off))

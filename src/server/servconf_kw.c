@@ -230,6 +230,24 @@ const struct sc_kw sc_keywords[] = {
 	{ "x11displayoffset", T_IGNORE, M, 0, 0, NULL },
 	{ "x11uselocalhost", T_IGNORE, M, 0, 0, NULL },
 	{ "xauthlocation", T_IGNORE, 0, 0, 0, NULL },
+	/*
+	 * Gone from OpenSSH long ago; its sshd still starts with them in
+	 * the file (old Debian configurations name several) and says so.
+	 */
+	{ "afstokenpassing", T_DEPRECATED, 0, 0, 0, NULL },
+	{ "authorizedkeysfile2", T_DEPRECATED, M, 0, 0, NULL },
+	{ "checkmail", T_DEPRECATED, 0, 0, 0, NULL },
+	{ "kerberostgtpassing", T_DEPRECATED, 0, 0, 0, NULL },
+	{ "keyregenerationinterval", T_DEPRECATED, 0, 0, 0, NULL },
+	{ "protocol", T_IGNORE, 0, 0, 0, NULL },
+	{ "reversemappingcheck", T_DEPRECATED, 0, 0, 0, NULL },
+	{ "rhostsauthentication", T_DEPRECATED, 0, 0, 0, NULL },
+	{ "rhostsrsaauthentication", T_DEPRECATED, M, 0, 0, NULL },
+	{ "rsaauthentication", T_DEPRECATED, M, 0, 0, NULL },
+	{ "serverkeybits", T_DEPRECATED, 0, 0, 0, NULL },
+	{ "uselogin", T_DEPRECATED, 0, 0, 0, NULL },
+	{ "useprivilegeseparation", T_DEPRECATED, 0, 0, 0, NULL },
+	{ "verifyreversemapping", T_DEPRECATED, 0, 0, 0, NULL },
 };
 const size_t sc_nkeywords = sizeof(sc_keywords) / sizeof(sc_keywords[0]);
 
@@ -472,6 +490,11 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 
 	if (kw->type == T_IGNORE) {
 		log_debug("%s line %d: %s is not supported, ignored", src, line,
+		    argv[0]);
+		return 0;
+	}
+	if (kw->type == T_DEPRECATED) {
+		log_info("%s line %d: Deprecated option %s", src, line,
 		    argv[0]);
 		return 0;
 	}

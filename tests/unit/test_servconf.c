@@ -493,6 +493,36 @@ load_logs(const char *text, int want_r, const char *want)
 	return r == want_r && hit;
 }
 
+/*
+ * Keywords OpenSSH dropped long ago still load, with its log line, as
+ * OpenSSH 9.2 and 10.5 do (old Debian files have "Protocol 2" and
+ * "UsePrivilegeSeparation yes"); some are allowed in Match.
+ */
+static void
+test_deprecated(void)
+{
+	static const char *const kw[] = {
+		"AFSTokenPassing", "AuthorizedKeysFile2", "CheckMail",
+		"KerberosTgtPassing", "KeyRegenerationInterval",
+		"ReverseMappingCheck", "RhostsAuthentication",
+		"RhostsRSAAuthentication", "RSAAuthentication", "ServerKeyBits",
+		"UseLogin", "UsePrivilegeSeparation", "VerifyReverseMapping",
+	};
+	char text[200], want[200];
+	size_t i;
+
+	for (i = 0; i < sizeof(kw) / sizeof(kw[0]); i++) {
+		snprintf(text, sizeof(text), "%s yes\n", kw[i]);
+		snprintf(want, sizeof(want), "line 1: Deprecated option %s",
+		    kw[i]);
+		CHECK(load_logs(text, 0, want));
+	}
+	CHECK(load_logs("Protocol 2\n", 0, NULL));
+	CHECK(load_logs("Match User x\nRSAAuthentication no\n", 0, NULL));
+	CHECK(load_logs("Match User x\nUsePrivilegeSeparation no\n",
+	    ERR_CONFIG, NULL));
+}
+
 /* A method in AuthenticationMethods must be enabled, in Match too. */
 static void
 test_auth_methods_enabled(void)
@@ -685,6 +715,7 @@ main(void)
 	test_stock_debian();
 	test_algorithms();
 	test_auth_methods_enabled();
+	test_deprecated();
 	test_streamlocal();
 	test_user_environment();
 	unlink(p = x_asprintf("%s/sshd_config", dir));
