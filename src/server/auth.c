@@ -258,6 +258,7 @@ first_request(struct authctxt *ac, const char *user, const char *service)
 	ac->valid = u.valid;
 	ac->pam = u.pam;
 	ac->sc = u.sc;
+	x_free(u.blocks);	/* the rest is ours now */
 	if ((r = auth_chains_new(ac->sc->authentication_methods,
 	    &ac->chains)) != 0) {
 		log_error("bad AuthenticationMethods \"%s\"",
