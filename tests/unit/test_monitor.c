@@ -252,6 +252,27 @@ req_pubkey(const char *u, const unsigned char *sid, size_t sidlen, int sign)
 	return b;
 }
 
+/*
+ * The start of a login: the exchange hash h signed (the session id from
+ * then on) and the user looked up; returns the publickey request to send
+ * next, with or without a signature.
+ */
+static struct sbuf *
+sign_lookup_pubkey(struct fix *f, const unsigned char *h, size_t hlen,
+    struct sbuf *a, int sign)
+{
+	struct sbuf *q = req_sign(h, hlen);
+
+	CHECK_OK(serve(f, MON_REQ_HOSTKEY_SIGN, q));
+	CHECK_OK(answer(f, a));
+	sbuf_free(q);
+	q = req_user(user);
+	CHECK_OK(serve(f, MON_REQ_USER_LOOKUP, q));
+	CHECK_OK(answer(f, a));
+	sbuf_free(q);
+	return req_pubkey(user, h, hlen, sign);
+}
+
 /* The monitor of f ended the connection and wrote nothing back. */
 #define ENDED(f, expr) do {						\
 	CHECK((expr) != 0);						\
@@ -395,15 +416,7 @@ test_hostile(const struct servconf *sc)
 	fix_free(&f);
 
 	fix_new(&f, sc);
-	q = req_sign(h, sizeof(h));
-	CHECK_OK(serve(&f, MON_REQ_HOSTKEY_SIGN, q));
-	CHECK_OK(answer(&f, a));
-	sbuf_free(q);
-	q = req_user(user);
-	CHECK_OK(serve(&f, MON_REQ_USER_LOOKUP, q));
-	CHECK_OK(answer(&f, a));
-	sbuf_free(q);
-	q = req_pubkey(user, h, sizeof(h), 0);
+	q = sign_lookup_pubkey(&f, h, sizeof(h), a, 0);
 	CHECK_OK(serve(&f, MON_REQ_PUBKEY_CHECK, q));
 	sbuf_free(q);
 	CHECK_OK(answer(&f, a));
@@ -414,15 +427,7 @@ test_hostile(const struct servconf *sc)
 
 	/* A real login, then a second claim and pre-auth requests. */
 	fix_new(&f, sc);
-	q = req_sign(h, sizeof(h));
-	CHECK_OK(serve(&f, MON_REQ_HOSTKEY_SIGN, q));
-	CHECK_OK(answer(&f, a));
-	sbuf_free(q);
-	q = req_user(user);
-	CHECK_OK(serve(&f, MON_REQ_USER_LOOKUP, q));
-	CHECK_OK(answer(&f, a));
-	sbuf_free(q);
-	q = req_pubkey(user, h, sizeof(h), 1);
+	q = sign_lookup_pubkey(&f, h, sizeof(h), a, 1);
 	CHECK_OK(serve(&f, MON_REQ_PUBKEY_CHECK, q));
 	sbuf_free(q);
 	{
