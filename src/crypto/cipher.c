@@ -237,9 +237,12 @@ cipher_init(struct cipher_ctx **ctxp, const struct cipher_alg *alg,
 	if (keylen != alg->key_len || ivlen != alg->iv_len ||
 	    key == NULL || (ivlen != 0 && iv == NULL))
 		return ERR_INVALID_ARGUMENT;
+	if (keylen > sizeof(ctx->key) || ivlen > EVP_MAX_IV_LENGTH)
+		return ERR_INTERNAL;
 	ctx = x_calloc(1, sizeof(*ctx));
 	ctx->alg = alg;
 	ctx->encrypt = encrypt != 0;
+	memcpy(ctx->key, key, keylen);
 	if ((r = impl->init(ctx, key, iv)) != 0) {
 		cipher_free(ctx);
 		return r;
@@ -282,6 +285,29 @@ const struct cipher_alg *
 cipher_ctx_alg(const struct cipher_ctx *ctx)
 {
 	return ctx == NULL ? NULL : ctx->alg;
+}
+
+int
+cipher_export(const struct cipher_ctx *ctx, unsigned char *key,
+    unsigned char *iv)
+{
+	const struct cipher_alg *alg;
+
+	if (ctx == NULL || key == NULL)
+		return ERR_INVALID_ARGUMENT;
+	alg = ctx->alg;
+	if (alg->iv_len != 0) {
+		if (iv == NULL)
+			return ERR_INVALID_ARGUMENT;
+		if (alg->auth_len != 0)
+			memcpy(iv, ctx->iv, alg->iv_len);
+		else if (EVP_CIPHER_CTX_get_num(ctx->evp) != 0 ||
+		    EVP_CIPHER_CTX_get_updated_iv(ctx->evp, iv,
+		    alg->iv_len) != 1)
+			return ERR_LIBCRYPTO;
+	}
+	memcpy(key, ctx->key, alg->key_len);
+	return 0;
 }
 
 void

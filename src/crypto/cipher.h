@@ -69,6 +69,16 @@ int cipher_crypt(struct cipher_ctx *ctx, uint32_t seqnr, unsigned char *dst,
 int cipher_get_length(struct cipher_ctx *ctx, uint32_t *plenp,
     uint32_t seqnr, const unsigned char *src, unsigned int srclen);
 const struct cipher_alg *cipher_ctx_alg(const struct cipher_ctx *ctx);
+/*
+ * What another process needs to go on where ctx stands: the key
+ * (alg->key_len bytes) and the IV the next packet starts from
+ * (alg->iv_len bytes; none for chacha20-poly1305, whose nonce is the
+ * sequence number): the CBC chaining block, the CTR counter, the GCM
+ * invocation counter. cipher_init() with them continues the stream.
+ * Only between packets (every call so far a whole number of blocks).
+ */
+int cipher_export(const struct cipher_ctx *ctx, unsigned char *key,
+    unsigned char *iv);
 /* Frees and wipes; NULL is a no-op. */
 void cipher_free(struct cipher_ctx *ctx);
 

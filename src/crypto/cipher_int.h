@@ -24,6 +24,7 @@
 #define POLY1305_KEY_LEN	32
 #define POLY1305_TAG_LEN	16
 #define CHACHA_EVP_IV_LEN	16
+#define CIPHER_MAX_KEY_LEN	64	/* chacha20-poly1305: K_2 || K_1 */
 
 struct cipher_impl {
 	const EVP_CIPHER *(*evp)(void);		/* NULL for chachapoly */
@@ -47,6 +48,12 @@ struct cipher_ctx {
 	EVP_CIPHER_CTX *evp_len;	/* chachapoly: K_1 (length) */
 	EVP_MAC_CTX *poly;		/* chachapoly: poly1305 */
 	unsigned char iv[CIPHER_GCM_IV_LEN];	/* GCM: next packet's IV */
+	/*
+	 * The key, kept (and wiped by cipher_free) so cipher_export() can
+	 * hand the direction to another process; the EVP contexts hold
+	 * its schedule anyway.
+	 */
+	unsigned char key[CIPHER_MAX_KEY_LEN];
 };
 
 extern const struct cipher_impl cipher_impl_chachapoly;

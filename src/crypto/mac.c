@@ -31,6 +31,7 @@
 #include "umac.h"
 
 #define MAC_MAX_LEN	64	/* SHA-512 */
+#define MAC_MAX_KEY_LEN	64	/* hmac-sha2-512 */
 
 struct mac_ctx;
 
@@ -46,6 +47,7 @@ struct mac_ctx {
 	const struct mac_alg *alg;
 	EVP_MAC_CTX *evp;	/* HMAC */
 	struct umac_ctx *umac;	/* UMAC */
+	unsigned char key[MAC_MAX_KEY_LEN];	/* for mac_export() */
 };
 
 static int hmac_init(struct mac_ctx *, const unsigned char *, unsigned int);
@@ -228,8 +230,11 @@ mac_init(struct mac_ctx **ctxp, const struct mac_alg *alg,
 	if (ctxp == NULL || alg == NULL || (impl = alg->impl) == NULL ||
 	    key == NULL || keylen != alg->key_len)
 		return ERR_INVALID_ARGUMENT;
+	if (keylen > MAC_MAX_KEY_LEN)
+		return ERR_INTERNAL;
 	ctx = x_calloc(1, sizeof(*ctx));
 	ctx->alg = alg;
+	memcpy(ctx->key, key, keylen);
 	if ((r = impl->init(ctx, key, keylen)) != 0)
 		goto out;
 	*ctxp = ctx;
@@ -272,6 +277,15 @@ const struct mac_alg *
 mac_ctx_alg(const struct mac_ctx *ctx)
 {
 	return ctx == NULL ? NULL : ctx->alg;
+}
+
+int
+mac_export(const struct mac_ctx *ctx, unsigned char *key)
+{
+	if (ctx == NULL || key == NULL)
+		return ERR_INVALID_ARGUMENT;
+	memcpy(key, ctx->key, ctx->alg->key_len);
+	return 0;
 }
 
 void

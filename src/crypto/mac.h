@@ -37,6 +37,12 @@ int mac_compute(struct mac_ctx *ctx, uint32_t seqnr,
 int mac_check(struct mac_ctx *ctx, uint32_t seqnr,
     const unsigned char *data, size_t len, const unsigned char *tag);
 const struct mac_alg *mac_ctx_alg(const struct mac_ctx *ctx);
+/*
+ * The key (alg->key_len bytes), for another process to mac_init() the
+ * same MAC: HMAC and UMAC keep no state between packets but the key
+ * (the sequence number is their nonce).
+ */
+int mac_export(const struct mac_ctx *ctx, unsigned char *key);
 void mac_free(struct mac_ctx *ctx);
 
 #endif

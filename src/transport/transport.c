@@ -67,7 +67,7 @@ set_nonblock(int fd)
 }
 
 struct transport *
-tr_new(int fd_in, int fd_out, const struct tr_config *cfg)
+tr_alloc(int fd_in, int fd_out, const struct tr_config *cfg)
 {
 	struct transport *t = x_calloc(1, sizeof(*t));
 
@@ -87,6 +87,14 @@ tr_new(int fd_in, int fd_out, const struct tr_config *cfg)
 	if (fd_out != fd_in)
 		set_nonblock(fd_out);
 	t->last_input = tr_now();
+	return t;
+}
+
+struct transport *
+tr_new(int fd_in, int fd_out, const struct tr_config *cfg)
+{
+	struct transport *t = tr_alloc(fd_in, fd_out, cfg);
+
 	/* Our banner goes out at once, without waiting for the peer's. */
 	if (cfg->version_comment != NULL && *cfg->version_comment != '\0')
 		sbuf_putf(t->out, "%s %s\r\n", TR_VERSION, cfg->version_comment);

@@ -241,6 +241,32 @@ const char *tr_peer_hostkey_algs(const struct transport *t);
 void tr_set_authenticated(struct transport *t);
 /* Key exchanges completed so far (1 after the first). */
 unsigned int tr_kex_count(const struct transport *t);
+
+/*
+ * Handing a connection to another process (privilege separation: the
+ * pre-authentication child ends, the post-authentication side goes on).
+ *
+ * tr_export() appends, at a message boundary between key exchanges,
+ * everything the other side needs to carry on with the same peer: the
+ * keys, IVs and counters of both directions, the sequence numbers, the
+ * rekey counters, strict-KEX and ext-info state, the session id, the
+ * peer's version and the negotiated names, and the raw bytes read but
+ * not yet handled and queued but not yet written. ERR_AGAIN while a key
+ * exchange is running or messages are held for its end (tr_next_message()
+ * further, then try again); ERR_INVALID_ARGUMENT before the first
+ * exchange has completed or after a disconnect.
+ *
+ * tr_import() builds a transport on fd_in/fd_out (the same connection)
+ * from such a blob: nothing is sent, the next tr_fd_read() goes on from
+ * the exported input. cfg must be what the exporting side used (same
+ * role, same host keys in the same order). The blob is checked as
+ * hostile (it comes from the less trusted process): names must be
+ * known algorithms, every length must fit its algorithm, every number
+ * its range. NULL (logged) when it is not a valid state.
+ */
+int tr_export(struct transport *t, struct sbuf *out);
+struct transport *tr_import(int fd_in, int fd_out, const struct tr_config *cfg,
+    const unsigned char *blob, size_t len);
 /*
  * How the connection was lost, for the messages ssh(1) prints: whether
  * end of file was read from the peer (it closed without DISCONNECT),

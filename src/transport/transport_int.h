@@ -164,6 +164,8 @@ int kex_need_rekey(struct transport *t);
 void kex_clear(struct transport *t);
 
 /* transport.c */
+/* A transport with empty buffers and no keys, that has sent nothing. */
+struct transport *tr_alloc(int fd_in, int fd_out, const struct tr_config *cfg);
 int tr_send_raw(struct transport *t, uint8_t type, const struct sbuf *body);
 int tr_protocol_error(struct transport *t, uint32_t reason,
     const char *fmt, ...) __attribute__((format(printf, 3, 4)));

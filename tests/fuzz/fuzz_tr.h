@@ -357,7 +357,8 @@ fz_scripted(int server, const uint8_t *data, size_t size)
 	close(sp[1]);
 }
 
-static void
+/* Inline: a target that only borrows the set-up need not call it. */
+static inline void
 fz_transport(int server, const uint8_t *data, size_t size)
 {
 	if (size > 0 && data[0] == 0)

@@ -300,6 +300,40 @@ test_umac_rows(void)
 	}
 }
 
+/* mac_export(): the exported key makes a MAC that agrees with the first. */
+static void
+test_export(void)
+{
+	char *names = x_strdup(mac_all_names()), *cp = names, *name;
+	unsigned char key[64], k2[64], data[100], t1[64], t2[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(key); i++)
+		key[i] = (unsigned char)(0x40 + i);
+	memset(data, 0x5a, sizeof(data));
+	while ((name = strsep(&cp, ",")) != NULL) {
+		const struct mac_alg *alg = mac_by_name(name);
+		struct mac_ctx *m = NULL, *m2 = NULL;
+
+		CHECK(alg != NULL);
+		if (alg == NULL)
+			continue;
+		CHECK_OK(mac_init(&m, alg, key, alg->key_len));
+		CHECK_OK(mac_compute(m, 7, data, sizeof(data), t1));
+		memset(k2, 0, sizeof(k2));
+		CHECK_OK(mac_export(m, k2));
+		CHECK_MEM(k2, key, alg->key_len);
+		CHECK_OK(mac_init(&m2, alg, k2, alg->key_len));
+		CHECK_OK(mac_compute(m, 8, data, sizeof(data), t1));
+		CHECK_OK(mac_compute(m2, 8, data, sizeof(data), t2));
+		CHECK_MEM(t1, t2, alg->mac_len);
+		mac_free(m);
+		mac_free(m2);
+	}
+	CHECK_ERR(mac_export(NULL, k2), ERR_INVALID_ARGUMENT);
+	x_free(names);
+}
+
 int
 main(void)
 {
@@ -307,5 +341,6 @@ main(void)
 	test_vectors();
 	test_misc();
 	test_umac_rows();
+	test_export();
 	return TEST_DONE();
 }

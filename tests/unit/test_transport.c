@@ -55,6 +55,7 @@ verify_cb(void *arg, const struct key *k)
 struct pair {
 	struct transport *s, *c;
 	int fd[2];
+	struct tr_config sc;	/* the server end's, for tr_import() */
 };
 
 static int
@@ -82,6 +83,7 @@ pair_open(struct pair *p, const char *kex, const char *hk,
 	cc.nhostkeys = 0;
 	cc.hostkey_sign = NULL;
 	cc.hostkey_verify = verify_cb;
+	p->sc = sc;
 	p->s = tr_new(p->fd[0], p->fd[0], &sc);
 	p->c = tr_new(p->fd[1], p->fd[1], &cc);
 	return p->s && p->c ? 0 : ERR_INTERNAL;
@@ -525,6 +527,200 @@ test_flush_deadline(void)
 	close(fd[1]);
 }
 
+/*
+ * Hand the server end to a fresh transport (tr_export/tr_import) with
+ * n messages from the client read but not yet handled, and go on: the
+ * held messages, traffic both ways, a key exchange, more traffic.
+ */
+static int
+handover(const char *cipher, const char *mac, int held, struct sbuf **blobp)
+{
+	struct pair p;
+	struct sbuf *blob = sbuf_new(), *m;
+	const unsigned char *sid;
+	unsigned char sid1[64];
+	size_t sidlen, sidlen1;
+	uint8_t type;
+	int r, i, got = 0;
+
+	if ((r = pair_open(&p, "curve25519-sha256", "ecdsa-sha2-nistp256",
+	    cipher, mac, 0)) != 0)
+		goto out;
+	tr_set_authenticated(p.s);
+	tr_set_authenticated(p.c);
+	for (i = 0; i < 3; i++)
+		if ((r = roundtrip(p.c, p.s, (size_t)(100 + i * 300), i)) != 0 ||
+		    (r = roundtrip(p.s, p.c, (size_t)(50 + i * 200), i)) != 0)
+			goto out;
+	/*
+	 * With held: the client sends held messages, the last one large,
+	 * through a small socket buffer; the server takes what has come
+	 * (the large one only in part, its first block decrypted for a
+	 * classic cipher) and is handed over in the middle of it.
+	 * Without: the server hands over with a reply not yet written.
+	 */
+	if (held > 0) {
+		int sndbuf = 8192;
+
+		(void)setsockopt(p.fd[1], SOL_SOCKET, SO_SNDBUF, &sndbuf,
+		    sizeof(sndbuf));
+		for (i = 0; i < held; i++) {
+			unsigned char *q;
+
+			m = tr_msg_start(p.c, 94);
+			if ((r = sbuf_put_u32(m, (uint32_t)i)) != 0 ||
+			    (i == held - 1 &&
+			    (r = sbuf_reserve(m, 30000, &q)) != 0))
+				goto out;
+			if (i == held - 1)
+				memset(q, 0x33, 30000);
+			if ((r = tr_msg_send(p.c)) != 0)
+				goto out;
+		}
+		(void)tr_fd_write(p.c);
+		(void)tr_fd_read(p.s);
+		while ((r = tr_next_message(p.s, &type, &m)) == 0)
+			got++;
+		if (r != ERR_AGAIN || got == 0 || got >= held) {
+			r = ERR_INTERNAL;
+			goto out;
+		}
+	} else {
+		m = tr_msg_start(p.s, 94);
+		if ((r = sbuf_put_u32(m, 77)) != 0 ||
+		    (r = tr_msg_send(p.s)) != 0)
+			goto out;
+	}
+	sid = tr_session_id(p.s, &sidlen1);
+	memcpy(sid1, sid, sidlen1);
+	if ((r = tr_export(p.s, blob)) != 0)
+		goto out;
+	tr_free(p.s);
+	if ((p.s = tr_import(p.fd[0], p.fd[0], &p.sc, sbuf_ptr(blob),
+	    sbuf_len(blob))) == NULL) {
+		r = ERR_INVALID_FORMAT;
+		goto out;
+	}
+	sid = tr_session_id(p.s, &sidlen);
+	if (sidlen != sidlen1 || memcmp(sid, sid1, sidlen) != 0 ||
+	    strcmp(tr_negotiated(p.s, "cipher c2s"), cipher) != 0 ||
+	    tr_kex_count(p.s) != 1) {
+		r = ERR_INTERNAL;
+		goto out;
+	}
+	/* The rest of the held messages, the large one completed. */
+	for (i = got; i < held; i++) {
+		uint32_t v;
+
+		if ((r = wait_msg(p.s, p.c, &type, &m)) != 0 ||
+		    (r = sbuf_get_u32(m, &v)) != 0)
+			goto out;
+		if (type != 94 || v != (uint32_t)i || sbuf_len(m) !=
+		    (i == held - 1 ? 30000u : 0u)) {
+			r = ERR_INVALID_FORMAT;
+			goto out;
+		}
+	}
+	if (held == 0 && (r = wait_msg(p.c, p.s, &type, &m)) != 0)
+		goto out;
+	for (i = 0; i < 3; i++)
+		if ((r = roundtrip(p.c, p.s, (size_t)(1 + i * 5000), i)) != 0 ||
+		    (r = roundtrip(p.s, p.c, (size_t)(7 + i * 3000), i)) != 0)
+			goto out;
+	if ((r = tr_rekey(p.s)) != 0)
+		goto out;
+	for (i = 0; i < 3; i++)
+		if ((r = roundtrip(p.c, p.s, 1000, i)) != 0 ||
+		    (r = roundtrip(p.s, p.c, 1000, i)) != 0)
+			goto out;
+	if (tr_kex_count(p.s) != 2 || tr_kex_count(p.c) != 2)
+		r = ERR_INTERNAL;
+ out:
+	if (r != 0)
+		fprintf(stderr, "handover %s %s held %d: %s\n", cipher, mac,
+		    held, err_str(r));
+	pair_close(&p);
+	if (blobp != NULL && r == 0)
+		*blobp = blob;
+	else
+		sbuf_free(blob);
+	return r;
+}
+
+static void
+test_export_import(void)
+{
+	const char *ciphers[] = { "aes128-ctr", "aes256-cbc",
+	    "aes128-gcm@openssh.com", "chacha20-poly1305@openssh.com" };
+	const char *macs[] = { "hmac-sha2-256", "umac-128-etm@openssh.com" };
+	struct sbuf *blob = NULL, *bad;
+	struct transport *t;
+	struct pair p;
+	size_t i, j;
+	int held;
+
+	for (i = 0; i < sizeof(ciphers) / sizeof(ciphers[0]); i++)
+		for (j = 0; j < sizeof(macs) / sizeof(macs[0]); j++)
+			for (held = 0; held <= 3; held += 3)
+				CHECK_OK(handover(ciphers[i], macs[j], held,
+				    NULL));
+	/* Hostile blobs: every truncation, a trailing byte, a flipped
+	 * byte in each name, the client's role. */
+	CHECK_OK(handover("aes128-ctr", "hmac-sha2-256", 3, &blob));
+	if (blob == NULL)
+		return;
+	CHECK_OK(pair_open(&p, "curve25519-sha256", "ssh-ed25519",
+	    "aes128-ctr", "hmac-sha2-256", 0));
+	log_set_level(LOG_LEVEL_QUIET);
+	for (i = 0; i < sbuf_len(blob); i++) {
+		t = tr_import(p.fd[0], p.fd[0], &p.sc, sbuf_ptr(blob), i);
+		CHECK(t == NULL);
+		tr_free(t);
+	}
+	bad = sbuf_new();
+	CHECK_OK(sbuf_putb(bad, blob));
+	CHECK_OK(sbuf_put_u8(bad, 0));
+	t = tr_import(p.fd[0], p.fd[0], &p.sc, sbuf_ptr(bad), sbuf_len(bad));
+	CHECK(t == NULL);
+	tr_free(t);
+	for (i = 0; i < sbuf_len(blob); i++) {
+		const char *names[] = { "aes128-ctr", "hmac-sha2-256",
+		    "curve25519-sha256", "moat-transport" };
+		unsigned char *q;
+
+		for (j = 0; j < 4; j++)
+			if (i + strlen(names[j]) <= sbuf_len(blob) &&
+			    memcmp(sbuf_ptr(blob) + i, names[j],
+			    strlen(names[j])) == 0)
+				break;
+		if (j == 4)
+			continue;
+		sbuf_reset(bad);
+		CHECK_OK(sbuf_putb(bad, blob));
+		q = sbuf_mutable_ptr(bad);
+		q[i + 3] ^= 0x01;
+		t = tr_import(p.fd[0], p.fd[0], &p.sc, sbuf_ptr(bad),
+		    sbuf_len(bad));
+		CHECK(t == NULL);
+		tr_free(t);
+	}
+	p.sc.server = 0;
+	t = tr_import(p.fd[0], p.fd[0], &p.sc, sbuf_ptr(blob), sbuf_len(blob));
+	CHECK(t == NULL);
+	tr_free(t);
+	p.sc.server = 1;
+	t = tr_import(p.fd[0], p.fd[0], &p.sc, sbuf_ptr(blob), sbuf_len(blob));
+	CHECK(t != NULL);
+	tr_free(t);
+	log_set_level(LOG_LEVEL_INFO);
+	/* Not before the first exchange. */
+	sbuf_reset(bad);
+	CHECK_ERR(tr_export(p.s, bad), ERR_INVALID_ARGUMENT);
+	sbuf_free(bad);
+	sbuf_free(blob);
+	pair_close(&p);
+}
+
 int
 main(void)
 {
@@ -549,6 +745,7 @@ main(void)
 	test_wait_timeout_absolute();
 	test_deadline();
 	test_flush_deadline();
+	test_export_import();
 	for (i = 0; i < 3; i++) {
 		key_free(hostkeys[i]);
 		key_free(hostpub[i]);
