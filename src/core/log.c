@@ -27,7 +27,10 @@ static struct {
 	int to_stderr;
 	int fd;			/* log file, or -1 */
 	int syslog_open;
-} L = { "moat", "", LOG_LEVEL_INFO, LOG_AUTH, 1, -1, 0 };
+	void (*sink)(int, const char *, void *);	/* log_set_sink() */
+	void *sink_arg;
+	int in_sink;
+} L = { "moat", "", LOG_LEVEL_INFO, LOG_AUTH, 1, -1, 0, NULL, NULL, 0 };
 
 static const char *level_names[] = {
 	"QUIET", "FATAL", "ERROR", "INFO", "VERBOSE", "DEBUG1", "DEBUG2",
@@ -85,6 +88,27 @@ log_to_file(const char *path)
 		close(L.fd);
 	L.fd = fd;
 	return 0;
+}
+
+void
+log_set_sink(void (*fn)(int level, const char *text, void *arg), void *arg)
+{
+	L.sink = fn;
+	L.sink_arg = arg;
+}
+
+void
+log_relay(int level, const unsigned char *text, size_t len)
+{
+	char buf[LOG_RECORD_MAX + 1];
+
+	if (level < LOG_LEVEL_FATAL || level > LOG_LEVEL_DEBUG3)
+		return;
+	if (len > LOG_RECORD_MAX)
+		len = LOG_RECORD_MAX;
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	log_msg(level, "%s", buf);
 }
 
 void
@@ -185,12 +209,20 @@ log_escape(char *dst, size_t dsize, const char *src)
 void
 log_vmsg(int level, const char *fmt, va_list ap)
 {
-	char raw[1024], msg[2048], line[2200];
+	char raw[LOG_RECORD_MAX], msg[2048], line[2200];
 	int n, saved_errno = errno;
 
 	if (level > L.level || L.level == LOG_LEVEL_QUIET)
 		return;
 	vsnprintf(raw, sizeof(raw), fmt, ap);
+	if (L.sink != NULL) {
+		if (!L.in_sink) {
+			L.in_sink = 1;
+			L.sink(level, raw, L.sink_arg);
+			L.in_sink = 0;
+		}
+		goto out;
+	}
 	(void)log_escape(msg, sizeof(msg), raw);
 	if (L.fd != -1 || L.to_stderr) {
 		const char *tag = level >= LOG_LEVEL_DEBUG1 ?

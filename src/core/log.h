@@ -41,6 +41,21 @@ int log_to_file(const char *path);
 /* Prefix every line (e.g. a process role); NULL clears. */
 void log_set_prefix(const char *prefix);
 
+/*
+ * A sandboxed process cannot reach syslog or grow a log file: from
+ * log_set_sink(fn, arg) on, every message that passes the level filter
+ * goes to fn instead, unescaped (at most LOG_RECORD_MAX bytes), for it
+ * to hand to the process that logs for it (fn is not re-entered: a
+ * message logged inside fn is dropped). That process logs what it
+ * receives with log_relay(), which trusts nothing: a level out of range
+ * drops the message, the text is cut at its first NUL or at
+ * LOG_RECORD_MAX bytes and escaped like any other line.
+ */
+#define LOG_RECORD_MAX	1024
+void log_set_sink(void (*fn)(int level, const char *text, void *arg),
+    void *arg);
+void log_relay(int level, const unsigned char *text, size_t len);
+
 /* Level from its name, case-insensitive ("DEBUG" means DEBUG1); -1 if bad. */
 int log_level_from_name(const char *name);
 const char *log_level_name(int level);

@@ -434,6 +434,10 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 			goto out;
 		break;
 	case AUTH_SUCCESS:
+		/* A monitor's verdict comes before the client hears one. */
+		if ((r = authority_claim_authenticated(ac->auth,
+		    ac->user)) != 0)
+			goto out;
 		if (tr_msg_start(ac->t, SSH2_MSG_USERAUTH_SUCCESS) == NULL) {
 			r = ERR_INTERNAL;
 			goto out;

@@ -22,6 +22,7 @@ enum op {
 	OP_HOSTKEY_SIGN, OP_USER_LOOKUP, OP_BANNER, OP_PUBKEY_CHECK,
 	OP_HOSTBASED_CHECK, OP_PASSWD_CHECK, OP_KBDINT, OP_ACCOUNT_CHECK,
 	OP_RECORD_FAILED_LOGIN, OP_SESSION_OPEN, OP_SESSION_CLOSE,
+	OP_AUTHENTICATED,
 };
 
 static const struct {
@@ -39,6 +40,7 @@ static const struct {
 	[OP_RECORD_FAILED_LOGIN] =	{ "record_failed_login", PRE },
 	[OP_SESSION_OPEN] =		{ "session_open", POST },
 	[OP_SESSION_CLOSE] =		{ "session_close", POST },
+	[OP_AUTHENTICATED] =		{ "authenticated", PRE },
 };
 
 /* 0 if op may run now; ERR_PERMISSION_DENIED (logged) otherwise. */
@@ -216,6 +218,21 @@ authority_record_failed_login(struct authority *a, const char *user)
 	if ((r = allowed(a, OP_RECORD_FAILED_LOGIN)) != 0)
 		return r;
 	return a->ops->record_failed_login(a->impl, user);
+}
+
+int
+authority_claim_authenticated(struct authority *a, const char *user)
+{
+	int r;
+
+	if ((r = allowed(a, OP_AUTHENTICATED)) != 0)
+		return r;
+	if (a->ops->authenticated == NULL)
+		return 0;
+	if ((r = a->ops->authenticated(a->impl, user)) != 0)
+		return r;
+	authority_set_phase(a, AUTHORITY_POSTAUTH);
+	return 0;
 }
 
 int

@@ -54,6 +54,7 @@
  *   kbdint               PRE       auth_kbdint.c (keyboard-interactive/pam)
  *   account_check        PRE       auth.c (PAM account, after a success)
  *   record_failed_login  PRE       auth.c (btmp)
+ *   authenticated        PRE       auth.c (before USERAUTH_SUCCESS)
  *   session_open         POST      sshd.c (PAM session)
  *   session_close        POST      sshd.c
  */
@@ -147,6 +148,8 @@ struct authority_ops {
 	int (*session_open)(void *impl, const char *tty);
 	int (*session_close)(void *impl);
 	void (*free)(void *impl);
+	/* Optional (NULL: nothing to ask); see the wrapper below. */
+	int (*authenticated)(void *impl, const char *user);
 };
 
 struct authority {
@@ -263,6 +266,16 @@ int authority_account_check(struct authority *a, const char *user,
  * loginrec_failed()). The client's address is the authority's.
  */
 int authority_record_failed_login(struct authority *a, const char *user);
+
+/*
+ * authenticated (PRE): auth.c's claim, made just before it sends
+ * USERAUTH_SUCCESS, that user has completed authentication. An
+ * authority in this process has nothing to ask (no row: 0, and the
+ * caller moves the phase on as before); a remote one asks its monitor,
+ * whose own verdict it is, and on 0 is in the POST phase. An error
+ * ends the connection without the success being sent.
+ */
+int authority_claim_authenticated(struct authority *a, const char *user);
 
 /*
  * session_open / session_close (POST): the PAM session of the

@@ -327,6 +327,12 @@ remote_free(void *impl)
 	x_free(impl);
 }
 
+static int
+remote_authenticated(void *impl, const char *user)
+{
+	return user_flag(impl, MON_REQ_AUTHENTICATED, user, NULL, NULL);
+}
+
 static const struct authority_ops remote_ops = {
 	.hostkey_sign = remote_hostkey_sign,
 	.user_lookup = remote_user_lookup,
@@ -340,6 +346,7 @@ static const struct authority_ops remote_ops = {
 	.session_open = remote_session_open,
 	.session_close = remote_session_close,
 	.free = remote_free,
+	.authenticated = remote_authenticated,
 };
 
 struct authority *
@@ -355,13 +362,86 @@ authority_remote_new(int fd, const struct servconf *sc)
 int
 authority_remote_authenticated(struct authority *a, const char *user)
 {
+	if (a == NULL || a->ops != &remote_ops)
+		return ERR_INVALID_ARGUMENT;
+	return authority_claim_authenticated(a, user);
+}
+
+int
+authority_remote_moduli(struct authority *a, uint32_t min, uint32_t want,
+    uint32_t max, BIGNUM **pp, BIGNUM **gp)
+{
+	struct sbuf *q, *ans;
+	int r, e = ERR_INTERNAL;
+
+	*pp = *gp = NULL;
+	if (a == NULL || a->ops != &remote_ops)
+		return ERR_INVALID_ARGUMENT;
+	q = sbuf_new();
+	ans = sbuf_new();
+	if ((r = sbuf_put_u32(q, min)) == 0 && (r = sbuf_put_u32(q, want)) == 0 &&
+	    (r = sbuf_put_u32(q, max)) == 0)
+		r = call(a->impl, MON_REQ_MODULI, q, ans, &e);
+	if (r == 0 && e == 0 && (sbuf_get_bignum(ans, pp) != 0 ||
+	    sbuf_get_bignum(ans, gp) != 0 || sbuf_len(ans) != 0)) {
+		BN_clear_free(*pp);
+		BN_clear_free(*gp);
+		*pp = *gp = NULL;
+		e = ERR_PROTOCOL;
+	}
+	sbuf_free(q);
+	sbuf_free(ans);
+	return done(r, e);
+}
+
+int
+authority_remote_send_state(struct authority *a, const struct sbuf *st)
+{
+	struct remote *rm;
+	struct sbuf *q;
 	int r;
 
 	if (a == NULL || a->ops != &remote_ops)
 		return ERR_INVALID_ARGUMENT;
-	if ((r = user_flag(a->impl, MON_REQ_AUTHENTICATED, user, NULL,
-	    NULL)) != 0)
-		return r;
-	authority_set_phase(a, AUTHORITY_POSTAUTH);
-	return 0;
+	rm = a->impl;
+	q = sbuf_new();
+	if ((r = sbuf_put_stringb(q, st)) == 0)
+		r = mon_send(rm->fd, MON_REQ_TRANSPORT_STATE, q);
+	sbuf_free(q);
+	return r;
+}
+
+int
+authority_remote_login(struct authority *a, const char *tty, long pid)
+{
+	struct sbuf *q, *ans;
+	int r, e = ERR_INTERNAL;
+
+	if (a == NULL || a->ops != &remote_ops || pid < 0 || pid > INT32_MAX)
+		return ERR_INVALID_ARGUMENT;
+	q = sbuf_new();
+	ans = sbuf_new();
+	if ((r = sbuf_put_cstring(q, tty)) == 0 &&
+	    (r = sbuf_put_u32(q, (uint32_t)pid)) == 0)
+		r = call(a->impl, MON_REQ_LOGIN_RECORD, q, ans, &e);
+	sbuf_free(q);
+	sbuf_free(ans);
+	return done(r, e);
+}
+
+int
+authority_remote_logout(struct authority *a, const char *tty)
+{
+	struct sbuf *q, *ans;
+	int r, e = ERR_INTERNAL;
+
+	if (a == NULL || a->ops != &remote_ops)
+		return ERR_INVALID_ARGUMENT;
+	q = sbuf_new();
+	ans = sbuf_new();
+	if ((r = sbuf_put_cstring(q, tty)) == 0)
+		r = call(a->impl, MON_REQ_LOGOUT_RECORD, q, ans, &e);
+	sbuf_free(q);
+	sbuf_free(ans);
+	return done(r, e);
 }

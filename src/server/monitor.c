@@ -11,9 +11,15 @@
  * the backend's own phase, user and signing-data checks). Any other
  * backend answer, "no" and errors alike, goes back to the child.
  */
+#include <sys/stat.h>
+
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "auth.h"
+#include "kexalg.h"
+#include "loginrec.h"
 #include "err.h"
 #include "log.h"
 #include "mem.h"
@@ -21,6 +27,9 @@
 
 #define MAX_PRE_SIGNS		16	/* KEX, a few rekeys, prove */
 #define MAX_AUTH_REQUESTS	1024	/* key queries, tries, failures */
+#define MAX_MODULI		4	/* one group exchange; room to spare */
+#define MAX_TTYS		64	/* pty sessions at a time */
+#define MAX_LOGINS		4096	/* login records over a connection */
 #define MAX_KEYS_USED		16
 
 struct monitor {
@@ -38,12 +47,19 @@ struct monitor {
 	int chain_done;			/* an AuthenticationMethods chain */
 	int account_ok;			/* the PAM account check passed */
 	int forced;			/* a key with command="..." logged in */
+	struct authopts *opts;		/* the restrictions of that last key */
+	char *method;			/* the last method that succeeded */
 	struct sbuf *keys_used[MAX_KEYS_USED];
 	size_t nkeys_used;
 	int authenticated;
 	int broken;			/* the child broke a conversation */
 	/* Counts. */
-	unsigned pre_signs, auth_requests, banners;
+	unsigned pre_signs, auth_requests, banners, moduli;
+	const char *moduli_path;
+	struct sbuf *state;		/* MON_REQ_TRANSPORT_STATE */
+	char *client;			/* the client's address */
+	char *ttys[MAX_TTYS];		/* login records written */
+	unsigned logins;
 	int sid_known;
 };
 
@@ -74,6 +90,12 @@ monitor_free(struct monitor *m)
 	if (m->sc != NULL)
 		servconf_free(m->sc);
 	auth_chains_free(m->chains);
+	authopts_free(m->opts);
+	x_free(m->method);
+	x_free(m->client);
+	for (i = 0; i < MAX_TTYS; i++)
+		x_free(m->ttys[i]);
+	sbuf_free(m->state);		/* wipes the keys it holds */
 	for (i = 0; i < m->nkeys_used; i++)
 		sbuf_free(m->keys_used[i]);
 	x_free(m);
@@ -91,6 +113,75 @@ monitor_user(const struct monitor *m)
 	return m->pw;
 }
 
+void
+monitor_set_moduli(struct monitor *m, const char *path)
+{
+	m->moduli_path = path;
+}
+
+void
+monitor_set_client(struct monitor *m, const char *addr)
+{
+	x_free(m->client);
+	m->client = x_strdup(addr);
+}
+
+void
+monitor_set_fd(struct monitor *m, int fd)
+{
+	m->fd = fd;
+}
+
+void
+monitor_logout_all(struct monitor *m)
+{
+	size_t i;
+
+	for (i = 0; i < MAX_TTYS; i++)
+		if (m->ttys[i] != NULL) {
+			(void)loginrec_logout(loginrec_system_files(),
+			    m->ttys[i]);
+			x_free(m->ttys[i]);
+			m->ttys[i] = NULL;
+		}
+}
+
+void
+monitor_take_result(struct monitor *m, struct auth_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	if (!m->authenticated)
+		return;
+	res->pw = auth_pw_dup(m->pw);
+	res->sc = m->sc;
+	m->sc = NULL;
+	res->opts = m->opts != NULL ? m->opts : authopts_new();
+	m->opts = NULL;
+	res->method = m->method;
+	m->method = NULL;
+}
+
+int
+monitor_has_state(const struct monitor *m)
+{
+	return m->state != NULL;
+}
+
+struct authority *
+monitor_authority(struct monitor *m)
+{
+	return m->a;
+}
+
+struct sbuf *
+monitor_take_state(struct monitor *m)
+{
+	struct sbuf *s = m->state;
+
+	m->state = NULL;
+	return s;
+}
+
 static int
 refuse(const char *what)
 {
@@ -105,6 +196,31 @@ broke(struct monitor *m, const char *what)
 	m->broken = 1;
 	refuse(what);
 	return ERR_PROTOCOL;
+}
+
+/*
+ * The next frame from the child that is not a log line; those are
+ * logged and acknowledged on the way (MON_LOG).
+ */
+static int
+recv_frame(struct monitor *m, uint8_t *typep, struct sbuf *b)
+{
+	const unsigned char *text;
+	size_t len;
+	uint8_t level;
+	int r;
+
+	for (;;) {
+		if ((r = mon_recv(m->fd, typep, b)) != 0 || *typep != MON_LOG)
+			return r;
+		if (sbuf_get_u8(b, &level) != 0 ||
+		    sbuf_get_string_direct(b, &text, &len) != 0 ||
+		    sbuf_len(b) != 0)
+			return refuse("a malformed log line");
+		log_relay(level, text, len);
+		if ((r = mon_send(m->fd, MON_LOGGED, NULL)) != 0)
+			return r;
+	}
 }
 
 /* The answer: err, then what the request put in m->out. */
@@ -165,6 +281,8 @@ record_success(struct monitor *m, const char *method)
 		if (!ok)
 			return;
 	}
+	x_free(m->method);
+	m->method = x_strdup(method);
 	if (auth_chains_complete(m->chains, method))
 		m->chain_done = 1;
 }
@@ -213,8 +331,8 @@ op_user_lookup(struct monitor *m, struct sbuf *q)
 
 	if (m->looked_up++)
 		return refuse("a second user lookup");
-	if (sbuf_get_cstring(q, &user, NULL) != 0 || sbuf_len(q) != 0 ||
-	    strlen(user) > 1024) {
+	/* Any length a packet can carry: it is logged cut to 100. */
+	if (sbuf_get_cstring(q, &user, NULL) != 0 || sbuf_len(q) != 0) {
 		x_free(user);
 		return refuse("a malformed user lookup");
 	}
@@ -303,6 +421,10 @@ op_pubkey_check(struct monitor *m, struct sbuf *q)
 		if (r == 0 && ok && pq.has_sig &&
 		    !key_used(m, pq.blob, pq.bloblen)) {
 			m->forced = opts->force_command != NULL;
+			/* As auth.c: the last key's restrictions rule. */
+			authopts_free(m->opts);
+			m->opts = opts;
+			opts = NULL;
 			record_success(m, "publickey");
 		}
 	}
@@ -405,7 +527,7 @@ ask_child(void *arg, const char *instruction, size_t nprompts,
 		    (r = sbuf_put_u8(b, echo[i] != 0)) != 0)
 			goto out;
 	if ((r = mon_send(m->fd, MON_PROMPT, b)) != 0 ||
-	    (r = mon_recv(m->fd, &t, b)) != 0)
+	    (r = recv_frame(m, &t, b)) != 0)
 		goto out;
 	if (t != MON_ANSWERS || sbuf_get_u32(b, &e) != 0 ||
 	    sbuf_get_u32(b, &n) != 0) {
@@ -549,15 +671,150 @@ op_session(struct monitor *m, struct sbuf *q, uint8_t type)
 	return answer(m, r);
 }
 
+static int
+op_moduli(struct monitor *m, struct sbuf *q)
+{
+	uint32_t min, want, max;
+	BIGNUM *p = NULL, *g = NULL;
+	int r;
+
+	/* After the grant, each rekeying may ask one: no count then. */
+	if (!m->authenticated && ++m->moduli > MAX_MODULI)
+		return refuse("too many group exchange requests");
+	if (sbuf_get_u32(q, &min) != 0 || sbuf_get_u32(q, &want) != 0 ||
+	    sbuf_get_u32(q, &max) != 0 || sbuf_len(q) != 0)
+		return refuse("a malformed group exchange request");
+	if ((r = kexalg_gex_choose(m->moduli_path, min, want, max, &p,
+	    &g)) == 0 && (r = sbuf_put_bignum(m->out, p)) == 0)
+		r = sbuf_put_bignum(m->out, g);
+	BN_clear_free(p);
+	BN_clear_free(g);
+	/* A request no group fits is answered "no", as a server would. */
+	if (r == ERR_PERMISSION_DENIED)
+		r = ERR_NOT_FOUND;
+	return answer(m, r);
+}
+
+static int
+op_state(struct monitor *m, struct sbuf *q)
+{
+	const unsigned char *p;
+	size_t len;
+
+	if (m->state != NULL)
+		return refuse("a second transport state");
+	if (sbuf_get_string_direct(q, &p, &len) != 0 || sbuf_len(q) != 0)
+		return refuse("a malformed transport state");
+	m->state = sbuf_new();
+	if (sbuf_put(m->state, p, len) != 0)
+		return refuse("a transport state too large");
+	return 0;
+}
+
+/*
+ * A pty of the user's: "/dev/pts/N", a character device the user owns
+ * (the post-auth process opened it as the user).
+ */
+static int
+users_pty(const struct monitor *m, const char *tty)
+{
+	struct stat st;
+	const char *p;
+
+	if (strncmp(tty, "/dev/pts/", 9) != 0 || tty[9] == '\0')
+		return 0;
+	for (p = tty + 9; *p != '\0'; p++)
+		if (*p < '0' || *p > '9' || p - tty > 16)
+			return 0;
+	return stat(tty, &st) == 0 && S_ISCHR(st.st_mode) &&
+	    st.st_uid == m->pw->pw_uid;
+}
+
+/*
+ * A process whose real uid is the user's (its /proc directory may be
+ * root's: a process that changed its uid is not dumpable).
+ */
+static int
+users_process(const struct monitor *m, uint32_t pid)
+{
+	char path[64], line[256];
+	unsigned long uid;
+	FILE *f;
+	int ok = 0;
+
+	if (pid < 2)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%lu/status", (unsigned long)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "Uid: %lu", &uid) == 1) {
+			ok = uid == (unsigned long)m->pw->pw_uid;
+			break;
+		}
+	fclose(f);
+	return ok;
+}
+
+static int
+op_login_record(struct monitor *m, struct sbuf *q, uint8_t type)
+{
+	char *tty = NULL;
+	uint32_t pid = 0;
+	size_t i, free_slot = MAX_TTYS;
+	int r = 0;
+
+	if (sbuf_get_cstring(q, &tty, NULL) != 0 ||
+	    (type == MON_REQ_LOGIN_RECORD && sbuf_get_u32(q, &pid) != 0) ||
+	    sbuf_len(q) != 0) {
+		x_free(tty);
+		return refuse("a malformed login record request");
+	}
+	for (i = 0; i < MAX_TTYS; i++) {
+		if (m->ttys[i] != NULL && strcmp(m->ttys[i], tty) == 0)
+			break;
+		if (m->ttys[i] == NULL && free_slot == MAX_TTYS)
+			free_slot = i;
+	}
+	if (type == MON_REQ_LOGOUT_RECORD) {
+		if (i == MAX_TTYS) {
+			x_free(tty);
+			return refuse("a logout record for a tty not recorded");
+		}
+		(void)loginrec_logout(loginrec_system_files(), tty);
+		x_free(m->ttys[i]);
+		m->ttys[i] = NULL;
+		x_free(tty);
+		return answer(m, 0);
+	}
+	if (i != MAX_TTYS || free_slot == MAX_TTYS ||
+	    ++m->logins > MAX_LOGINS || !users_pty(m, tty) ||
+	    !users_process(m, pid)) {
+		x_free(tty);
+		return refuse("a login record for a tty or process not the "
+		    "user's");
+	}
+	if (geteuid() == 0)
+		r = loginrec_login(loginrec_system_files(), tty, (pid_t)pid,
+		    m->pw->pw_name, m->pw->pw_uid, m->client ? m->client :
+		    "", m->client ? m->client : "");
+	m->ttys[free_slot] = tty;
+	return answer(m, r != 0 ? ERR_SYSTEM : 0);
+}
+
 /* The phases of the requests; authority.c checks the backend's too. */
 static int
 in_phase(const struct monitor *m, uint8_t type)
 {
 	switch (type) {
 	case MON_REQ_HOSTKEY_SIGN:
+	case MON_REQ_MODULI:
 		return 1;
 	case MON_REQ_SESSION_OPEN:
 	case MON_REQ_SESSION_CLOSE:
+	case MON_REQ_TRANSPORT_STATE:
+	case MON_REQ_LOGIN_RECORD:
+	case MON_REQ_LOGOUT_RECORD:
 		return m->authenticated;
 	case MON_REQ_USER_LOOKUP:
 	case MON_REQ_BANNER:
@@ -580,7 +837,7 @@ monitor_serve_one(struct monitor *m)
 	int r;
 
 	sbuf_reset(m->out);
-	if ((r = mon_recv(m->fd, &type, m->in)) != 0) {
+	if ((r = recv_frame(m, &type, m->in)) != 0) {
 		if (r == ERR_CONN_CLOSED)
 			return r;
 		log_error("monitor: reading a request: %s", err_str(r));
@@ -614,6 +871,13 @@ monitor_serve_one(struct monitor *m)
 		return op_user_only(m, m->in, type);
 	case MON_REQ_AUTHENTICATED:
 		return op_authenticated(m, m->in);
+	case MON_REQ_MODULI:
+		return op_moduli(m, m->in);
+	case MON_REQ_TRANSPORT_STATE:
+		return op_state(m, m->in);
+	case MON_REQ_LOGIN_RECORD:
+	case MON_REQ_LOGOUT_RECORD:
+		return op_login_record(m, m->in, type);
 	default:
 		return op_session(m, m->in, type);
 	}

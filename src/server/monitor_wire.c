@@ -67,6 +67,20 @@ mon_recv(int fd, uint8_t *typep, struct sbuf *body)
 	return 0;
 }
 
+void
+mon_log_sink(int level, const char *text, void *fdp)
+{
+	int fd = *(const int *)fdp;
+	struct sbuf *b = sbuf_new();
+	uint8_t t;
+
+	if (sbuf_put_u8(b, (uint8_t)level) == 0 &&
+	    sbuf_put_cstring(b, text) == 0 &&
+	    mon_send(fd, MON_LOG, b) == 0)
+		(void)mon_recv(fd, &t, b);
+	sbuf_free(b);
+}
+
 int
 mon_err(uint32_t e)
 {

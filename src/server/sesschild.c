@@ -249,12 +249,29 @@ child_run(struct session *s, const char *command,
 	child_fail(user_shell(pw));
 }
 
+struct session_recorder sess_recorder;
+
+void
+session_set_recorder(const struct session_recorder *r)
+{
+	if (r != NULL)
+		sess_recorder = *r;
+	else
+		memset(&sess_recorder, 0, sizeof(sess_recorder));
+}
+
 /* The pty session's login records, made by the (root) parent. */
 static void
 record_login(struct session *s)
 {
 	const struct sess_conn *conn = s->conn;
 
+	if (sess_recorder.login != NULL) {
+		if (sess_recorder.login(sess_recorder.arg, s->ttyname,
+		    (long)s->pid) == 0)
+			s->logged_in = 1;
+		return;
+	}
 	if (geteuid() != 0) {
 		log_debug("not root: no utmp/wtmp/lastlog records for %s",
 		    s->ttyname);

@@ -325,7 +325,10 @@ record_logout(struct session *s)
 	if (!s->logged_in)
 		return;
 	s->logged_in = 0;
-	(void)loginrec_logout(loginrec_system_files(), s->ttyname);
+	if (sess_recorder.logout != NULL)
+		sess_recorder.logout(sess_recorder.arg, s->ttyname);
+	else
+		(void)loginrec_logout(loginrec_system_files(), s->ttyname);
 }
 
 static int

@@ -48,6 +48,40 @@ int session_serve(struct transport *t, const struct servconf *sc,
     const struct passwd *pw, const struct authopts *opts,
     const char *remote_addr, int remote_port);
 
+/*
+ * Login records (utmp, wtmp) need root. A session process that runs as
+ * the user (privilege separation) asks the one that kept root through
+ * these instead; with none set, or login NULL, the records are written
+ * here when running as root and skipped otherwise. login's pid is the
+ * session leader's; host is the client's address.
+ */
+struct session_recorder {
+	int (*login)(void *arg, const char *tty, long pid);
+	void (*logout)(void *arg, const char *tty);
+	void *arg;
+};
+void session_set_recorder(const struct session_recorder *r);
+
+/*
+ * ChrootDirectory for pw: expand %h %u %%, then check that every
+ * component is a directory owned by root and not writable by group or
+ * others (OpenSSH's rule). *pathp is the expanded path (caller frees) or
+ * NULL for none. Errors are logged in OpenSSH's wording.
+ */
+int sess_chroot_path(const char *spec, const struct passwd *pw,
+    char **pathp);
+
+/*
+ * In a child of a root process (a session's, the post-authentication
+ * process of privilege separation): become pw for good -- its groups, gid,
+ * then chroot_path (a path sess_chroot_path() checked; NULL: none)
+ * entered after the groups are set and before giving up root, then uid
+ * -- and check root cannot be regained. -1 with errno and *whatp naming
+ * the step that failed.
+ */
+int sess_become_user(const struct passwd *pw, const char *chroot_path,
+    const char **whatp);
+
 /* ---- helpers, exposed for tests ---- */
 
 

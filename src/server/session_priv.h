@@ -46,29 +46,13 @@ struct session {
 };
 
 /*
- * ChrootDirectory for pw: expand %h %u %%, then check that every
- * component is a directory owned by root and not writable by group or
- * others (OpenSSH's rule). *pathp is the expanded path (caller frees) or
- * NULL for none. Errors are logged in OpenSSH's wording.
- */
-int sess_chroot_path(const char *spec, const struct passwd *pw,
-    char **pathp);
-
-/*
- * In a child of a root process: become pw for good -- its groups, gid,
- * then chroot_path (a path sess_chroot_path() checked; NULL: none)
- * entered after the groups are set and before giving up root, then uid
- * -- and check root cannot be regained. -1 with errno and *whatp naming
- * the step that failed.
- */
-int sess_become_user(const struct passwd *pw, const char *chroot_path,
-    const char **whatp);
-
-/*
  * Start the child for s: command (NULL: login shell), with
  * original_command set as SSH_ORIGINAL_COMMAND when not NULL. On success
  * s->pid is set and the channel's fds are attached.
  */
+/* session_set_recorder()'s, for the pty sessions' login records. */
+extern struct session_recorder sess_recorder;
+
 int sess_spawn(struct session *s, const char *command,
     const char *original_command);
 

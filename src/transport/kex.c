@@ -506,8 +506,13 @@ server_gex_request(struct transport *t)
 	    t->gex_min > t->gex_want || t->gex_want > t->gex_max)
 		return tr_protocol_error(t, SSH2_DISCONNECT_PROTOCOL_ERROR,
 		    "bad DH group exchange request");
-	if ((r = kexalg_gex_choose(t->cfg.moduli_path, t->gex_min,
-	    t->gex_want, t->gex_max, &t->gex_p, &t->gex_g)) != 0)
+	if (t->cfg.gex_choose != NULL)
+		r = t->cfg.gex_choose(t->cfg.hostkey_arg, t->gex_min,
+		    t->gex_want, t->gex_max, &t->gex_p, &t->gex_g);
+	else
+		r = kexalg_gex_choose(t->cfg.moduli_path, t->gex_min,
+		    t->gex_want, t->gex_max, &t->gex_p, &t->gex_g);
+	if (r != 0)
 		return tr_protocol_error(t, SSH2_DISCONNECT_KEY_EXCHANGE_FAILED,
 		    "no DH group fits %u..%u bits", t->gex_min, t->gex_max);
 	log_debug("SSH2_MSG_KEX_DH_GEX_REQUEST received: %u < %u < %u; "

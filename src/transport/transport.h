@@ -118,6 +118,13 @@ struct tr_config {
 	 */
 	struct key_cert **hostcerts;
 	const char *moduli_path;	/* DH group exchange; NULL: default */
+	/*
+	 * Or, where the moduli file cannot be opened (a sandboxed child):
+	 * the group is chosen by this (called with hostkey_arg), as
+	 * kexalg_gex_choose() would.
+	 */
+	int (*gex_choose)(void *arg, uint32_t min, uint32_t want, uint32_t max,
+	    BIGNUM **pp, BIGNUM **gp);
 
 	/* Client: 0 to accept the server's host key, an error to refuse. */
 	int (*hostkey_verify)(void *arg, const struct key *hostkey);

@@ -123,7 +123,9 @@ test_login(const struct servconf *sc)
 	    strcmp(res.opts->force_command, "echo hi") == 0);
 	CHECK(res.sc != NULL && res.pw != NULL &&
 	    strcmp(res.pw->pw_name, user) == 0);
-	CHECK_OK(authority_remote_authenticated(a, user));
+	/* auth.c claimed it before USERAUTH_SUCCESS; only once. */
+	CHECK(a->phase == AUTHORITY_POSTAUTH);
+	CHECK(authority_remote_authenticated(a, user) != 0);
 	CHECK_OK(authority_session_open(a, NULL));
 	CHECK_OK(authority_session_close(a));
 	authority_free(a);
@@ -363,6 +365,7 @@ test_hostile(const struct servconf *sc)
 	struct fix f;
 	struct sbuf *q, *a = sbuf_new();
 	unsigned char h[32], hdr[5];
+	int i;
 
 	memset(h, 0x17, sizeof(h));
 
@@ -447,9 +450,84 @@ test_hostile(const struct servconf *sc)
 	CHECK(logged("monitor: a pre-authentication request after "
 	    "authentication"));
 
+	/*
+	 * The transport state: only after the grant, once, taken as it
+	 * came; the login as the monitor recorded it, not as told.
+	 */
+	fix_new(&f, sc);
+	q = sbuf_new();
+	sbuf_put_cstring(q, "state");
+	ENDED(&f, serve(&f, MON_REQ_TRANSPORT_STATE, q));
+	sbuf_free(q);
+	fix_free(&f);
+	fix_new(&f, sc);
+	q = sign_lookup_pubkey(&f, h, sizeof(h), a, 1);
+	CHECK_OK(serve(&f, MON_REQ_PUBKEY_CHECK, q));
+	sbuf_free(q);
+	CHECK_OK(answer(&f, a));
+	q = req_user(user);
+	CHECK_OK(serve(&f, MON_REQ_AUTHENTICATED, q));
+	CHECK_OK(answer(&f, a));
+	sbuf_free(q);
+	q = sbuf_new();
+	sbuf_put_cstring(q, "state");
+	CHECK(!monitor_has_state(f.m));
+	CHECK_OK(serve(&f, MON_REQ_TRANSPORT_STATE, q));
+	CHECK(nothing_back(&f));
+	CHECK(monitor_has_state(f.m));
+	ENDED(&f, serve(&f, MON_REQ_TRANSPORT_STATE, q));
+	CHECK(logged("monitor: a second transport state"));
+	sbuf_free(q);
+	{
+		struct sbuf *st = monitor_take_state(f.m);
+		struct auth_result res;
+
+		CHECK(st != NULL && sbuf_len(st) == 5 &&
+		    memcmp(sbuf_ptr(st), "state", 5) == 0);
+		sbuf_free(st);
+		monitor_take_result(f.m, &res);
+		CHECK(res.pw != NULL && strcmp(res.pw->pw_name, user) == 0);
+		CHECK(res.opts != NULL && res.sc != NULL);
+		CHECK_STR(res.method, "publickey");
+		auth_result_clear(&res);
+	}
+	fix_free(&f);
+
+	/* Group exchange groups: answered, malformed, too many. */
+	fix_new(&f, sc);
+	q = sbuf_new();
+	sbuf_put_u32(q, 2048);
+	sbuf_put_u32(q, 3072);
+	sbuf_put_u32(q, 8192);
+	for (i = 0; i < 4; i++) {
+		BIGNUM *p = NULL, *g = NULL;
+
+		CHECK_OK(serve(&f, MON_REQ_MODULI, q));
+		CHECK_OK(answer(&f, a));
+		CHECK_OK(sbuf_get_bignum(a, &p));
+		CHECK_OK(sbuf_get_bignum(a, &g));
+		CHECK(p != NULL && BN_num_bits(p) >= 2048 &&
+		    BN_num_bits(p) <= 8192);
+		CHECK(g != NULL && BN_is_word(g, 2));
+		BN_free(p);
+		BN_free(g);
+	}
+	ENDED(&f, serve(&f, MON_REQ_MODULI, q));
+	CHECK(logged("monitor: too many group exchange requests"));
+	fix_free(&f);
+	fix_new(&f, sc);
+	sbuf_consume_end(q, 4);
+	ENDED(&f, serve(&f, MON_REQ_MODULI, q));
+	CHECK(logged("monitor: a malformed group exchange request"));
+	sbuf_free(q);
+	fix_free(&f);
+
 	/* Frames: too long, cut short, bytes left over, unknown. */
 	fix_new(&f, sc);
-	hdr[0] = 0x00; hdr[1] = 0x04; hdr[2] = 0x00; hdr[3] = 0x01;
+	hdr[0] = (MON_MAX_FRAME + 1) >> 24;
+	hdr[1] = ((MON_MAX_FRAME + 1) >> 16) & 0xff;
+	hdr[2] = ((MON_MAX_FRAME + 1) >> 8) & 0xff;
+	hdr[3] = (MON_MAX_FRAME + 1) & 0xff;
 	hdr[4] = MON_REQ_USER_LOOKUP;
 	CHECK_OK(fd_write_full(f.fd, hdr, sizeof(hdr)));
 	ENDED(&f, monitor_serve_one(f.m));
