@@ -37,7 +37,9 @@
 #include "key.h"
 #include "log.h"
 #include "mem.h"
+#include "monitor.h"
 #include "penalty.h"
+#include "sandbox.h"
 #include "servconf.h"
 #include "session.h"
 #include "sshd.h"
@@ -184,33 +186,18 @@ describe_peer(int fd, struct conn_info *ci)
 	    ci->rport);
 }
 
-/*
- * The exit status of a connection that ended before authentication,
- * which tells the listener what penalty its source earned (penalty.h).
- */
-static int
-preauth_status(int r, const struct auth_result *res)
-{
-	if (r == ERR_CONN_TIMEOUT)
-		return SSHD_EXIT_LOGIN_GRACE;
-	if (res->attempted)
-		return SSHD_EXIT_AUTH_ATTEMPTED;
-	if (res->invalid_user)
-		return SSHD_EXIT_INVALID_USER;
-	return SSHD_EXIT_NOAUTH;
-}
-
 int
 serve_connection(struct server *s, int in, int out, int authpipe)
 {
 	struct conn_info ci;
 	struct tr_config tc;
-	struct transport *t;
+	struct sbuf *state = NULL;
 	struct auth_conn ac;
 	struct auth_result res;
 	struct authority_local_config acfg;
 	struct hostkey_signer hs;
-	int r, status = SSHD_EXIT_NOAUTH;
+	struct monitor *m = NULL;
+	int status;
 	unsigned char done = SSHD_STARTUP_AUTHENTICATED;
 
 	memset(&ci, 0, sizeof(ci));
@@ -248,28 +235,18 @@ serve_connection(struct server *s, int in, int out, int authpipe)
 	tc.hostkey_arg = &hs;
 	tc.moduli_path = s->sc->moduli_file ? s->sc->moduli_file :
 	    "/etc/ssh/moduli";
-	if ((t = tr_new(in, out, &tc)) == NULL) {
-		log_error("could not set up the transport");
-		authority_free(hs.auth);
-		return SSHD_EXIT_NOAUTH;
-	}
-	authority_local_set_transport(hs.auth, t);
 	/*
-	 * LoginGraceTime: one deadline from here, just after accept, to the
-	 * end of user authentication, over the version exchange and key
-	 * exchange too, however the client paces its bytes. Not under -d,
-	 * as in OpenSSH: whoever debugs may sit at a prompt.
+	 * Everything up to USERAUTH_SUCCESS happens in a sandboxed child
+	 * (privsep.c); LoginGraceTime runs there, from here, just after
+	 * accept. The monitor takes the authority over; the child's
+	 * transport state goes on in a process of the user's, which this
+	 * one, root, serves as its monitor until the connection ends.
 	 */
-	if (s->sc->login_grace_time > 0 && !s->debug)
-		tr_set_deadline(t, (uint64_t)s->sc->login_grace_time * 1000);
-	if ((r = auth_serve_authority(t, hs.auth, &ac, &res)) != 0) {
-		(void)tr_flush(t);
-		status = preauth_status(r, &res);
+	if ((status = privsep_preauth(s, in, out, authpipe, &tc, &ac,
+	    hs.auth, &m, &state)) != 0)
 		goto out;
-	}
-	authority_set_phase(hs.auth, AUTHORITY_POSTAUTH);
-	tr_set_authenticated(t);
-	tr_set_deadline(t, 0);
+	hs.auth = monitor_authority(m);
+	monitor_take_result(m, &res);
 	status = 1;
 	if (authpipe != -1) {
 		/* Tells the listener: authenticated, no penalty to give. */
@@ -279,15 +256,15 @@ serve_connection(struct server *s, int in, int out, int authpipe)
 	}
 	if (authority_session_open(hs.auth, NULL) != 0)
 		goto out;
-	r = session_serve(t, res.sc, res.pw, res.opts, ci.raddr, ci.rport);
-	status = r == 0 ? 0 : 1;
+	status = privsep_postauth(s, in, out, &tc, m, state, &res, &ci);
+	state = NULL;
 	authority_session_close(hs.auth);
  out:
 	if (authpipe != -1)
 		close(authpipe);
+	sbuf_free(state);
 	auth_result_clear(&res);
-	tr_free(t);
-	authority_free(hs.auth);
+	monitor_free(m);
 	return status;
 }
 
@@ -477,6 +454,18 @@ main(int argc, char **argv)
 		exit(1);
 	if (test)
 		exit(0);
+	/*
+	 * The pre-authentication child's account and empty directory must
+	 * be there before the first connection (as root; a server run by
+	 * another user only sandboxes its child, it cannot change its
+	 * uid). MOAT_SSHD_SANDBOX=rlimit forces the rlimit-only sandbox
+	 * that a kernel without seccomp gets, for tests and diagnosis.
+	 */
+	if (geteuid() == 0 && sandbox_check(NULL, NULL) != 0)
+		exit(255);
+	if (getenv("MOAT_SSHD_SANDBOX") != NULL &&
+	    strcmp(getenv("MOAT_SSHD_SANDBOX"), "rlimit") == 0)
+		srv.sandbox_flags |= SANDBOX_FORCE_RLIMIT;
 	srv.log_stderr = log_stderr || logfile != NULL;
 	srv.debug = debug;
 	signal(SIGPIPE, SIG_IGN);

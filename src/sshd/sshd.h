@@ -22,6 +22,7 @@ struct server {
 	size_t nhostkeys;
 	int log_stderr;
 	int debug;				/* -d: no LoginGraceTime */
+	int sandbox_flags;			/* sandbox_apply()'s */
 };
 
 struct conn_info {
@@ -44,6 +45,35 @@ void describe_peer(int fd, struct conn_info *ci);
  * authpipe: the startup pipe's write end, or -1.
  */
 int serve_connection(struct server *s, int in, int out, int authpipe);
+
+/*
+ * privsep.c: privilege separation of one connection.
+ *
+ * privsep_preauth: run the pre-authentication half of a connection on
+ * in/out in a sandboxed child (which closes authpipe, the listener's;
+ * -1: none), answering it as its monitor with local (which the monitor
+ * *mp then owns; monitor_free() it). tc: the transport settings of this
+ * process, whose signer is local's. 0 when a user was authenticated:
+ * *statep is the child's transport state (the monitor's record of the
+ * login: monitor_take_result()). Otherwise the pre-auth exit status for
+ * the listener (penalty.h), with *statep NULL.
+ *
+ * privsep_postauth: carry the connection on from state (freed) in a
+ * process that runs as res->pw (with its ChrootDirectory) and holds no
+ * host private key, serving it as m until it ends; its exit status.
+ */
+struct tr_config;
+struct auth_conn;
+struct auth_result;
+struct authority;
+struct monitor;
+struct sbuf;
+int privsep_preauth(struct server *s, int in, int out, int authpipe,
+    const struct tr_config *tc, const struct auth_conn *ac,
+    struct authority *local, struct monitor **mp, struct sbuf **statep);
+int privsep_postauth(struct server *s, int in, int out,
+    const struct tr_config *tc, struct monitor *m, struct sbuf *state,
+    struct auth_result *res, const struct conn_info *ci);
 
 /* listen.c: accept and fork until a signal; 0, 1 or SSHD_RESTART. */
 int listen_loop(struct server *s, struct listener *l);

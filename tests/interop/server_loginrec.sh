@@ -47,10 +47,12 @@ msg_time() {
 }
 # between LOW HIGH VALUE: LOW <= VALUE <= HIGH (VALUE may be empty).
 between() { [ -n "$3" ] && [ "$3" -ge "$1" ] && [ "$3" -le "$2" ]; }
-# grandchild_of_sshd PID: the session's child, under the connection's
-# process, under the listener.
-grandchild_of_sshd() {
+# session_child PID: the session's child, under the connection's
+# process that runs as the user, under its monitor, under the listener
+# (OpenSSH's tree too).
+session_child() {
 	pp=$(ps -o ppid= -p "$1" | tr -d ' ')
+	[ -n "$pp" ] && pp=$(ps -o ppid= -p "$pp" | tr -d ' ')
 	[ -n "$pp" ] && [ "$(ps -o ppid= -p "$pp" | tr -d ' ')" = "$SSHD_PID" ]
 }
 LL_RE='^Last login: [A-Z][a-z][a-z] [A-Z][a-z][a-z] [ 123][0-9] [0-2][0-9]:[0-5][0-9]:[0-5][0-9] [0-9][0-9][0-9][0-9] from 127\.0\.0\.1$'
@@ -81,7 +83,7 @@ REC=$(grep "^\[7\] \[[0-9]*\] \[$UTID *\] \[$ME *\] \[$TTY *\] \[127\.0\.0\.1 *\
 check "utmp: USER_PROCESS, id $UTID, $ME, $TTY, host and address" \
     [ -n "$REC" ]
 PID=$(printf '%s\n' "$REC" | sed -n '1s/^\[7\] \[0*\([0-9]*\)\].*/\1/p')
-check "ut_pid ($PID) is the session's child" grandchild_of_sshd "$PID"
+check "ut_pid ($PID) is the session's child" session_child "$PID"
 wait $A
 t_a_end=$(date +%s)
 

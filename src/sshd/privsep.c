@@ -1,0 +1,391 @@
+/*
+ * privsep.c: privilege separation of one connection. The connection
+ * process stays root and is the monitor (monitor.h) of two children in
+ * turn, each on a socketpair of its own:
+ *
+ *   pre-auth child                        monitor (this process, root)
+ *   logs through the monitor (MON_LOG)    answers each request, or ends
+ *   sandbox_drop(): the sshd account,       the connection: host key
+ *     chroot into the empty directory       signatures, the user lookup,
+ *   sandbox_apply(): rlimits, seccomp       key/password/PAM checks, the
+ *   transport on the client's socket,       verdict, DH groups
+ *     userauth through authority_remote
+ *   after USERAUTH_SUCCESS: tr_export()   keeps the state; PAM session
+ *     -> MON_REQ_TRANSPORT_STATE, _exit
+ *
+ *   post-auth process                     answers: host key signatures
+ *   drops the host private keys,            and groups (rekeying,
+ *     becomes the user for good (with       hostkeys-prove), login
+ *     ChrootDirectory), logs through the    records of pty sessions;
+ *     monitor                               after it: logout records,
+ *   tr_import(), session_serve(): the       PAM session close
+ *     connection layer, as the user
+ *
+ * The pre-auth child holds the client's socket, its end of the
+ * socketpair and the descriptors 0-2 (/dev/null unless debugging),
+ * nothing else: no host private key, no file, no way to open one. Its
+ * exit status is the pre-auth status of penalty.h, which the monitor
+ * passes on to the listener as its own; killed by a signal (the seccomp
+ * filter's SIGSYS, a crash), SSHD_EXIT_CHILD_CRASH. A child that breaks
+ * the monitor protocol is killed.
+ *
+ * The transport state goes from the sandboxed child to the user's
+ * process through the monitor, which only stores the bytes: the parser
+ * (tr_import()) runs in the least privileged process that needs it.
+ *
+ * LoginGraceTime is the child's (its transport's deadline, logged as
+ * OpenSSH does); the monitor keeps a backstop a little later, in case
+ * the child hangs, and then kills it.
+ */
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "auth.h"
+#include "authority.h"
+#include "err.h"
+#include "log.h"
+#include "mem.h"
+#include "monitor.h"
+#include "penalty.h"
+#include "sandbox.h"
+#include "session.h"
+#include "sshd.h"
+#include "transport.h"
+
+#define GRACE_BACKSTOP_MS	5000	/* after LoginGraceTime */
+
+/* The child's host key signer and group chooser: both ask the monitor. */
+struct child_ctx {
+	struct server *s;
+	struct authority *auth;
+};
+
+static int
+child_sign(void *arg, const struct key *pub, const char *sigalg,
+    const unsigned char *data, size_t dlen, struct sbuf *sig)
+{
+	struct child_ctx *cc = arg;
+	size_t i;
+
+	for (i = 0; i < cc->s->nhostkeys; i++)
+		if (cc->s->hostpub[i] == pub)
+			return authority_hostkey_sign(cc->auth, i, sigalg, data,
+			    dlen, sig);
+	return ERR_NOT_FOUND;
+}
+
+static int
+child_gex(void *arg, uint32_t min, uint32_t want, uint32_t max, BIGNUM **pp,
+    BIGNUM **gp)
+{
+	struct child_ctx *cc = arg;
+
+	return authority_remote_moduli(cc->auth, min, want, max, pp, gp);
+}
+
+static int
+preauth_status(int r, const struct auth_result *res)
+{
+	if (r == ERR_CONN_TIMEOUT)
+		return SSHD_EXIT_LOGIN_GRACE;
+	if (res->attempted)
+		return SSHD_EXIT_AUTH_ATTEMPTED;
+	if (res->invalid_user)
+		return SSHD_EXIT_INVALID_USER;
+	return SSHD_EXIT_NOAUTH;
+}
+
+static void __attribute__((noreturn))
+child_main(struct server *s, int in, int out, const struct tr_config *tc0,
+    const struct auth_conn *ac, int mon)
+{
+	struct child_ctx cc;
+	struct tr_config tc = *tc0;
+	struct transport *t;
+	struct auth_result res;
+	struct sbuf *st;
+	enum sandbox_kind kind;
+	int r;
+
+	log_set_sink(mon_log_sink, &mon);
+	if (geteuid() == 0 && sandbox_drop(NULL, NULL) != 0)
+		_exit(SSHD_EXIT_NOAUTH);
+	if (sandbox_apply(s->sandbox_flags, &kind) != 0)
+		_exit(SSHD_EXIT_NOAUTH);
+	log_debug("privsep: pre-authentication child %ld: uid %ld, "
+	    "sandbox %s", (long)getpid(), (long)geteuid(),
+	    sandbox_kind_name(kind));
+	cc.s = s;
+	cc.auth = authority_remote_new(mon, s->sc);
+	tc.hostkey_sign = child_sign;
+	tc.gex_choose = child_gex;
+	tc.hostkey_arg = &cc;
+	memset(&res, 0, sizeof(res));
+	if ((t = tr_new(in, out, &tc)) == NULL) {
+		log_error("could not set up the transport");
+		_exit(SSHD_EXIT_NOAUTH);
+	}
+	/* LoginGraceTime, from accept: see serve_connection(). */
+	if (s->sc->login_grace_time > 0 && !s->debug)
+		tr_set_deadline(t, (uint64_t)s->sc->login_grace_time * 1000);
+	if ((r = auth_serve_authority(t, cc.auth, ac, &res)) != 0) {
+		(void)tr_flush(t);
+		_exit(preauth_status(r, &res));
+	}
+	st = sbuf_new();
+	if ((r = tr_export(t, st)) != 0 ||
+	    (r = authority_remote_send_state(cc.auth, st)) != 0) {
+		log_error("privsep: handing the connection over: %s",
+		    err_str(r));
+		_exit(SSHD_EXIT_NOAUTH);
+	}
+	/* The keys in st and t go with the process. */
+	_exit(0);
+}
+
+static uint64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/*
+ * Serve the child until it hands the connection over (1: the pre-auth
+ * child, with until_state), ends (0) or must be stopped (-1: killed
+ * here), at the latest at end (monotonic ms; 0: no limit). Its log
+ * lines come in between its requests (MON_LOG).
+ */
+static int
+monitor_loop(struct monitor *m, int mon, pid_t pid, uint64_t end,
+    int until_state)
+{
+	struct pollfd pfd;
+	int r, timeout;
+
+	for (;;) {
+		pfd.fd = mon;
+		pfd.events = POLLIN;
+		timeout = -1;
+		if (end != 0) {
+			uint64_t t = now_ms();
+
+			timeout = t >= end ? 0 : (int)(end - t);
+		}
+		r = poll(&pfd, 1, timeout);
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r == -1) {
+			log_error("privsep: poll: %s", strerror(errno));
+			break;
+		}
+		if (r == 0) {
+			log_error("privsep: pre-authentication child %ld "
+			    "outlived LoginGraceTime; stopping it", (long)pid);
+			break;
+		}
+		r = monitor_serve_one(m);
+		if (r == ERR_CONN_CLOSED)
+			return 0;
+		if (r != 0)
+			break;
+		if (until_state && monitor_has_state(m))
+			return 1;
+	}
+	kill(pid, SIGKILL);
+	return -1;
+}
+
+/* A socketpair for the monitor and a child; 0, or -1 (logged). */
+static int
+monitor_pair(int sv[2])
+{
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0)
+		return 0;
+	log_error("privsep: socketpair: %s", strerror(errno));
+	return -1;
+}
+
+static void
+reap(pid_t pid, int *status)
+{
+	while (waitpid(pid, status, 0) == -1 && errno == EINTR)
+		;
+}
+
+int
+privsep_preauth(struct server *s, int in, int out, int authpipe,
+    const struct tr_config *tc, const struct auth_conn *ac,
+    struct authority *local, struct monitor **mp, struct sbuf **statep)
+{
+	int mon[2], status = 0, r;
+	struct monitor *m;
+	pid_t pid;
+
+	*statep = NULL;
+	*mp = NULL;
+	if (monitor_pair(mon) != 0) {
+		authority_free(local);
+		return SSHD_EXIT_NOAUTH;
+	}
+	*mp = m = monitor_new(local, mon[0]);
+	monitor_set_moduli(m, tc->moduli_path);
+	monitor_set_client(m, ac->remote_addr);
+	if ((pid = fork()) == -1) {
+		log_error("privsep: fork: %s", strerror(errno));
+		close(mon[0]);
+		close(mon[1]);
+		return SSHD_EXIT_NOAUTH;
+	}
+	if (pid == 0) {
+		close(mon[0]);
+		if (authpipe != -1)
+			close(authpipe);
+		child_main(s, in, out, tc, ac, mon[1]);
+	}
+	close(mon[1]);
+	r = monitor_loop(m, mon[0], pid, s->sc->login_grace_time > 0 &&
+	    !s->debug ? now_ms() + (uint64_t)s->sc->login_grace_time * 1000 +
+	    GRACE_BACKSTOP_MS : 0, 1);
+	reap(pid, &status);
+	close(mon[0]);
+	if (r == 1 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+	    (*statep = monitor_take_state(m)) != NULL)
+		return 0;
+	if (WIFSIGNALED(status)) {
+		if (r != -1)
+			log_error("privsep: pre-authentication child %ld "
+			    "killed by signal %d", (long)pid,
+			    WTERMSIG(status));
+		return r == -1 ? SSHD_EXIT_NOAUTH : SSHD_EXIT_CHILD_CRASH;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+		return WEXITSTATUS(status);
+	return SSHD_EXIT_NOAUTH;
+}
+
+/* The post-auth process's login records, made by the monitor. */
+static int
+rec_login(void *arg, const char *tty, long pid)
+{
+	return authority_remote_login(arg, tty, pid);
+}
+
+static void
+rec_logout(void *arg, const char *tty)
+{
+	(void)authority_remote_logout(arg, tty);
+}
+
+/*
+ * The post-auth process: no host private key, the user's ids (and
+ * ChrootDirectory) for good, the transport carried on from state.
+ */
+static void __attribute__((noreturn))
+postauth_main(struct server *s, int in, int out, const struct tr_config *tc0,
+    struct sbuf *state, struct auth_result *res, const struct conn_info *ci,
+    int mon)
+{
+	struct session_recorder rec;
+	struct child_ctx cc;
+	struct tr_config tc = *tc0;
+	struct transport *t;
+	const char *what = NULL;
+	char *chroot_path = NULL;
+	size_t i;
+	int r;
+
+	log_set_sink(mon_log_sink, &mon);
+	for (i = 0; i < s->nhostkeys; i++) {
+		key_free(s->hostkeys[i]);
+		s->hostkeys[i] = NULL;
+	}
+	if (geteuid() == 0) {
+		const char *cd = res->sc->chroot_directory;
+
+		if (cd != NULL && strcasecmp(cd, "none") != 0 &&
+		    sess_chroot_path(cd, res->pw, &chroot_path) != 0)
+			_exit(1);
+		if (sess_become_user(res->pw, chroot_path, &what) != 0) {
+			log_fatal("privsep: %s: %s", what, strerror(errno));
+			_exit(1);
+		}
+		if (chroot_path != NULL) {
+			/* Done for the whole session: not again per child. */
+			x_free(res->sc->chroot_directory);
+			res->sc->chroot_directory = NULL;
+			x_free(chroot_path);
+		}
+	}
+	log_debug("privsep: post-authentication process %ld: uid %ld",
+	    (long)getpid(), (long)geteuid());
+	cc.s = s;
+	cc.auth = authority_remote_new(mon, s->sc);
+	authority_set_phase(cc.auth, AUTHORITY_POSTAUTH);
+	tc.hostkey_sign = child_sign;
+	tc.gex_choose = child_gex;
+	tc.hostkey_arg = &cc;
+	t = tr_import(in, out, &tc, sbuf_ptr(state), sbuf_len(state));
+	sbuf_free(state);	/* wipes the keys */
+	if (t == NULL)
+		_exit(1);
+	rec.login = rec_login;
+	rec.logout = rec_logout;
+	rec.arg = cc.auth;
+	session_set_recorder(&rec);
+	r = session_serve(t, res->sc, res->pw, res->opts, ci->raddr,
+	    ci->rport);
+	tr_free(t);
+	_exit(r == 0 ? 0 : 1);
+}
+
+int
+privsep_postauth(struct server *s, int in, int out, const struct tr_config *tc,
+    struct monitor *m, struct sbuf *state, struct auth_result *res,
+    const struct conn_info *ci)
+{
+	int mon[2], status = 0;
+	pid_t pid;
+
+	if (monitor_pair(mon) != 0) {
+		sbuf_free(state);
+		return 1;
+	}
+	if ((pid = fork()) == -1) {
+		log_error("privsep: fork: %s", strerror(errno));
+		close(mon[0]);
+		close(mon[1]);
+		sbuf_free(state);
+		return 1;
+	}
+	if (pid == 0) {
+		close(mon[0]);
+		postauth_main(s, in, out, tc, state, res, ci, mon[1]);
+	}
+	sbuf_free(state);
+	close(mon[1]);
+	monitor_set_fd(m, mon[0]);
+	(void)monitor_loop(m, mon[0], pid, 0, 0);
+	reap(pid, &status);
+	close(mon[0]);
+	/* A session the process could not end properly is ended here. */
+	monitor_logout_all(m);
+	if (WIFSIGNALED(status)) {
+		log_error("privsep: post-authentication process %ld killed by "
+		    "signal %d", (long)pid, WTERMSIG(status));
+		return 1;
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
