@@ -11,10 +11,11 @@
 # connection process still finds the configuration, then runs from "/"
 # as its listener does.
 #
-# In the sanitizer build, AddressSanitizer's own heap sits at a fixed
-# address in every process, forked or not; the program, libc, the stack
-# and the brk heap are still placed by the kernel at exec, so the
-# comparison means the same there.
+# In the sanitizer build, AddressSanitizer's allocator sits at a fixed
+# address in every process, forked or executed, and there is no brk
+# heap to compare; the program, libc and the stack are still placed
+# anew by the kernel at each exec (and copied by a fork), so the
+# comparison means the same there for them.
 . "$(dirname "$0")/lib.sh"
 need ssh
 need ps
