@@ -1,7 +1,8 @@
 /*
  * listen.c: sshd's listener. It accepts on every listening socket, forks
- * one connection process per connection, and enforces the limits kept
- * per source: PerSourcePenalties (penalty.h), MaxStartups and
+ * one connection process per connection, which executes sshd anew
+ * (sshd.h: SSHD_REXEC_SOCK_FD), and enforces the limits kept per
+ * source: PerSourcePenalties (penalty.h), MaxStartups and
  * PerSourceMaxStartups.
  *
  * Each connection process not yet authenticated has a slot in a table
@@ -368,6 +369,44 @@ child_setup(struct listen_ctx *lc, int readend)
 	sigprocmask(SIG_SETMASK, &lc->orig_mask, NULL);
 }
 
+/*
+ * In the new child, after child_setup(): become a fresh sshd (-R) that
+ * serves the connection fd, with the startup pipe's write end pipefd,
+ * so that no two connection processes, nor the listener, share an
+ * address-space layout. /proc/self/exe is the program the listener
+ * runs even if its file has been replaced or removed since. The new
+ * process reads the configuration and host keys again, from the
+ * directory sshd was started in (daemon() left it for "/"), which it
+ * leaves in turn once they are loaded. Does not return.
+ */
+static void
+child_rexec(struct listen_ctx *lc, int fd, int pipefd)
+{
+	int s, p;
+
+	/*
+	 * Copies above SSHD_REXEC_PIPE_FD first, as either descriptor may
+	 * sit on the other's target now. dup2() leaves the targets open
+	 * across exec; everything else here is close-on-exec.
+	 */
+	if ((s = fcntl(fd, F_DUPFD_CLOEXEC, SSHD_REXEC_PIPE_FD + 1)) == -1 ||
+	    (p = fcntl(pipefd, F_DUPFD_CLOEXEC,
+	    SSHD_REXEC_PIPE_FD + 1)) == -1 ||
+	    dup2(s, SSHD_REXEC_SOCK_FD) == -1 ||
+	    dup2(p, SSHD_REXEC_PIPE_FD) == -1) {
+		log_error("rexec: descriptors: %s", strerror(errno));
+		_exit(SSHD_EXIT_NOT_STARTED);
+	}
+	if (lc->s->rexec_cwd[0] != '\0' && chdir(lc->s->rexec_cwd) == -1)
+		log_debug("rexec: chdir %s: %s", lc->s->rexec_cwd,
+		    strerror(errno));
+	log_debug("rexec start in %d out %d pipe %d", SSHD_REXEC_SOCK_FD,
+	    SSHD_REXEC_SOCK_FD, SSHD_REXEC_PIPE_FD);
+	execv("/proc/self/exe", lc->s->rexec_argv);
+	log_error("rexec of /proc/self/exe failed: %s", strerror(errno));
+	_exit(SSHD_EXIT_NOT_STARTED);
+}
+
 /* The slot for a new connection, filled in; NULL if it is dropped. */
 static struct conn_slot *
 admit(struct listen_ctx *lc, int fd, const struct sockaddr_storage *ss,
@@ -438,7 +477,7 @@ accept_one(struct listen_ctx *lc, int lfd)
 	pid = fork();
 	if (pid == 0) {
 		child_setup(lc, p[0]);
-		_exit(serve_connection(lc->s, fd, fd, p[1]));
+		child_rexec(lc, fd, p[1]);
 	}
 	close(p[1]);
 	close(fd);

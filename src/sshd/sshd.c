@@ -3,7 +3,9 @@
  * and the work of one connection process.
  *
  * The listener (listen.c) accepts on every ListenAddress/Port and forks
- * a child per connection. The child runs the transport, then user
+ * a child per connection, which executes sshd anew with -R: it reads
+ * the configuration and host keys again and serves the connection it
+ * finds on SSHD_REXEC_SOCK_FD. The child runs the transport, then user
  * authentication (src/server/auth.c), then the session (session.c). It
  * tells the listener through its startup pipe when it has
  * authenticated; if it ends before that, its exit status says how
@@ -332,20 +334,21 @@ open_listeners(struct server *s, struct listener *l)
 }
 
 /*
- * Before anything else: descriptors 0-2 open (on /dev/null where the
- * launcher left one closed, so no socket or log file can become stderr)
- * and nothing above them. Whatever else the launching shell or service
- * manager had open must reach neither the listener nor a connection.
- * With -i, stdin and stdout are the connection and stay as they are.
- * Nothing is carried across the SIGHUP re-exec: it opens its listeners
- * and log file anew.
+ * Before anything opens a file: descriptors 0-2 open (on /dev/null where
+ * the launcher left one closed, so no socket or log file can become
+ * stderr) and nothing above them. Whatever else the launching shell or
+ * service manager had open must reach neither the listener nor a
+ * connection. With -i, stdin and stdout are the connection and stay as
+ * they are. Nothing is carried across the SIGHUP re-exec: it opens its
+ * listeners and log file anew. A connection process (rexec: sshd -R)
+ * keeps the two descriptors its listener handed over as well.
  */
 static void
-sanitise_fds(void)
+sanitise_fds(int rexec)
 {
 	int fd;
 
-	closefrom(STDERR_FILENO + 1);
+	closefrom((rexec ? SSHD_REXEC_PIPE_FD : STDERR_FILENO) + 1);
 	while ((fd = open("/dev/null", O_RDWR)) != -1 && fd <= STDERR_FILENO)
 		;
 	if (fd > STDERR_FILENO)
@@ -359,15 +362,21 @@ main(int argc, char **argv)
 	struct servconf *sc;
 	const char *config = SSHD_CONFIG_DEFAULT, *logfile = NULL;
 	int ch, debug = 0, no_daemon = 0, inetd = 0, test = 0, dump = 0;
-	int log_stderr = 0, quiet = 0, r, i, bad = 0;
+	int log_stderr = 0, quiet = 0, r, i, bad = 0, rexec = 0;
 	char *opts[256];
 	int nopts = 0;
+	static char rexec_flag[] = "-R";
 
-	sanitise_fds();
 	memset(&srv, 0, sizeof(srv));
+	/* Before getopt() can reorder it: argv[0], -R, then the rest. */
+	srv.rexec_argv = x_calloc((size_t)argc + 2, sizeof(*srv.rexec_argv));
+	srv.rexec_argv[0] = argv[0];
+	srv.rexec_argv[1] = rexec_flag;
+	for (i = 1; i < argc; i++)
+		srv.rexec_argv[i + 1] = argv[i];
 	sc = servconf_new();
 	srv.sc = sc;
-	while ((ch = getopt(argc, argv, "46C:DE:Gc:def:g:h:iqo:p:tTu:V")) != -1) {
+	while ((ch = getopt(argc, argv, "46C:DE:Gc:def:g:h:iqo:p:RtTu:V")) != -1) {
 		switch (ch) {
 		case '4':
 			opts[nopts++] = x_strdup("AddressFamily inet");
@@ -396,6 +405,7 @@ main(int argc, char **argv)
 		case 'p':
 			opts[nopts++] = x_asprintf("Port %s", optarg);
 			break;
+		case 'R': rexec = 1; break;	/* not in usage(): internal */
 		case 't': test = 1; break;
 		case 'T': dump = 1; break;
 		case 'c':
@@ -417,6 +427,21 @@ main(int argc, char **argv)
 	}
 	if (optind < argc)
 		usage();
+	/* Nothing above has opened a file. */
+	sanitise_fds(rexec);
+	if (rexec) {
+		struct stat st_sock, st_pipe;
+
+		if (fstat(SSHD_REXEC_SOCK_FD, &st_sock) == -1 ||
+		    fstat(SSHD_REXEC_PIPE_FD, &st_pipe) == -1 ||
+		    !S_ISSOCK(st_sock.st_mode) || !S_ISFIFO(st_pipe.st_mode)) {
+			fprintf(stderr, "sshd: -R is for sshd's own use\n");
+			exit(1);
+		}
+		/* As the listener had them: not for the user's programs. */
+		fcntl(SSHD_REXEC_SOCK_FD, F_SETFD, FD_CLOEXEC);
+		fcntl(SSHD_REXEC_PIPE_FD, F_SETFD, FD_CLOEXEC);
+	}
 	if (debug)
 		log_stderr = 1;
 	log_init(argv[0], quiet ? LOG_LEVEL_QUIET :
@@ -436,7 +461,7 @@ main(int argc, char **argv)
 	if (servconf_load(sc, config) != 0)
 		bad = 1;
 	if (bad || servconf_finish(sc) != 0)
-		exit(255);
+		exit(rexec ? SSHD_EXIT_NOT_STARTED : 255);
 	if (!quiet && !debug)
 		log_set_level(sc->log_level);
 	else if (debug)
@@ -451,7 +476,7 @@ main(int argc, char **argv)
 		exit(0);
 	}
 	if (load_hostkeys(&srv) != 0)
-		exit(1);
+		exit(rexec ? SSHD_EXIT_NOT_STARTED : 1);
 	if (test)
 		exit(0);
 	/*
@@ -469,6 +494,20 @@ main(int argc, char **argv)
 	srv.log_stderr = log_stderr || logfile != NULL;
 	srv.debug = debug;
 	signal(SIGPIPE, SIG_IGN);
+	if (rexec) {
+		/*
+		 * A connection process: the listener forked and executed
+		 * us on the connection (listen.c: child_rexec()). As the
+		 * listener it ran from "/" unless kept in the foreground.
+		 */
+		if (!no_daemon && chdir("/") == -1)
+			log_debug("chdir /: %s", strerror(errno));
+		r = serve_connection(&srv, SSHD_REXEC_SOCK_FD,
+		    SSHD_REXEC_SOCK_FD, SSHD_REXEC_PIPE_FD);
+		/* The client sees the end now, not after exit-time work. */
+		close(SSHD_REXEC_SOCK_FD);
+		exit(r);
+	}
 	if (inetd)
 		exit(serve_connection(&srv, STDIN_FILENO, STDOUT_FILENO, -1));
 	{
@@ -485,6 +524,9 @@ main(int argc, char **argv)
 				exit(1);
 			exit(serve_connection(&srv, fd, fd, -1));
 		}
+		/* Where each connection process reads the configuration. */
+		if (getcwd(srv.rexec_cwd, sizeof(srv.rexec_cwd)) == NULL)
+			srv.rexec_cwd[0] = '\0';
 		if (!no_daemon && daemon(0, 0) == -1) {
 			log_error("daemon() failed: %s", strerror(errno));
 			exit(1);

@@ -2,6 +2,7 @@
 #ifndef MOAT_SSHD_H
 #define MOAT_SSHD_H
 
+#include <limits.h>
 #include <netdb.h>
 
 #include "cert.h"
@@ -14,6 +15,22 @@
 /* The one byte a connection process sends its listener: authenticated. */
 #define SSHD_STARTUP_AUTHENTICATED 0x01
 
+/*
+ * Each connection process is sshd executed anew (sshd -R, an option
+ * for sshd's own use), so that it gets an address-space layout of its
+ * own rather than a copy of the listener's. It finds the accepted
+ * socket and the startup pipe's write end on these descriptors; 0-2
+ * are the listener's (/dev/null, or the log under -e).
+ */
+#define SSHD_REXEC_SOCK_FD	3
+#define SSHD_REXEC_PIPE_FD	4
+/*
+ * The exit status of a connection process that could not start (the
+ * exec failed, or the configuration or host keys no longer load): the
+ * server's fault, so it earns the client no penalty (penalty.h).
+ */
+#define SSHD_EXIT_NOT_STARTED	0
+
 struct server {
 	struct servconf *sc;
 	struct key *hostkeys[SC_MAX_LIST];	/* private */
@@ -23,6 +40,9 @@ struct server {
 	int log_stderr;
 	int debug;				/* -d: no LoginGraceTime */
 	int sandbox_flags;			/* sandbox_apply()'s */
+	/* The listener's: what each connection process runs (-R first). */
+	char **rexec_argv;
+	char rexec_cwd[PATH_MAX];	/* sshd's start directory; "": none */
 };
 
 struct conn_info {
