@@ -55,6 +55,7 @@
 #include "err.h"
 #include "log.h"
 #include "mem.h"
+#include "memtrim.h"
 #include "monitor.h"
 #include "penalty.h"
 #include "sandbox.h"
@@ -63,6 +64,7 @@
 #include "transport.h"
 
 #define GRACE_BACKSTOP_MS	5000	/* after LoginGraceTime */
+#define IDLE_TRIM_MS		2000	/* as the session's (memtrim.h) */
 
 /* The child's host key signer and group chooser: both ask the monitor. */
 struct child_ctx {
@@ -166,19 +168,21 @@ now_ms(void)
  * Serve the child until it hands the connection over (1: the pre-auth
  * child, with until_state), ends (0) or must be stopped (-1: killed
  * here), at the latest at end (monotonic ms; 0: no limit). Its log
- * lines come in between its requests (MON_LOG).
+ * lines come in between its requests (MON_LOG). Without an end, the
+ * monitor gives back the pages it no longer needs (memtrim.h) once the
+ * child has asked nothing for IDLE_TRIM_MS: it waits out the session.
  */
 static int
 monitor_loop(struct monitor *m, int mon, pid_t pid, uint64_t end,
     int until_state)
 {
 	struct pollfd pfd;
-	int r, timeout;
+	int r, timeout, trimmed = end != 0;
 
 	for (;;) {
 		pfd.fd = mon;
 		pfd.events = POLLIN;
-		timeout = -1;
+		timeout = trimmed ? -1 : IDLE_TRIM_MS;
 		if (end != 0) {
 			uint64_t t = now_ms();
 
@@ -190,6 +194,11 @@ monitor_loop(struct monitor *m, int mon, pid_t pid, uint64_t end,
 		if (r == -1) {
 			log_error("privsep: poll: %s", strerror(errno));
 			break;
+		}
+		if (r == 0 && !trimmed) {
+			(void)mem_trim_idle();
+			trimmed = 1;
+			continue;
 		}
 		if (r == 0) {
 			log_error("privsep: pre-authentication child %ld "

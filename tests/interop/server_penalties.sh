@@ -147,8 +147,11 @@ check "deny-all: 127.0.0.1 served once the entry expired" \
 # (7) Floods from one source lock no one else out. (a) Connections that
 # leave at once: the source is soon refused, and its drops are logged
 # at a bounded rate. (b) Connections held open: PerSourceMaxStartups
-# keeps them from filling MaxStartups.
-PENALTIES="noauth:1s min:3s max:10s"
+# keeps them from filling MaxStartups. One connection's penalty reaches
+# min, so the refusals start after the first connection process ends
+# (a connection costs a re-executed sshd and a sandboxed child first:
+# half a second under the sanitizers).
+PENALTIES="noauth:3s min:3s max:10s"
 restart_sshd
 "$PY" "$H" flood 127.0.0.8 "$PORT" 3 > "$T/flood.out" &
 FL=$!

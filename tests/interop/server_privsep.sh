@@ -241,4 +241,31 @@ check "key login under the rlimit sandbox" \
 check "the rlimit sandbox is logged" \
     grep -q "privsep: pre-authentication child [0-9]*: uid $PUID, sandbox rlimit" \
     "$T/sshd.log"
+
+# sshd -d (one connection, no listener child) and sshd -i (inetd): the
+# same separation.
+kill "$SSHD_PID"; wait "$SSHD_PID" 2>/dev/null
+SSHD_PID=""
+write_config </dev/null
+"$BIN/sshd" -d -e -f "$T/sshd_config" 2> "$T/sshd_d.log" &
+DPID=$!
+at_exit "kill $DPID 2>/dev/null"
+i=0
+while ! grep -q "Server listening" "$T/sshd_d.log" && [ $i -lt 100 ]; do
+	sleep 0.05; i=$((i + 1))
+done
+check "sshd -d: key login" [ "$(ossh "$ME@127.0.0.1" 'echo in')" = in ]
+wait "$DPID" 2>/dev/null
+check "sshd -d: the pre-auth child was sandboxed" \
+    grep -q "privsep: pre-authentication child [0-9]*: uid $PUID, sandbox seccomp" \
+    "$T/sshd_d.log"
+check "sshd -d: a post-auth process served the session" \
+    grep -q "privsep: post-authentication process [0-9]*: uid" "$T/sshd_d.log"
+out=$(ossh -o ProxyCommand="$BIN/sshd -i -e -f $T/sshd_config -o LogLevel=DEBUG1" \
+    "$ME@localhost" 'echo in' 2> "$T/sshd_i.log")
+check "sshd -i: key login" [ "$out" = in ]
+check "sshd -i: the pre-auth child was sandboxed" \
+    grep -q "privsep: pre-authentication child [0-9]*: uid $PUID, sandbox seccomp" \
+    "$T/sshd_i.log"
+cat "$T/sshd_d.log" "$T/sshd_i.log" >> "$T/sshd.log"
 finish

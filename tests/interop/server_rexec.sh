@@ -69,8 +69,13 @@ for c in "$C1" "$C2"; do
 	    [ "$(readlink "/proc/$c/exe")" = "$L_EXE" ]
 	check "connection $c was started with -R" \
 	    sh -c "tr '\\0' '\\n' < /proc/$c/cmdline | grep -qx -- -R"
+	# 0-2, the client (3), the startup pipe (4) and the socketpair to
+	# its pre-authentication child (privilege separation).
 	fds=$(ls "/proc/$c/fd" | sort -n | tr '\n' ' ')
-	check "connection $c holds fds 0-4 only ($fds)" [ "$fds" = "0 1 2 3 4 " ]
+	check "connection $c holds fds 0-5 only ($fds)" \
+	    [ "$fds" = "0 1 2 3 4 5 " ]
+	check "connection $c: fd 5 is a socket" \
+	    sh -c "readlink /proc/$c/fd/5 | grep -q '^socket:'"
 	check "connection $c: fd 3 is the socket" \
 	    sh -c "readlink /proc/$c/fd/3 | grep -q '^socket:'"
 	check "connection $c: fd 4 is the startup pipe" \
