@@ -71,6 +71,9 @@ int kg_sig_match_principals(struct kg_opts *o);
  */
 int kg_sig_opts(const struct kg_opts *o, const char **hashalgp,
     uint64_t *verify_timep, int *print_pubkeyp);
+/* Digest what fd holds; a failure reported as OpenSSH's, naming who. */
+int kg_sig_hash(const char *hashalg, int fd, const char *who,
+    struct sbuf *h);
 
 /* Helpers (keygen_util.c). */
 /* Load a private key, asking for nothing: -P's passphrase or "". */

@@ -88,6 +88,22 @@ kg_sig_opts(const struct kg_opts *o, const char **hashalgp,
 	return 0;
 }
 
+int
+kg_sig_hash(const char *hashalg, int fd, const char *who, struct sbuf *h)
+{
+	int r, saved;
+
+	if ((r = sshsig_hash_fd(hashalg, fd, h)) != 0) {
+		saved = errno;
+		if (r == ERR_SYSTEM)
+			kg_error("hash_file: read: %s", strerror(saved));
+		kg_error("%s: hash_file: %s", who,
+		    r == ERR_SYSTEM ? strerror(saved) : err_str(r));
+		errno = saved;
+	}
+	return r;
+}
+
 /* A public key or certificate text file: 0 when path is one. */
 static int
 load_public_text(const char *path, struct signer *s)
@@ -346,7 +362,7 @@ sign_fd(const struct signer *s, const char *ns, const char *hashalg, int fd,
 	struct sbuf *blob = sbuf_new();
 	int r;
 
-	if ((r = sshsig_hash_fd(hashalg, fd, h)) != 0 ||
+	if ((r = kg_sig_hash(hashalg, fd, "sshsig_sign_fd", h)) != 0 ||
 	    (r = sshsig_signed_data(ns, hashalg, sbuf_ptr(h), sbuf_len(h),
 	    data)) != 0 ||
 	    (r = make_signature(s, data, sig)) != 0 ||

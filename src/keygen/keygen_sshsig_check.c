@@ -72,7 +72,7 @@ load_signature(const char *path, int key_only, const char *who,
 static int
 check_message(const struct sshsig *s, const char *ns)
 {
-	struct sbuf *h = sbuf_new();
+	struct sbuf *h;
 	char why[SSHSIG_WHY_MAX];
 	int r;
 
@@ -81,11 +81,12 @@ check_message(const struct sshsig *s, const char *ns)
 		    "algorithm \"%.100s\"", s->hashalg);
 		kg_error("sshsig_verify_fd: hash_file: signature "
 		    "algorithm not supported");
-		r = ERR_INVALID_ARGUMENT;
-	} else if ((r = sshsig_hash_fd(s->hashalg, STDIN_FILENO, h)) != 0)
-		kg_error("sshsig_verify_fd: hash_file: %s",
-		    err_str(r));
-	else if ((r = sshsig_verify(s, ns, sbuf_ptr(h), sbuf_len(h), why,
+		return ERR_INVALID_ARGUMENT;
+	}
+	h = sbuf_new();
+	if ((r = kg_sig_hash(s->hashalg, STDIN_FILENO, "sshsig_verify_fd",
+	    h)) == 0 &&
+	    (r = sshsig_verify(s, ns, sbuf_ptr(h), sbuf_len(h), why,
 	    sizeof(why))) != 0)
 		kg_error("%s", why);
 	sbuf_free(h);

@@ -215,7 +215,7 @@ parse_signer(const unsigned char *blob, size_t len, struct sshsig *s)
 	r = sbuf_get_cstring(b, &type, NULL);
 	sbuf_free(b);
 	if (r != 0)
-		return r;
+		return ERR_INVALID_FORMAT;	/* no type: OpenSSH's word */
 	if (cert_is_cert_name(type)) {
 		if ((r = cert_from_blob(blob, len, &s->cert)) == 0)
 			r = key_demote(s->cert->key, &s->key);
