@@ -338,7 +338,7 @@ sshsig_verify(const struct sshsig *s, const char *ns,
 		return ERR_SIGNATURE_INVALID;
 	}
 	if (s->key->type == KEY_RSA) {
-		/* SHA-1 RSA signatures are refused here, whatever ssh allows. */
+		/* No SHA-1 RSA here, whatever ssh may allow. */
 		if ((r = key_sig_alg(s->sig, s->siglen, &alg)) != 0) {
 			set_why(why, whylen, "Couldn't verify signature: "
 			    "unable to get signature type: %s", err_str(r));

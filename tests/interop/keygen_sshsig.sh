@@ -28,7 +28,8 @@ alike() {
 		kg_pass=$((kg_pass + 1))
 	else
 		kg_fail=$((kg_fail + 1)); echo "FAIL: $1"
-		echo "--- OpenSSH:"; echo "$kg_a"; echo "--- ours:"; echo "$kg_b"
+		echo "--- OpenSSH:"; echo "$kg_a"
+		echo "--- ours:"; echo "$kg_b"
 	fi
 }
 
@@ -60,13 +61,13 @@ for n in $types; do
 			check "$v verifies $who's $n signature" sh -c \
 			    "'$ver' -Y verify -f allowed -I p_$n@example.com \
 			    -n file -s $s < msg"
-			refuse "$v: $who's $n signature, changed message" sh -c \
+			refuse "$v: $who's $n, changed message" sh -c \
 			    "'$ver' -Y verify -f allowed -I p_$n@example.com \
 			    -n file -s $s < bad"
-			refuse "$v: $who's $n signature, wrong namespace" sh -c \
+			refuse "$v: $who's $n, wrong namespace" sh -c \
 			    "'$ver' -Y verify -f allowed -I p_$n@example.com \
 			    -n git -s $s < msg"
-			refuse "$v: $who's $n signature, wrong identity" sh -c \
+			refuse "$v: $who's $n, wrong identity" sh -c \
 			    "'$ver' -Y verify -f allowed -I p_rsa@example.co \
 			    -n file -s $s < msg"
 		done
@@ -125,11 +126,14 @@ for who in K O; do
 	for v in K O; do
 		eval ver=\$$v
 		check "$v verifies $who's certificate signature" sh -c \
-		    "'$ver' -Y verify -f allowed_ca -I alice -n file -s $s < msg"
+		    "'$ver' -Y verify -f allowed_ca -I alice -n file \
+		    -s $s < msg"
 		refuse "$v: $who's certificate, principal not in it" sh -c \
-		    "'$ver' -Y verify -f allowed_ca -I carol -n file -s $s < msg"
+		    "'$ver' -Y verify -f allowed_ca -I carol -n file \
+		    -s $s < msg"
 		refuse "$v: $who's certificate, changed message" sh -c \
-		    "'$ver' -Y verify -f allowed_ca -I alice -n file -s $s < bad"
+		    "'$ver' -Y verify -f allowed_ca -I alice -n file \
+		    -s $s < bad"
 		refuse "$v: $who's certificate, plain key line" sh -c \
 		    "'$ver' -Y verify -f allowed -I alice -n file -s $s < msg"
 	done
@@ -174,6 +178,7 @@ if command -v git >/dev/null 2>&1; then
 	git -C repo config gpg.format ssh
 	git -C repo config user.signingkey "$T/k_ed25519"
 	git -C repo config gpg.ssh.allowedSignersFile "$T/allowed"
+	good='Good "git" signature for p_ed25519@example.com with ED25519 key'
 	for who in K O; do
 		eval prog=\$$who
 		check "git commit -S through $who" git -C repo \
@@ -182,16 +187,17 @@ if command -v git >/dev/null 2>&1; then
 		for v in K O; do
 			eval ver=\$$v
 			check "git verify-commit ($who signed) through $v" \
-			    git -C repo -c gpg.ssh.program="$ver" verify-commit HEAD
+			    git -C repo -c gpg.ssh.program="$ver" \
+			    verify-commit HEAD
 			out=$(git -C repo -c gpg.ssh.program="$ver" \
 			    verify-commit HEAD 2>&1)
 			case $out in
-			*'Good "git" signature for p_ed25519@example.com with ED25519 key'*)
+			*"$good"*)
 				kg_pass=$((kg_pass + 1)) ;;
 			*)	kg_fail=$((kg_fail + 1))
-				echo "FAIL: git verify-commit output via $v: $out" ;;
+				echo "FAIL: git verify-commit via $v: $out" ;;
 			esac
-			refuse "git verify-commit ($who signed), signer not allowed, through $v" \
+			refuse "git verify-commit ($who), not allowed, via $v" \
 			    git -C repo -c gpg.ssh.program="$ver" \
 			    -c gpg.ssh.allowedSignersFile="$T/allowed_ca" \
 			    verify-commit HEAD
@@ -202,7 +208,8 @@ else
 fi
 
 # An agent holding the key signs for its public key file.
-if command -v ssh-agent >/dev/null 2>&1 && command -v ssh-add >/dev/null 2>&1; then
+if command -v ssh-agent >/dev/null 2>&1 &&
+    command -v ssh-add >/dev/null 2>&1; then
 	eval "$(ssh-agent -s)" >/dev/null
 	trap 'kill "$SSH_AGENT_PID" 2>/dev/null; rm -rf "$T"' EXIT
 	ssh-add -q k_ed25519 ck 2>/dev/null

@@ -209,7 +209,8 @@ test_armor(void)
 		"\n-----BEGIN SSH SIGNATURE-----\nU1NI\n"
 		"-----END SSH SIGNATURE-----\n",
 		"-----BEGIN SSH SIGNATURE-----\n-----END SSH SIGNATURE-----\n",
-		"-----BEGIN SSH SIGNATURE-----\nU1NI -----END SSH SIGNATURE-----",
+		"-----BEGIN SSH SIGNATURE-----\nU1NI "
+		"-----END SSH SIGNATURE-----",
 		"-----BEGIN SSH SIGNATURE-----\nU1N!\n"
 		"-----END SSH SIGNATURE-----\n",
 	};
