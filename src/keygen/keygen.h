@@ -7,6 +7,7 @@
 #define MOAT_KEYGEN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "key.h"
 
@@ -38,6 +39,9 @@ struct kg_opts {
 	size_t ncertopts;
 	int update_krl;			/* -u */
 	int list;			/* -l (with -Q) */
+	const char *sign_op;		/* -Y */
+	const char *revoked;		/* -r (with -Y verify) */
+	int require_agent;		/* -U (with -Y sign) */
 	char **args;			/* operands */
 	int nargs;
 };
@@ -56,6 +60,20 @@ int kg_gen_krl(struct kg_opts *o);
 int kg_query_krl(struct kg_opts *o);
 int kg_export(struct kg_opts *o);
 int kg_import(struct kg_opts *o);
+/* -Y: SSH signatures (keygen_sshsig.c, keygen_sshsig_check.c). */
+int kg_sshsig(struct kg_opts *o);
+int kg_sig_verify(struct kg_opts *o, int novalidate);
+int kg_sig_find_principals(struct kg_opts *o);
+int kg_sig_match_principals(struct kg_opts *o);
+/*
+ * The -O options of a -Y operation; NULL out-pointers are options that
+ * operation does not take ("Invalid option"). 0 or -1 (reported).
+ */
+int kg_sig_opts(const struct kg_opts *o, const char **hashalgp,
+    uint64_t *verify_timep, int *print_pubkeyp);
+/* Digest what fd holds; a failure reported as OpenSSH's, naming who. */
+int kg_sig_hash(const char *hashalg, int fd, const char *who,
+    struct sbuf *h);
 
 /* Helpers (keygen_util.c). */
 /* Load a private key, asking for nothing: -P's passphrase or "". */
@@ -64,7 +82,14 @@ int kg_load_private(const char *path, const char *pass, struct key **kp,
 /* Read a whole file (any size up to cap) into a NUL-terminated string. */
 int kg_read_file(const char *path, char **textp, size_t *lenp);
 int kg_write_file(const char *path, const void *p, size_t len, int mode);
+/* 1 when path does not exist or the user answers y to overwriting it. */
+int kg_confirm_overwrite(const char *path);
 void kg_err(const struct kg_opts *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/*
+ * An error as OpenSSH's log writes it to stderr, the line ending in
+ * "\r\n" (its -Y messages come that way; plain fprintf ones do not).
+ */
+void kg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -74,9 +74,8 @@ kg_generate(struct kg_opts *o)
 	enum key_type type = KEY_RSA;
 	const char *lower = "rsa";
 	char *path = NULL, *pub = NULL, *comment = NULL, *pass = NULL;
-	char *fp = NULL, *art = NULL, ans[16];
+	char *fp = NULL, *art = NULL;
 	struct key *k = NULL;
-	struct stat st;
 	int nid, r, ret = 1;
 	size_t i;
 
@@ -127,13 +126,8 @@ kg_generate(struct kg_opts *o)
 
 		path = x_asprintf("%s/.ssh/id_%s", home ? home : ".", lower);
 	}
-	if (stat(path, &st) == 0) {
-		printf("%s already exists.\nOverwrite (y/n)? ", path);
-		fflush(stdout);
-		if (fgets(ans, sizeof(ans), stdin) == NULL ||
-		    (ans[0] != 'y' && ans[0] != 'Y'))
-			goto out;
-	}
+	if (!kg_confirm_overwrite(path))
+		goto out;
 	pass = o->new_pass != NULL ? x_strdup(o->new_pass) : ask_new_pass();
 	comment = o->comment != NULL ? x_strdup(o->comment) :
 	    default_comment();

@@ -29,6 +29,17 @@ kg_err(const struct kg_opts *o, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void
+kg_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\r\n", stderr);
+}
+
 int
 kg_read_file(const char *path, char **textp, size_t *lenp)
 {
@@ -101,6 +112,21 @@ kg_write_file(const char *path, const void *p, size_t len, int mode)
 	if (close(fd) != 0)
 		return ERR_SYSTEM;
 	return 0;
+}
+
+int
+kg_confirm_overwrite(const char *path)
+{
+	struct stat st;
+	char ans[3];
+
+	if (stat(path, &st) != 0)
+		return 1;
+	printf("%s already exists.\nOverwrite (y/n)? ", path);
+	fflush(stdout);
+	if (fgets(ans, sizeof(ans), stdin) == NULL)
+		return 0;
+	return ans[0] == 'y' || ans[0] == 'Y';
 }
 
 int

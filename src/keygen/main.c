@@ -1,7 +1,9 @@
 /*
  * main.c: ssh-keygen's command line. The flags are OpenSSH's; each mode
  * flag (-y -l -p -c -F -H -R -s -L -k -Q -e -i) selects one function of
- * the other files, and no mode flag means "generate a key".
+ * the other files, and no mode flag means "generate a key". -Y (SSH
+ * signatures) outranks them all: with it -s names a signature file, -n a
+ * namespace and -I a signer, as in OpenSSH.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,7 +67,19 @@ usage(void)
 	    "       ssh-keygen -k [-u] -f krl_file [-s ca_public] "
 	    "[-z version_number]\n"
 	    "                  file ...\n"
-	    "       ssh-keygen -Q [-l] -f krl_file [file ...]\n");
+	    "       ssh-keygen -Q [-l] -f krl_file [file ...]\n"
+	    "       ssh-keygen -Y find-principals -s signature_file "
+	    "-f allowed_signers_file\n"
+	    "       ssh-keygen -Y match-principals -I signer_identity "
+	    "-f allowed_signers_file\n"
+	    "       ssh-keygen -Y check-novalidate -n namespace "
+	    "-s signature_file\n"
+	    "       ssh-keygen -Y sign -f key_file -n namespace file "
+	    "[-O option] ...\n"
+	    "       ssh-keygen -Y verify -f allowed_signers_file "
+	    "-I signer_identity\n"
+	    "                  -n namespace -s signature_file "
+	    "[-r krl_file] [-O option]\n");
 	exit(1);
 }
 
@@ -75,7 +89,7 @@ main(int argc, char **argv)
 	struct kg_opts o;
 	enum kg_mode mode = MODE_GENERATE;
 	size_t i;
-	int ch;
+	int ch, r;
 
 	memset(&o, 0, sizeof(o));
 	o.prog = "ssh-keygen";
@@ -136,16 +150,19 @@ main(int argc, char **argv)
 		case 'Q': mode = MODE_QUERY; break;
 		case 'q': o.quiet = 1; break;
 		case 'R': mode = MODE_REMOVE; o.host = optarg; break;
+		case 'r': o.revoked = optarg; break;
 		case 's':
 			o.ca_key = optarg;
 			if (mode == MODE_GENERATE)
 				mode = MODE_SIGN;
 			break;
 		case 't': o.type = optarg; break;
+		case 'U': o.require_agent = 1; break;
 		case 'u': o.update_krl = 1; break;
 		case 'V': o.validity = optarg; break;
 		case 'v': o.verbose++; break;
 		case 'y': mode = MODE_PUBLIC; break;
+		case 'Y': o.sign_op = optarg; break;
 		case 'z': o.serial = optarg; o.have_serial = 1; break;
 		default:
 			usage();
@@ -153,6 +170,14 @@ main(int argc, char **argv)
 	}
 	o.args = argv + optind;
 	o.nargs = argc - optind;
+	if (o.sign_op != NULL) {
+		if ((r = kg_sshsig(&o)) < 0)
+			usage();
+		return r;
+	}
+	/* -r (DNS records) and -U (a CA key in the agent): not here yet. */
+	if (o.revoked != NULL || o.require_agent)
+		usage();
 	if (mode == MODE_SIGN && o.key_id == NULL) {
 		fprintf(stderr, "Must specify key id (-I) when certifying\n");
 		exit(1);
