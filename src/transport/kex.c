@@ -380,6 +380,12 @@ client_kex_reply(struct transport *t)
 		    "bad key exchange reply");
 		goto out;
 	}
+	if (t->cfg.hostkey_seen != NULL && (r = t->cfg.hostkey_seen(
+	    t->cfg.verify_arg, t->hostkey_alg, kblob, kbloblen)) != 0) {
+		tr_disconnect(t, SSH2_DISCONNECT_HOST_KEY_NOT_VERIFIABLE,
+		    "Host key verification failed.");
+		goto out;
+	}
 	key_free(t->peer_hostkey);
 	t->peer_hostkey = NULL;
 	cert_free(t->peer_hostcert);

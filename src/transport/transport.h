@@ -135,6 +135,17 @@ struct tr_config {
 	 * certificate.
 	 */
 	int (*hostcert_verify)(void *arg, const struct key_cert *cert);
+	/*
+	 * Client, optional: shown the server's host key blob (K_S, a
+	 * certificate's whole blob for a certificate algorithm) and the
+	 * negotiated host key algorithm as soon as the reply arrives,
+	 * before the blob is parsed or the exchange signature checked; 0
+	 * to go on, an error to end the exchange as a refused key does.
+	 * For ssh-keyscan, which also reports key types this build cannot
+	 * verify (ssh-dss, security keys).
+	 */
+	int (*hostkey_seen)(void *arg, const char *alg,
+	    const unsigned char *blob, size_t len);
 	void *verify_arg;
 };
 

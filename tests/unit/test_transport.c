@@ -277,6 +277,76 @@ test_no_common_algorithm(void)
 	pair_close(&p);
 }
 
+/* What hostkey_seen was shown, and what it answers. */
+static struct sbuf *seen_blob;
+static char *seen_alg;
+static int seen_answer;
+
+static int
+seen_cb(void *arg, const char *alg, const unsigned char *blob, size_t len)
+{
+	sbuf_free(seen_blob);
+	x_free(seen_alg);
+	seen_blob = sbuf_new();
+	if (sbuf_put(seen_blob, blob, len) != 0)
+		return ERR_ALLOC;
+	seen_alg = x_strdup(alg);
+	return seen_answer;
+}
+
+/*
+ * hostkey_seen: shown the very blob the server sent, before the host key
+ * verification; accepting lets the exchange finish, refusing ends it
+ * with hostkey_verify never asked.
+ */
+static void
+test_hostkey_seen(void)
+{
+	struct tr_config sc, cc;
+	struct sbuf *want = sbuf_new(), *m;
+	struct pair p;
+	uint8_t type;
+	int r, before, refuse;
+
+	CHECK_OK(key_to_blob(hostpub[2], want));
+	for (refuse = 0; refuse <= 1; refuse++) {
+		seen_answer = refuse ? ERR_PERMISSION_DENIED : 0;
+		memset(&sc, 0, sizeof(sc));
+		CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, p.fd) == 0);
+		sc.server = 1;
+		sc.kex_algs = "curve25519-sha256";
+		sc.hostkey_algs = "rsa-sha2-512";
+		sc.ciphers = "aes128-ctr";
+		sc.macs = "hmac-sha2-256";
+		sc.hostkeys = hostpub;
+		sc.nhostkeys = 3;
+		sc.hostkey_sign = sign_cb;
+		cc = sc;
+		cc.server = 0;
+		cc.hostkey_verify = verify_cb;
+		cc.hostkey_seen = seen_cb;
+		p.s = tr_new(p.fd[0], p.fd[0], &sc);
+		p.c = tr_new(p.fd[1], p.fd[1], &cc);
+		before = verified;
+		if (!refuse) {
+			CHECK_OK(roundtrip(p.c, p.s, 10, 1));
+			CHECK(verified == before + 1);
+		} else {
+			log_set_level(LOG_LEVEL_QUIET);
+			r = wait_msg(p.s, p.c, &type, &m);
+			log_set_level(LOG_LEVEL_INFO);
+			CHECK(r == ERR_PERMISSION_DENIED);
+			CHECK(verified == before);
+		}
+		CHECK(seen_blob != NULL && sbuf_equal(seen_blob, want));
+		CHECK_STR(seen_alg, "rsa-sha2-512");
+		pair_close(&p);
+	}
+	sbuf_free(seen_blob);
+	x_free(seen_alg);
+	sbuf_free(want);
+}
+
 /* Bad input: each case ends in a clean error, never a crash. */
 static void
 test_bad_input(void)
@@ -740,6 +810,7 @@ main(void)
 	test_all_algorithms();
 	test_rekey();
 	test_no_common_algorithm();
+	test_hostkey_seen();
 	test_bad_input();
 	test_corrupt_packet();
 	test_wait_timeout_absolute();
