@@ -95,6 +95,22 @@ child_gex(void *arg, uint32_t min, uint32_t want, uint32_t max, BIGNUM **pp,
 	return authority_remote_moduli(cc->auth, min, want, max, pp, gp);
 }
 
+/*
+ * A child forked from the monitor has the host private keys in its copy
+ * of memory: free them (libcrypto wipes the key material) before it
+ * reads a byte from the client. The public halves stay for the offer.
+ */
+static void
+drop_host_keys(struct server *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nhostkeys; i++) {
+		key_free(s->hostkeys[i]);
+		s->hostkeys[i] = NULL;
+	}
+}
+
 static int
 preauth_status(int r, const struct auth_result *res)
 {
@@ -120,6 +136,7 @@ child_main(struct server *s, int in, int out, const struct tr_config *tc0,
 	int r;
 
 	log_set_sink(mon_log_sink, &mon);
+	drop_host_keys(s);
 	if (geteuid() == 0 && sandbox_drop(NULL, NULL) != 0)
 		_exit(SSHD_EXIT_NOAUTH);
 	if (sandbox_apply(s->sandbox_flags, &kind) != 0)
@@ -313,14 +330,10 @@ postauth_main(struct server *s, int in, int out, const struct tr_config *tc0,
 	struct transport *t;
 	const char *what = NULL;
 	char *chroot_path = NULL;
-	size_t i;
 	int r;
 
 	log_set_sink(mon_log_sink, &mon);
-	for (i = 0; i < s->nhostkeys; i++) {
-		key_free(s->hostkeys[i]);
-		s->hostkeys[i] = NULL;
-	}
+	drop_host_keys(s);
 	if (geteuid() == 0) {
 		const char *cd = res->sc->chroot_directory;
 
