@@ -66,33 +66,14 @@
 #define GRACE_BACKSTOP_MS	5000	/* after LoginGraceTime */
 #define IDLE_TRIM_MS		2000	/* as the session's (memtrim.h) */
 
-/* The child's host key signer and group chooser: both ask the monitor. */
-struct child_ctx {
-	struct server *s;
-	struct authority *auth;
-};
-
-static int
-child_sign(void *arg, const struct key *pub, const char *sigalg,
-    const unsigned char *data, size_t dlen, struct sbuf *sig)
-{
-	struct child_ctx *cc = arg;
-	size_t i;
-
-	for (i = 0; i < cc->s->nhostkeys; i++)
-		if (cc->s->hostpub[i] == pub)
-			return authority_hostkey_sign(cc->auth, i, sigalg, data,
-			    dlen, sig);
-	return ERR_NOT_FOUND;
-}
-
+/* A child's group chooser asks the monitor, as its signer does. */
 static int
 child_gex(void *arg, uint32_t min, uint32_t want, uint32_t max, BIGNUM **pp,
     BIGNUM **gp)
 {
-	struct child_ctx *cc = arg;
+	struct hostkey_signer *hs = arg;
 
-	return authority_remote_moduli(cc->auth, min, want, max, pp, gp);
+	return authority_remote_moduli(hs->auth, min, want, max, pp, gp);
 }
 
 /*
@@ -127,7 +108,7 @@ static void __attribute__((noreturn))
 child_main(struct server *s, int in, int out, const struct tr_config *tc0,
     const struct auth_conn *ac, int mon)
 {
-	struct child_ctx cc;
+	struct hostkey_signer hs;
 	struct tr_config tc = *tc0;
 	struct transport *t;
 	struct auth_result res;
@@ -144,11 +125,11 @@ child_main(struct server *s, int in, int out, const struct tr_config *tc0,
 	log_debug("privsep: pre-authentication child %ld: uid %ld, "
 	    "sandbox %s", (long)getpid(), (long)geteuid(),
 	    sandbox_kind_name(kind));
-	cc.s = s;
-	cc.auth = authority_remote_new(mon, s->sc);
-	tc.hostkey_sign = child_sign;
+	hs.s = s;
+	hs.auth = authority_remote_new(mon, s->sc);
+	tc.hostkey_sign = sshd_hostkey_sign;
 	tc.gex_choose = child_gex;
-	tc.hostkey_arg = &cc;
+	tc.hostkey_arg = &hs;
 	memset(&res, 0, sizeof(res));
 	if ((t = tr_new(in, out, &tc)) == NULL) {
 		log_error("could not set up the transport");
@@ -157,13 +138,13 @@ child_main(struct server *s, int in, int out, const struct tr_config *tc0,
 	/* LoginGraceTime, from accept: see serve_connection(). */
 	if (s->sc->login_grace_time > 0 && !s->debug)
 		tr_set_deadline(t, (uint64_t)s->sc->login_grace_time * 1000);
-	if ((r = auth_serve_authority(t, cc.auth, ac, &res)) != 0) {
+	if ((r = auth_serve_authority(t, hs.auth, ac, &res)) != 0) {
 		(void)tr_flush(t);
 		_exit(preauth_status(r, &res));
 	}
 	st = sbuf_new();
 	if ((r = tr_export(t, st)) != 0 ||
-	    (r = authority_remote_send_state(cc.auth, st)) != 0) {
+	    (r = authority_remote_send_state(hs.auth, st)) != 0) {
 		log_error("privsep: handing the connection over: %s",
 		    err_str(r));
 		_exit(SSHD_EXIT_NOAUTH);
@@ -325,7 +306,7 @@ postauth_main(struct server *s, int in, int out, const struct tr_config *tc0,
     int mon)
 {
 	struct session_recorder rec;
-	struct child_ctx cc;
+	struct hostkey_signer hs;
 	struct tr_config tc = *tc0;
 	struct transport *t;
 	const char *what = NULL;
@@ -353,19 +334,19 @@ postauth_main(struct server *s, int in, int out, const struct tr_config *tc0,
 	}
 	log_debug("privsep: post-authentication process %ld: uid %ld",
 	    (long)getpid(), (long)geteuid());
-	cc.s = s;
-	cc.auth = authority_remote_new(mon, s->sc);
-	authority_set_phase(cc.auth, AUTHORITY_POSTAUTH);
-	tc.hostkey_sign = child_sign;
+	hs.s = s;
+	hs.auth = authority_remote_new(mon, s->sc);
+	authority_set_phase(hs.auth, AUTHORITY_POSTAUTH);
+	tc.hostkey_sign = sshd_hostkey_sign;
 	tc.gex_choose = child_gex;
-	tc.hostkey_arg = &cc;
+	tc.hostkey_arg = &hs;
 	t = tr_import(in, out, &tc, sbuf_ptr(state), sbuf_len(state));
 	sbuf_free(state);	/* wipes the keys */
 	if (t == NULL)
 		_exit(1);
 	rec.login = rec_login;
 	rec.logout = rec_logout;
-	rec.arg = cc.auth;
+	rec.arg = hs.auth;
 	session_set_recorder(&rec);
 	r = session_serve(t, res->sc, res->pw, res->opts, ci->raddr,
 	    ci->rport);

@@ -60,13 +60,8 @@ usage(void)
 }
 
 /* The transport's signer: the authority signs with host key number i. */
-struct hostkey_signer {
-	struct server *s;
-	struct authority *auth;
-};
-
-static int
-hostkey_sign(void *arg, const struct key *pub, const char *sigalg,
+int
+sshd_hostkey_sign(void *arg, const struct key *pub, const char *sigalg,
     const unsigned char *data, size_t dlen, struct sbuf *sig)
 {
 	struct hostkey_signer *hs = arg;
@@ -232,7 +227,7 @@ serve_connection(struct server *s, int in, int out, int authpipe)
 	tc.peer_desc = ci.desc;
 	tc.hostkeys = s->hostpub;
 	tc.nhostkeys = s->nhostkeys;
-	tc.hostkey_sign = hostkey_sign;
+	tc.hostkey_sign = sshd_hostkey_sign;
 	tc.hostcerts = s->hostcerts;
 	tc.hostkey_arg = &hs;
 	tc.moduli_path = s->sc->moduli_file ? s->sc->moduli_file :

@@ -60,6 +60,18 @@ struct listener {
 /* sshd.c */
 void describe_peer(int fd, struct conn_info *ci);
 /*
+ * The transport's host key signer (tr_config.hostkey_sign, with a
+ * struct hostkey_signer as its arg): the authority signs with the
+ * number of pub among s's host keys.
+ */
+struct authority;
+struct hostkey_signer {
+	struct server *s;
+	struct authority *auth;
+};
+int sshd_hostkey_sign(void *arg, const struct key *pub, const char *sigalg,
+    const unsigned char *data, size_t dlen, struct sbuf *sig);
+/*
  * Serve one connection on fds in/out; returns the process exit status
  * (penalty.h's SSHD_EXIT_* when it ended before authentication).
  * authpipe: the startup pipe's write end, or -1.
