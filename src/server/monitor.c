@@ -11,25 +11,19 @@
  * the backend's own phase, user and signing-data checks). Any other
  * backend answer, "no" and errors alike, goes back to the child.
  */
-#include <sys/stat.h>
-
-#include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "auth.h"
-#include "kexalg.h"
-#include "loginrec.h"
 #include "err.h"
+#include "kexalg.h"
 #include "log.h"
 #include "mem.h"
 #include "monitor.h"
+#include "ptyrecords.h"
 
 #define MAX_PRE_SIGNS		16	/* KEX, a few rekeys, prove */
 #define MAX_AUTH_REQUESTS	1024	/* key queries, tries, failures */
 #define MAX_MODULI		4	/* one group exchange; room to spare */
-#define MAX_TTYS		64	/* pty sessions at a time */
-#define MAX_LOGINS		4096	/* login records over a connection */
 #define MAX_KEYS_USED		16
 
 struct monitor {
@@ -58,8 +52,7 @@ struct monitor {
 	const char *moduli_path;
 	struct sbuf *state;		/* MON_REQ_TRANSPORT_STATE */
 	char *client;			/* the client's address */
-	char *ttys[MAX_TTYS];		/* login records written */
-	unsigned logins;
+	struct ptyrecords *ptys;	/* login records written */
 	int sid_known;
 };
 
@@ -72,6 +65,7 @@ monitor_new(struct authority *backend, int fd)
 	m->fd = fd;
 	m->in = sbuf_new();
 	m->out = sbuf_new();
+	m->ptys = ptyrecords_new();
 	return m;
 }
 
@@ -93,8 +87,7 @@ monitor_free(struct monitor *m)
 	authopts_free(m->opts);
 	x_free(m->method);
 	x_free(m->client);
-	for (i = 0; i < MAX_TTYS; i++)
-		x_free(m->ttys[i]);
+	ptyrecords_free(m->ptys);
 	sbuf_free(m->state);		/* wipes the keys it holds */
 	for (i = 0; i < m->nkeys_used; i++)
 		sbuf_free(m->keys_used[i]);
@@ -135,15 +128,7 @@ monitor_set_fd(struct monitor *m, int fd)
 void
 monitor_logout_all(struct monitor *m)
 {
-	size_t i;
-
-	for (i = 0; i < MAX_TTYS; i++)
-		if (m->ttys[i] != NULL) {
-			(void)loginrec_logout(loginrec_system_files(),
-			    m->ttys[i]);
-			x_free(m->ttys[i]);
-			m->ttys[i] = NULL;
-		}
+	ptyrecords_logout_all(m->ptys);
 }
 
 void
@@ -711,58 +696,12 @@ op_state(struct monitor *m, struct sbuf *q)
 	return 0;
 }
 
-/*
- * A pty of the user's: "/dev/pts/N", a character device the user owns
- * (the post-auth process opened it as the user).
- */
-static int
-users_pty(const struct monitor *m, const char *tty)
-{
-	struct stat st;
-	const char *p;
-
-	if (strncmp(tty, "/dev/pts/", 9) != 0 || tty[9] == '\0')
-		return 0;
-	for (p = tty + 9; *p != '\0'; p++)
-		if (*p < '0' || *p > '9' || p - tty > 16)
-			return 0;
-	return stat(tty, &st) == 0 && S_ISCHR(st.st_mode) &&
-	    st.st_uid == m->pw->pw_uid;
-}
-
-/*
- * A process whose real uid is the user's (its /proc directory may be
- * root's: a process that changed its uid is not dumpable).
- */
-static int
-users_process(const struct monitor *m, uint32_t pid)
-{
-	char path[64], line[256];
-	unsigned long uid;
-	FILE *f;
-	int ok = 0;
-
-	if (pid < 2)
-		return 0;
-	snprintf(path, sizeof(path), "/proc/%lu/status", (unsigned long)pid);
-	if ((f = fopen(path, "re")) == NULL)
-		return 0;
-	while (fgets(line, sizeof(line), f) != NULL)
-		if (sscanf(line, "Uid: %lu", &uid) == 1) {
-			ok = uid == (unsigned long)m->pw->pw_uid;
-			break;
-		}
-	fclose(f);
-	return ok;
-}
-
 static int
 op_login_record(struct monitor *m, struct sbuf *q, uint8_t type)
 {
 	char *tty = NULL;
 	uint32_t pid = 0;
-	size_t i, free_slot = MAX_TTYS;
-	int r = 0;
+	int r;
 
 	if (sbuf_get_cstring(q, &tty, NULL) != 0 ||
 	    (type == MON_REQ_LOGIN_RECORD && sbuf_get_u32(q, &pid) != 0) ||
@@ -770,36 +709,19 @@ op_login_record(struct monitor *m, struct sbuf *q, uint8_t type)
 		x_free(tty);
 		return refuse("a malformed login record request");
 	}
-	for (i = 0; i < MAX_TTYS; i++) {
-		if (m->ttys[i] != NULL && strcmp(m->ttys[i], tty) == 0)
-			break;
-		if (m->ttys[i] == NULL && free_slot == MAX_TTYS)
-			free_slot = i;
-	}
 	if (type == MON_REQ_LOGOUT_RECORD) {
-		if (i == MAX_TTYS) {
-			x_free(tty);
-			return refuse("a logout record for a tty not recorded");
-		}
-		(void)loginrec_logout(loginrec_system_files(), tty);
-		x_free(m->ttys[i]);
-		m->ttys[i] = NULL;
+		r = ptyrecords_logout(m->ptys, tty);
 		x_free(tty);
-		return answer(m, 0);
+		return r != 0 ? refuse("a logout record for a tty not "
+		    "recorded") : answer(m, 0);
 	}
-	if (i != MAX_TTYS || free_slot == MAX_TTYS ||
-	    ++m->logins > MAX_LOGINS || !users_pty(m, tty) ||
-	    !users_process(m, pid)) {
-		x_free(tty);
+	r = ptyrecords_login(m->ptys, m->pw, m->client ? m->client : "",
+	    tty, pid);
+	x_free(tty);
+	if (r == ERR_PERMISSION_DENIED)
 		return refuse("a login record for a tty or process not the "
 		    "user's");
-	}
-	if (geteuid() == 0)
-		r = loginrec_login(loginrec_system_files(), tty, (pid_t)pid,
-		    m->pw->pw_name, m->pw->pw_uid, m->client ? m->client :
-		    "", m->client ? m->client : "");
-	m->ttys[free_slot] = tty;
-	return answer(m, r != 0 ? ERR_SYSTEM : 0);
+	return answer(m, r);
 }
 
 /* The phases of the requests; authority.c checks the backend's too. */

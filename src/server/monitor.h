@@ -68,9 +68,9 @@
  * After the hand-over the connection goes on in a process that runs as
  * the user, which asks for what still needs root: host key signatures
  * and groups for rekeying, and the login records of its pty sessions.
- * A login record is written only for a pty under /dev/pts that the user
- * owns, for a process of the user's, at most MAX_TTYS at a time; a
- * logout only for a tty the monitor recorded.
+ * Login records follow ptyrecords.h's rules: only for a pty under
+ * /dev/pts that the user owns, for a process of the user's, a bounded
+ * number; a logout only for a tty the monitor recorded.
  *
  * Host keys: the monitor signs only what authority_hostkey_sign()
  * allows (an exchange-hash-sized digest, a hostkeys-prove request for
