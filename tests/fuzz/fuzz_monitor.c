@@ -14,7 +14,13 @@
  *   - the stand-in is never asked for anything post-auth before that,
  *     nor for anything pre-auth after it;
  *   - every frame the monitor writes back parses as a frame.
+ * After a login the input may go on as the post-auth process would:
+ * DH group requests, the transport state, login records of ptys (the
+ * record writers are stand-ins here: a fuzzer run as root must not
+ * write the machine's utmp and wtmp), and log lines anywhere.
  * Seeds: tests/fuzz/mkseeds_monitor.py.
+ *
+ * fuzz-ldflags: -Wl,--wrap=loginrec_login -Wl,--wrap=loginrec_logout
  */
 #include <sys/socket.h>
 
@@ -29,6 +35,7 @@
 #include "authopts.h"
 #include "err.h"
 #include "log.h"
+#include "loginrec.h"
 #include "mem.h"
 #include "monitor.h"
 #include "servconf.h"
@@ -37,6 +44,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 #define REQUIRE(c)	do { if (!(c)) abort(); } while (0)
+
+int __wrap_loginrec_login(const struct loginrec_files *f, const char *tty,
+    pid_t pid, const char *user, uid_t uid, const char *host,
+    const char *addr);
+int __wrap_loginrec_logout(const struct loginrec_files *f, const char *tty);
+
+int
+__wrap_loginrec_login(const struct loginrec_files *f, const char *tty,
+    pid_t pid, const char *user, uid_t uid, const char *host,
+    const char *addr)
+{
+	if (f == NULL || tty == NULL || user == NULL || host == NULL ||
+	    addr == NULL)
+		abort();
+	return 0;
+}
+
+int
+__wrap_loginrec_logout(const struct loginrec_files *f, const char *tty)
+{
+	if (f == NULL || tty == NULL)
+		abort();
+	return 0;
+}
 
 static struct servconf *fz_sc;
 static int fz_said_yes;		/* the stand-in said yes to a login */
@@ -215,7 +246,8 @@ drain(int fd)
 			break;
 		(void)fcntl(fd, F_SETFL, fl);
 		REQUIRE(mon_recv(fd, &type, b) == 0);
-		REQUIRE(type == MON_ANSWER || type == MON_PROMPT);
+		REQUIRE(type == MON_ANSWER || type == MON_PROMPT ||
+		    type == MON_LOGGED);
 	}
 	(void)fcntl(fd, F_SETFL, fl);
 	sbuf_free(b);

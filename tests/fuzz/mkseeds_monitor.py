@@ -8,8 +8,9 @@ import os
 import struct
 
 HOSTKEY_SIGN, USER_LOOKUP, BANNER, PUBKEY, HOSTBASED, PASSWD, KBDINT, \
-    ACCOUNT, FAILED, AUTHENTICATED, SESSION_OPEN, SESSION_CLOSE = range(1, 13)
-ANSWERS = 66
+    ACCOUNT, FAILED, AUTHENTICATED, SESSION_OPEN, SESSION_CLOSE, MODULI, \
+    STATE, LOGIN_RECORD, LOGOUT_RECORD = range(1, 17)
+ANSWERS, LOG = 66, 67
 
 
 def s(b):
@@ -75,6 +76,20 @@ seeds = {
     "hostile_frames":
         frame(USER_LOOKUP, u32(100) + b"root") + frame(200) +
         struct.pack(">IB", 0x40001, USER_LOOKUP),
+    "postauth":
+        frame(LOG, b"\x03" + s("Connection from 127.0.0.1")) +
+        frame(MODULI, u32(2048) + u32(3072) + u32(8192)) +
+        sign(b"H" * 32) + frame(USER_LOOKUP, s("user")) +
+        frame(PASSWD, s("user") + s("right")) + frame(ACCOUNT, s("user")) +
+        frame(LOG, b"\x03" + s("Accepted password for user")) +
+        frame(AUTHENTICATED, s("user")) + frame(STATE, s(b"state")) +
+        frame(MODULI, u32(2048) + u32(2048) + u32(2048)) +
+        frame(LOGIN_RECORD, s("/dev/pts/0") + u32(1)) +
+        frame(LOGOUT_RECORD, s("/dev/pts/0")) + frame(STATE, s(b"again")),
+    "kbdint_log":
+        frame(USER_LOOKUP, s("user")) + frame(KBDINT, s("user")) +
+        frame(LOG, b"\x05" + s("debug line mid-conversation")) +
+        answers("right", "123") + frame(LOG, b"\x09" + s("bad level")),
     "invalid_user":
         frame(USER_LOOKUP, s("invalid")) + frame(PASSWD, s("invalid") +
                                                  s("right")) +
