@@ -18,16 +18,6 @@ write_config </dev/null
 start_sshd
 N=0
 
-# wait_for FILE PATTERN: up to 15 s for a line matching PATTERN.
-wait_for() {
-	i=0
-	while ! grep -q "$2" "$1" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -gt 300 ] && return 1
-		sleep 0.05
-	done
-}
-
 # run_client CLIENT KIND MODE [SSH ARGS...]: the helper in KIND/MODE and
 # CLIENT (ours or openssh) against it; leaves the exit status in ST, the
 # raw stderr in $T/raw.$N and the compared form in $T/err.$N. For the
@@ -43,7 +33,7 @@ run_client() {
 		"$PY" "$HELPER" "$pf" fake "$mode" > "$T/helper.$N" 2>&1 &
 	fi
 	hpid=$!
-	if ! wait_for "$pf" .; then
+	if ! wait_log "$pf" .; then
 		fail "$client $mode: the helper did not start"
 		kill "$hpid" 2>/dev/null
 		wait "$hpid" 2>/dev/null
@@ -62,7 +52,7 @@ run_client() {
 	case $mode in
 	drop-session*)
 		if [ -n "${CMD+x}" ]; then
-			wait_for "$T/out.$N" "^ready" ||
+			wait_log "$T/out.$N" "^ready" ||
 			    fail "$client $*: the command did not start"
 		else
 			i=0

@@ -45,7 +45,13 @@ class Term:
                     os.execve(argv[0], argv, env or os.environ)
                 finally:
                     os._exit(127)
-            os.setpgid(pid, pid)
+            # Both sides set the group, so whichever runs first wins;
+            # once the child has exec'd the kernel refuses (EACCES) and
+            # the child's own call has already done it.
+            try:
+                os.setpgid(pid, pid)
+            except PermissionError:
+                pass
             signal.signal(signal.SIGTTOU, signal.SIG_IGN)
             os.tcsetpgrp(self.slave, pid)
             os.write(pw, b"%d\n" % pid)

@@ -10,13 +10,6 @@ MB50=$((50 * 1024 * 1024))
 i=0; while [ ! -s "$T/echo.port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
 EP=$(cat "$T/echo.port")
 
-wait_log() {
-	i=0
-	while ! grep -q "$2" "$1" 2>/dev/null; do
-		i=$((i + 1)); [ $i -gt 400 ] && return 1; sleep 0.05
-	done
-}
-
 if [ "$(id -u)" = 0 ] && [ -x /usr/sbin/sshd ]; then
 	for mode in yes no local remote; do
 		start_osshd "AllowTcpForwarding $mode"

@@ -45,14 +45,6 @@ bg_ssh() {
 	SSH_PID=$!
 }
 
-# wait_log FILE PATTERN: up to 10 s.
-wait_log() {
-	i=0
-	while ! grep -q "$2" "$1" 2>/dev/null; do
-		i=$((i + 1)); [ $i -gt 400 ] && return 1; sleep 0.05
-	done
-}
-
 for mode in yes no local remote; do
 	write_config <<EOC
 AllowTcpForwarding $mode

@@ -60,14 +60,6 @@ bg_ssh() {
 	SSH_PID=$!
 }
 
-# wait_log FILE PATTERN: up to 10 s.
-wait_log() {
-	i=0
-	while ! grep -q "$2" "$1" 2>/dev/null; do
-		i=$((i + 1)); [ $i -gt 200 ] && return 1; sleep 0.05
-	done
-}
-
 # wait_gone PATH: up to 5 s for PATH to disappear.
 wait_gone() {
 	i=0

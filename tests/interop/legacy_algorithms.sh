@@ -24,9 +24,8 @@ write_config </dev/null
 start_sshd
 ossh -c aes128-cbc "$ME@127.0.0.1" true 2>"$T/err"
 check "aes128-cbc not offered by default (255)" [ $? -eq 255 ]
-check "... our server: no matching cipher" grep -q \
-    "Unable to negotiate with 127.0.0.1 port [0-9]*: no matching cipher found. Their offer: aes128-cbc" \
-    "$T/sshd.log"
+check "... our server: no matching cipher" wait_log "$T/sshd.log" \
+    "Unable to negotiate with 127.0.0.1 port [0-9]*: no matching cipher found. Their offer: aes128-cbc"
 
 # Debian's ssh into our sshd, everything enabled with "+".
 kill "$SSHD_PID"; wait "$SSHD_PID" 2>/dev/null

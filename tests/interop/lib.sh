@@ -63,6 +63,18 @@ finish() {
 	exit $?
 }
 
+# wait_log FILE PATTERN: up to 20 s for a line matching PATTERN (grep's
+# basic regex) to appear in FILE. A line another process writes when it
+# gets round to it (a server's log, a client's stderr) is waited for,
+# never assumed to be there already.
+wait_log() {
+	_i=0
+	while ! grep -q -- "$2" "$1" 2>/dev/null; do
+		_i=$((_i + 1)); [ $_i -gt 400 ] && return 1; sleep 0.05
+	done
+	return 0
+}
+
 need() { command -v "$1" >/dev/null 2>&1 || skip "$1 not installed"; }
 
 # start_peer_sshd SSHD CONFIG LOG: another implementation's sshd (Debian's
