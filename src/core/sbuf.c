@@ -81,6 +81,17 @@ sbuf_reset(struct sbuf *b)
 	b->off = b->size = 0;
 }
 
+void
+sbuf_wipe(struct sbuf *b)
+{
+	if (b->readonly) {
+		b->off = b->size;
+		return;
+	}
+	x_wipe(b->d, b->alloc);
+	b->off = b->size = 0;
+}
+
 int
 sbuf_set_max_size(struct sbuf *b, size_t max)
 {

@@ -40,8 +40,16 @@ struct sbuf *sbuf_from(const void *p, size_t len);
 /* New buffer holding a copy of the unread bytes of b. */
 struct sbuf *sbuf_dup(const struct sbuf *b);
 void sbuf_free(struct sbuf *b);
-/* Empty the buffer (wiping it) but keep its storage. */
+/*
+ * Empty the buffer but keep its storage, wiping the bytes it held. A
+ * buffer read to its end was emptied then, without a wipe (a packet's
+ * worth per read would cost the bulk path): what it held is still in
+ * the storage, beyond sbuf_reset()'s reach.
+ */
 void sbuf_reset(struct sbuf *b);
+/* Empty the buffer and wipe all of its storage: for one that held a
+ * password or keys, whatever was read from it since. */
+void sbuf_wipe(struct sbuf *b);
 int sbuf_set_max_size(struct sbuf *b, size_t max);
 
 static inline size_t sbuf_len(const struct sbuf *b) { return b->size - b->off; }

@@ -54,6 +54,7 @@ struct monitor {
 	char *client;			/* the client's address */
 	struct ptyrecords *ptys;	/* login records written */
 	int sid_known;
+	uint8_t type;			/* of the request being served */
 };
 
 struct monitor *
@@ -584,7 +585,7 @@ op_kbdint(struct monitor *m, struct sbuf *q)
 
 /* account_check and record_failed_login: a user, then a flag or not. */
 static int
-op_user_only(struct monitor *m, struct sbuf *q, uint8_t type)
+op_user_only(struct monitor *m, struct sbuf *q)
 {
 	char *user = NULL;
 	int ok = 0, r;
@@ -597,7 +598,7 @@ op_user_only(struct monitor *m, struct sbuf *q, uint8_t type)
 		x_free(user);
 		return r;
 	}
-	if (type == MON_REQ_ACCOUNT_CHECK) {
+	if (m->type == MON_REQ_ACCOUNT_CHECK) {
 		if ((r = authority_account_check(m->a, user, &ok)) == 0)
 			r = sbuf_put_u8(m->out, ok != 0);
 		if (r == 0 && ok)
@@ -633,12 +634,12 @@ op_authenticated(struct monitor *m, struct sbuf *q)
 }
 
 static int
-op_session(struct monitor *m, struct sbuf *q, uint8_t type)
+op_session(struct monitor *m, struct sbuf *q)
 {
 	char *tty = NULL;
 	int has_tty = 0, r;
 
-	if (type == MON_REQ_SESSION_OPEN &&
+	if (m->type == MON_REQ_SESSION_OPEN &&
 	    (sbuf_get_bool(q, &has_tty) != 0 ||
 	    sbuf_get_cstring(q, &tty, NULL) != 0)) {
 		x_free(tty);
@@ -648,7 +649,7 @@ op_session(struct monitor *m, struct sbuf *q, uint8_t type)
 		x_free(tty);
 		return refuse("a malformed session request");
 	}
-	if (type == MON_REQ_SESSION_OPEN)
+	if (m->type == MON_REQ_SESSION_OPEN)
 		r = authority_session_open(m->a, has_tty ? tty : NULL);
 	else
 		r = authority_session_close(m->a);
@@ -697,19 +698,19 @@ op_state(struct monitor *m, struct sbuf *q)
 }
 
 static int
-op_login_record(struct monitor *m, struct sbuf *q, uint8_t type)
+op_login_record(struct monitor *m, struct sbuf *q)
 {
 	char *tty = NULL;
 	uint32_t pid = 0;
 	int r;
 
 	if (sbuf_get_cstring(q, &tty, NULL) != 0 ||
-	    (type == MON_REQ_LOGIN_RECORD && sbuf_get_u32(q, &pid) != 0) ||
+	    (m->type == MON_REQ_LOGIN_RECORD && sbuf_get_u32(q, &pid) != 0) ||
 	    sbuf_len(q) != 0) {
 		x_free(tty);
 		return refuse("a malformed login record request");
 	}
-	if (type == MON_REQ_LOGOUT_RECORD) {
+	if (m->type == MON_REQ_LOGOUT_RECORD) {
 		r = ptyrecords_logout(m->ptys, tty);
 		x_free(tty);
 		return r != 0 ? refuse("a logout record for a tty not "
@@ -724,34 +725,60 @@ op_login_record(struct monitor *m, struct sbuf *q, uint8_t type)
 	return answer(m, r);
 }
 
-/* The phases of the requests; authority.c checks the backend's too. */
+/*
+ * Every request, with the phase it belongs to (authority.c checks the
+ * backend's too) and the operation that serves it.
+ */
+enum mon_phase { ANY_PHASE, PREAUTH, POSTAUTH };
+static const struct {
+	uint8_t type;
+	enum mon_phase phase;
+	int (*op)(struct monitor *, struct sbuf *);
+} ops[] = {
+	{ MON_REQ_HOSTKEY_SIGN,		ANY_PHASE,	op_hostkey_sign },
+	{ MON_REQ_MODULI,		ANY_PHASE,	op_moduli },
+	{ MON_REQ_USER_LOOKUP,		PREAUTH,	op_user_lookup },
+	{ MON_REQ_BANNER,		PREAUTH,	op_banner },
+	{ MON_REQ_PUBKEY_CHECK,		PREAUTH,	op_pubkey_check },
+	{ MON_REQ_HOSTBASED_CHECK,	PREAUTH,	op_hostbased_check },
+	{ MON_REQ_PASSWD_CHECK,		PREAUTH,	op_passwd_check },
+	{ MON_REQ_KBDINT,		PREAUTH,	op_kbdint },
+	{ MON_REQ_ACCOUNT_CHECK,	PREAUTH,	op_user_only },
+	{ MON_REQ_RECORD_FAILED,	PREAUTH,	op_user_only },
+	{ MON_REQ_AUTHENTICATED,	PREAUTH,	op_authenticated },
+	{ MON_REQ_SESSION_OPEN,		POSTAUTH,	op_session },
+	{ MON_REQ_SESSION_CLOSE,	POSTAUTH,	op_session },
+	{ MON_REQ_TRANSPORT_STATE,	POSTAUTH,	op_state },
+	{ MON_REQ_LOGIN_RECORD,		POSTAUTH,	op_login_record },
+	{ MON_REQ_LOGOUT_RECORD,	POSTAUTH,	op_login_record },
+};
+
 static int
-in_phase(const struct monitor *m, uint8_t type)
+serve(struct monitor *m, uint8_t type)
 {
-	switch (type) {
-	case MON_REQ_HOSTKEY_SIGN:
-	case MON_REQ_MODULI:
-		return 1;
-	case MON_REQ_SESSION_OPEN:
-	case MON_REQ_SESSION_CLOSE:
-	case MON_REQ_TRANSPORT_STATE:
-	case MON_REQ_LOGIN_RECORD:
-	case MON_REQ_LOGOUT_RECORD:
-		return m->authenticated;
-	case MON_REQ_USER_LOOKUP:
-	case MON_REQ_BANNER:
-	case MON_REQ_PUBKEY_CHECK:
-	case MON_REQ_HOSTBASED_CHECK:
-	case MON_REQ_PASSWD_CHECK:
-	case MON_REQ_KBDINT:
-	case MON_REQ_ACCOUNT_CHECK:
-	case MON_REQ_RECORD_FAILED:
-	case MON_REQ_AUTHENTICATED:
-		return !m->authenticated;
-	}
-	return -1;
+	size_t i;
+
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (ops[i].type == type)
+			break;
+	if (i == sizeof(ops) / sizeof(ops[0]))
+		return refuse("an unknown request");
+	if (ops[i].phase == PREAUTH && m->authenticated)
+		return refuse("a pre-authentication request after "
+		    "authentication");
+	if (ops[i].phase == POSTAUTH && !m->authenticated)
+		return refuse("a post-authentication request before "
+		    "authentication");
+	m->type = type;
+	return ops[i].op(m, m->in);
 }
 
+/*
+ * One request, served. Its frame is wiped as soon as it is answered: a
+ * password or the transport's keys must not wait in m->in for the next
+ * frame, which after authentication may never come, and the post-auth
+ * process is forked with this memory.
+ */
 int
 monitor_serve_one(struct monitor *m)
 {
@@ -765,42 +792,8 @@ monitor_serve_one(struct monitor *m)
 		log_error("monitor: reading a request: %s", err_str(r));
 		return r;
 	}
-	switch (in_phase(m, type)) {
-	case -1:
-		return refuse("an unknown request");
-	case 0:
-		return refuse(m->authenticated ? "a pre-authentication "
-		    "request after authentication" : "a post-authentication "
-		    "request before authentication");
-	}
-	switch (type) {
-	case MON_REQ_HOSTKEY_SIGN:
-		return op_hostkey_sign(m, m->in);
-	case MON_REQ_USER_LOOKUP:
-		return op_user_lookup(m, m->in);
-	case MON_REQ_BANNER:
-		return op_banner(m, m->in);
-	case MON_REQ_PUBKEY_CHECK:
-		return op_pubkey_check(m, m->in);
-	case MON_REQ_HOSTBASED_CHECK:
-		return op_hostbased_check(m, m->in);
-	case MON_REQ_PASSWD_CHECK:
-		return op_passwd_check(m, m->in);
-	case MON_REQ_KBDINT:
-		return op_kbdint(m, m->in);
-	case MON_REQ_ACCOUNT_CHECK:
-	case MON_REQ_RECORD_FAILED:
-		return op_user_only(m, m->in, type);
-	case MON_REQ_AUTHENTICATED:
-		return op_authenticated(m, m->in);
-	case MON_REQ_MODULI:
-		return op_moduli(m, m->in);
-	case MON_REQ_TRANSPORT_STATE:
-		return op_state(m, m->in);
-	case MON_REQ_LOGIN_RECORD:
-	case MON_REQ_LOGOUT_RECORD:
-		return op_login_record(m, m->in, type);
-	default:
-		return op_session(m, m->in, type);
-	}
+	r = serve(m, type);
+	sbuf_wipe(m->in);
+	sbuf_wipe(m->out);
+	return r;
 }

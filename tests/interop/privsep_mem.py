@@ -1,6 +1,10 @@
 """privsep_mem.py PID KEYFILE: does process PID hold the secret half of
 the unencrypted OpenSSH ed25519 private key KEYFILE anywhere in its
-memory? Prints "found" or "absent", or "unsearchable" when a mapping
+memory? privsep_mem.py PID --written TEXT: does it hold TEXT in memory
+it allocated (heap and anonymous mappings; not the program's own
+read-only copy of a string, and not the stack, where the kernel saves
+the vector registers at each signal and they may still hold the last
+bytes a memcpy moved)? Prints "found" or "absent", or "unsearchable" when a mapping
 with pages in it is too large to read through (a sanitizer's shadow and
 allocator reserve terabytes). Run as root: it reads /proc/PID/mem."""
 import base64
@@ -43,9 +47,16 @@ def seed_of(path):
     return secret[:32]
 
 
+def allocated(head):
+    """A writable mapping of no file, or the heap; not the stack."""
+    name = head[5] if len(head) > 5 else ""
+    return "w" in head[1] and (name == "" or name == "[heap]")
+
+
 def main():
-    pid, keyfile = sys.argv[1], sys.argv[2]
-    seed = seed_of(keyfile)
+    pid = sys.argv[1]
+    written = sys.argv[2] == "--written"
+    seed = sys.argv[3].encode() if written else seed_of(sys.argv[2])
     found = False
     regions = []
     with open("/proc/%s/smaps" % pid) as smaps:
@@ -55,7 +66,8 @@ def main():
                 head = fields
             elif fields[0] == "Rss:" and int(fields[1]) > 0:
                 if "r" in head[1] and not (len(head) > 5 and head[5] in
-                                           ("[vvar]", "[vsyscall]")):
+                                           ("[vvar]", "[vsyscall]")) and \
+                        (not written or allocated(head)):
                     lo, hi = (int(x, 16) for x in head[0].split("-"))
                     if hi - lo > LARGEST:
                         print("unsearchable")

@@ -1,4 +1,6 @@
 /* test_sbuf.c: the wire buffer's bounds checks and encodings. */
+#include <string.h>
+
 #include "mem.h"
 #include "sbuf.h"
 #include "testlib.h"
@@ -144,6 +146,31 @@ test_growth_and_b64(void)
 	sbuf_free(c);
 }
 
+/* A buffer read to its end: sbuf_reset() leaves the bytes, sbuf_wipe()
+ * clears them (the monitor's frames, holding passwords and keys). */
+static void
+test_wipe(void)
+{
+	struct sbuf *b = sbuf_new();
+	static const char secret[] = "correct horse battery staple";
+	const unsigned char *p;
+	size_t len, i, left;
+
+	CHECK_OK(sbuf_put_cstring(b, secret));
+	CHECK_OK(sbuf_get_string_direct(b, &p, &len));
+	CHECK(sbuf_len(b) == 0);
+	sbuf_reset(b);
+	CHECK(memcmp(b->d + 4, secret, sizeof(secret) - 1) == 0);
+	sbuf_wipe(b);
+	for (i = left = 0; i < b->alloc; i++)
+		left |= b->d[i];
+	CHECK(left == 0 && b->alloc >= sizeof(secret) + 4);
+	CHECK(sbuf_len(b) == 0);
+	CHECK_OK(sbuf_put_u8(b, 7));	/* still usable */
+	CHECK(sbuf_len(b) == 1 && sbuf_ptr(b)[0] == 7);
+	sbuf_free(b);
+}
+
 int
 main(void)
 {
@@ -151,5 +178,6 @@ main(void)
 	test_strings();
 	test_mpint();
 	test_growth_and_b64();
+	test_wipe();
 	return TEST_DONE();
 }
