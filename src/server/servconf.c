@@ -25,6 +25,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "conftape.h"
 #include "err.h"
 #include "log.h"
 #include "match.h"
@@ -143,14 +144,42 @@ split_line(char *buf, char **argv, const char **restp)
 
 static int process_file(struct servconf *, const char *, int);
 
+/*
+ * The files an Include pattern names, in *pathsp and *np: glob(3)'s
+ * answer (in g, recorded on a recording tape), or the one recorded on a
+ * replaying tape. glob's result: 0, GLOB_NOMATCH or an error.
+ */
+static int
+include_glob(struct sc_priv *p, const char *pat, glob_t *g, char ***pathsp,
+    size_t *np)
+{
+	int r;
+
+	*pathsp = NULL;
+	*np = 0;
+	if (p->tape != NULL && conftape_replaying(p->tape)) {
+		if (conftape_glob(p->tape, pat, pathsp, np) != 0)
+			return GLOB_ABORTED;	/* not what the listener read */
+		return *np == 0 ? GLOB_NOMATCH : 0;
+	}
+	r = glob(pat, GLOB_TILDE, NULL, g);
+	if (r == 0) {
+		*pathsp = g->gl_pathv;
+		*np = g->gl_pathc;
+	}
+	if (p->tape != NULL && (r == 0 || r == GLOB_NOMATCH))
+		conftape_add_glob(p->tape, pat, *pathsp, *np);
+	return r;
+}
+
 static int
 include_files(struct servconf *sc, char **argv, int argc, const char *src,
     int line)
 {
 	struct sc_priv *p = sc->priv;
 	glob_t g;
-	char *pat;
-	size_t j;
+	char *pat, **paths;
+	size_t j, n;
 	int i, r, bad = 0;
 
 	if (p->depth >= MAX_INCLUDE) {
@@ -161,8 +190,7 @@ include_files(struct servconf *sc, char **argv, int argc, const char *src,
 		pat = argv[i][0] == '/' || argv[i][0] == '~' ?
 		    x_strdup(argv[i]) : x_asprintf("%s/%s", SSH_DIR, argv[i]);
 		memset(&g, 0, sizeof(g));
-		r = glob(pat, GLOB_TILDE, NULL, &g);
-		if (r == GLOB_NOMATCH)
+		if ((r = include_glob(p, pat, &g, &paths, &n)) == GLOB_NOMATCH)
 			log_debug("%s line %d: include %s matched no files",
 			    src, line, pat);
 		else if (r != 0) {
@@ -170,9 +198,9 @@ include_files(struct servconf *sc, char **argv, int argc, const char *src,
 			    src, line, pat);
 			bad = 1;
 		}
-		for (j = 0; r == 0 && j < g.gl_pathc; j++) {
+		for (j = 0; r == 0 && j < n; j++) {
 			p->depth++;
-			if (process_file(sc, g.gl_pathv[j], 0) != 0)
+			if (process_file(sc, paths[j], 0) != 0)
 				bad = 1;
 			p->depth--;
 		}
@@ -373,34 +401,100 @@ process_line(struct servconf *sc, const char *text, const char *src,
 	return r;
 }
 
+/* All of path, in *textp (NUL-terminated) and *lenp; 0, or -1 (errno). */
+static int
+read_whole(const char *path, char **textp, size_t *lenp)
+{
+	FILE *f;
+	char *text = NULL;
+	size_t len = 0, cap = 0, n;
+	int saved;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	do {
+		if (cap - len < 4096) {
+			cap = cap == 0 ? 8192 : cap * 2;
+			text = x_reallocarray(text, cap, 1);
+		}
+		n = fread(text + len, 1, cap - len - 1, f);
+		len += n;
+	} while (n > 0);
+	if (ferror(f)) {
+		saved = errno;
+		fclose(f);
+		x_free(text);
+		errno = saved;
+		return -1;
+	}
+	fclose(f);
+	text[len] = '\0';
+	*textp = text;
+	*lenp = len;
+	return 0;
+}
+
+/*
+ * The text of path: from the replaying tape, or from the file (then put
+ * on a recording tape). *ownedp is what the caller frees. NULL: logged.
+ */
+static const char *
+file_text(struct sc_priv *p, const char *path, char **ownedp, size_t *lenp)
+{
+	const char *text;
+
+	*ownedp = NULL;
+	if (p->tape != NULL && conftape_replaying(p->tape)) {
+		if ((text = conftape_file(p->tape, path, lenp)) == NULL)
+			log_error("%s: not among the files the listener read",
+			    path);
+		return text;
+	}
+	if (read_whole(path, ownedp, lenp) != 0) {
+		log_error("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (p->tape != NULL)
+		conftape_add_file(p->tape, path, *ownedp, *lenp);
+	return *ownedp;
+}
+
 /* Read one file; a Match opened inside it ends with it. */
 static int
 process_file(struct servconf *sc, const char *path, int top)
 {
 	struct sc_priv *p = sc->priv;
-	FILE *f;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
+	const char *text, *nl;
+	char *owned, *line;
+	size_t len, pos, n;
 	int lineno = 0, saved = p->cur_block, before = p->errors;
 
-	if ((f = fopen(path, "r")) == NULL) {
-		log_error("%s: %s", path, strerror(errno));
+	if ((text = file_text(p, path, &owned, &len)) == NULL) {
 		if (!top)
 			p->errors++;
 		return top ? ERR_SYSTEM : -1;
 	}
-	while ((len = getline(&line, &cap, f)) != -1) {
-		lineno++;
-		while (len > 0 && (line[len - 1] == '\n' ||
-		    line[len - 1] == '\r'))
-			line[--len] = '\0';
-		process_line(sc, line, path, lineno);
+	for (pos = 0; pos < len; pos += n + 1) {
+		nl = memchr(text + pos, '\n', len - pos);
+		n = nl != NULL ? (size_t)(nl - (text + pos)) : len - pos;
+		line = x_memdup(text + pos, n + 1);
+		line[n] = '\0';
+		while (n > 0 && line[n - 1] == '\r')
+			line[--n] = '\0';
+		process_line(sc, line, path, ++lineno);
+		x_free(line);
 	}
-	free(line);
-	fclose(f);
+	x_free(owned);
 	p->cur_block = saved;
 	return p->errors == before ? 0 : -1;
+}
+
+void
+servconf_set_tape(struct servconf *sc, struct conftape *tape)
+{
+	struct sc_priv *p = sc->priv;
+
+	p->tape = tape;
 }
 
 int

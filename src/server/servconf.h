@@ -175,6 +175,13 @@ void servconf_free(struct servconf *sc);
  * that sshd -t reports every bad line, not just the first.
  */
 int servconf_load(struct servconf *sc, const char *path);
+/*
+ * From now on, servconf_load() (and its Includes) records every file it
+ * reads on tape, or, if tape replays, reads them from it instead of
+ * from disk (conftape.h). The tape stays the caller's.
+ */
+struct conftape;
+void servconf_set_tape(struct servconf *sc, struct conftape *tape);
 /* One "Keyword value" line, as from sshd -o; source names it in errors. */
 int servconf_parse_line(struct servconf *sc, const char *line,
     const char *source, int lineno);

@@ -59,6 +59,7 @@ struct sc_priv {
 	int match_mode;		/* parsing a Match block's lines */
 	int errors;
 	int depth;		/* Include nesting */
+	struct conftape *tape;	/* files read, or to read (conftape.h) */
 	char *am_source;	/* where AuthenticationMethods was set */
 	int am_line;
 };

@@ -375,25 +375,29 @@ child_setup(struct listen_ctx *lc, int readend)
  * so that no two connection processes, nor the listener, share an
  * address-space layout. /proc/self/exe is the program the listener
  * runs even if its file has been replaced or removed since. The new
- * process reads the configuration and host keys again, from the
- * directory sshd was started in (daemon() left it for "/"), which it
- * leaves in turn once they are loaded. Does not return.
+ * process replays the configuration the listener read (conftape.h) and
+ * loads the host keys again, from the directory sshd was started in
+ * (daemon() left it for "/"), which it leaves in turn once they are
+ * loaded. Does not return.
  */
 static void
 child_rexec(struct listen_ctx *lc, int fd, int pipefd)
 {
-	int s, p;
+	int s, p, c = -1, conf = lc->s->conf_fd;
 
 	/*
-	 * Copies above SSHD_REXEC_PIPE_FD first, as either descriptor may
-	 * sit on the other's target now. dup2() leaves the targets open
-	 * across exec; everything else here is close-on-exec.
+	 * Copies above SSHD_REXEC_CONF_FD first, as any descriptor may sit
+	 * on another's target now. dup2() leaves the targets open across
+	 * exec; everything else here is close-on-exec.
 	 */
-	if ((s = fcntl(fd, F_DUPFD_CLOEXEC, SSHD_REXEC_PIPE_FD + 1)) == -1 ||
+	if ((s = fcntl(fd, F_DUPFD_CLOEXEC, SSHD_REXEC_CONF_FD + 1)) == -1 ||
 	    (p = fcntl(pipefd, F_DUPFD_CLOEXEC,
-	    SSHD_REXEC_PIPE_FD + 1)) == -1 ||
+	    SSHD_REXEC_CONF_FD + 1)) == -1 ||
+	    (conf != -1 && (c = fcntl(conf, F_DUPFD_CLOEXEC,
+	    SSHD_REXEC_CONF_FD + 1)) == -1) ||
 	    dup2(s, SSHD_REXEC_SOCK_FD) == -1 ||
-	    dup2(p, SSHD_REXEC_PIPE_FD) == -1) {
+	    dup2(p, SSHD_REXEC_PIPE_FD) == -1 ||
+	    (c != -1 && dup2(c, SSHD_REXEC_CONF_FD) == -1)) {
 		log_error("rexec: descriptors: %s", strerror(errno));
 		_exit(SSHD_EXIT_NOT_STARTED);
 	}

@@ -35,6 +35,7 @@
 #include "auth.h"
 #include "authopts.h"
 #include "authority.h"
+#include "conftape.h"
 #include "err.h"
 #include "key.h"
 #include "log.h"
@@ -336,18 +337,49 @@ open_listeners(struct server *s, struct listener *l)
  * connection. With -i, stdin and stdout are the connection and stay as
  * they are. Nothing is carried across the SIGHUP re-exec: it opens its
  * listeners and log file anew. A connection process (rexec: sshd -R)
- * keeps the two descriptors its listener handed over as well.
+ * keeps the three descriptors its listener handed over as well.
  */
 static void
 sanitise_fds(int rexec)
 {
 	int fd;
 
-	closefrom((rexec ? SSHD_REXEC_PIPE_FD : STDERR_FILENO) + 1);
+	closefrom((rexec ? SSHD_REXEC_CONF_FD : STDERR_FILENO) + 1);
 	while ((fd = open("/dev/null", O_RDWR)) != -1 && fd <= STDERR_FILENO)
 		;
 	if (fd > STDERR_FILENO)
 		close(fd);
+}
+
+/*
+ * Load the configuration. A connection process replays its listener's
+ * record of the files (conftape.h: the configuration the listener
+ * started with, whatever is on disk now) if it was handed one; a
+ * listener (record) keeps such a record for its connection processes
+ * in srv->conf_fd. 0, or nonzero (logged).
+ */
+static int
+load_config(struct server *srv, const char *path, int rexec, int record)
+{
+	struct conftape *tape = NULL;
+	int r;
+
+	srv->conf_fd = -1;
+	if (rexec) {
+		if ((tape = conftape_read_fd(SSHD_REXEC_CONF_FD)) == NULL)
+			log_debug("rexec: no configuration record; reading "
+			    "%s", path);
+		close(SSHD_REXEC_CONF_FD);
+	} else if (record)
+		tape = conftape_new();
+	servconf_set_tape(srv->sc, tape);
+	r = servconf_load(srv->sc, path);
+	servconf_set_tape(srv->sc, NULL);
+	if (r == 0 && record && !rexec &&
+	    (srv->conf_fd = conftape_to_memfd(tape)) == -1)
+		log_error("connection processes will read %s anew", path);
+	conftape_free(tape);
+	return r;
 }
 
 int
@@ -453,7 +485,8 @@ main(int argc, char **argv)
 			bad = 1;
 		x_free(opts[i]);
 	}
-	if (servconf_load(sc, config) != 0)
+	if (load_config(&srv, config, rexec, !test && !dump && !inetd &&
+	    !debug) != 0)
 		bad = 1;
 	if (bad || servconf_finish(sc) != 0)
 		exit(rexec ? SSHD_EXIT_NOT_STARTED : 255);

@@ -19,11 +19,14 @@
  * Each connection process is sshd executed anew (sshd -R, an option
  * for sshd's own use), so that it gets an address-space layout of its
  * own rather than a copy of the listener's. It finds the accepted
- * socket and the startup pipe's write end on these descriptors; 0-2
- * are the listener's (/dev/null, or the log under -e).
+ * socket, the startup pipe's write end and the configuration the
+ * listener read on these descriptors; 0-2 are the listener's
+ * (/dev/null, or the log under -e).
  */
 #define SSHD_REXEC_SOCK_FD	3
 #define SSHD_REXEC_PIPE_FD	4
+/* The listener's record of the configuration files (conftape.h). */
+#define SSHD_REXEC_CONF_FD	5
 /*
  * The exit status of a connection process that could not start (the
  * exec failed, or the configuration or host keys no longer load): the
@@ -43,6 +46,7 @@ struct server {
 	/* The listener's: what each connection process runs (-R first). */
 	char **rexec_argv;
 	char rexec_cwd[PATH_MAX];	/* sshd's start directory; "": none */
+	int conf_fd;			/* conftape.h's memfd, or -1 */
 };
 
 struct conn_info {

@@ -54,7 +54,12 @@ check "restarted listener holds no inherited descriptor" \
     [ -z "$(inherited "$SSHD_PID")" ]
 n_fds=$(ls "/proc/$SSHD_PID/fd" | wc -l)
 echo "restarted listener has $n_fds descriptors"
-check "restarted listener: stdio and one listening socket" [ "$n_fds" -eq 4 ]
+ls -l "/proc/$SSHD_PID/fd"
+# The fifth: the record of the configuration for its connection
+# processes, a memfd (conftape.h).
+n_memfd=$(ls -l "/proc/$SSHD_PID/fd" | grep -c "/memfd:sshd_config")
+check "restarted listener: stdio, one listening socket, the config record" \
+    [ "$n_fds" -eq 5 -a "$n_memfd" -eq 1 ]
 
 # sshd -i: stdin/stdout are the connection; fd 7 and 251 must go.
 cat > "$T/inetd.sh" <<EOF
