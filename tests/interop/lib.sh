@@ -9,6 +9,10 @@
 
 set -u
 BIN=${MOAT_BIN:-$(cd "$(dirname "$0")/../../build/bin" && pwd)}
+# 1 for a sanitizer build (its programs start slower: tests that time a
+# burst of connections allow for it, and say so).
+SANITIZED=0
+ldd "$BIN/sshd" 2>/dev/null | grep -q libasan && SANITIZED=1
 SRC=${MOAT_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 T=$(mktemp -d /tmp/moat-test.XXXXXX)
 chmod 700 "$T"
