@@ -123,7 +123,8 @@ int moduli_miller_rabin(const BIGNUM *n, uint32_t rounds, BN_CTX *ctx);
  * 3), and strikes out every q for which q or 2q + 1 has a prime factor
  * below limit. fn is called with each q left that has qbits bits, in
  * increasing order; a non-zero answer from fn stops the sieve and is
- * returned. *nprimesp: how many primes below limit sieved.
+ * returned. *nprimesp: how many primes are below limit, set before fn
+ * is first called (so fn may read it).
  */
 typedef int (*moduli_candidate_fn)(const BIGNUM *q, void *arg);
 int moduli_sieve(uint32_t qbits, const BIGNUM *start, uint64_t window,
