@@ -101,6 +101,21 @@ strike_all(uint8_t *win, uint64_t window, const BIGNUM *q0, uint32_t limit,
 	return ret;
 }
 
+/* q += v, in steps that fit a BN_ULONG of 32 bits too. */
+static int
+add_u64(BIGNUM *q, uint64_t v)
+{
+	BN_ULONG part;
+
+	while (v > 0) {
+		part = v > 0x7fffffff ? 0x7fffffff : (BN_ULONG)v;
+		if (!BN_add_word(q, part))
+			return 0;
+		v -= part;
+	}
+	return 1;
+}
+
 /* Hand each number left in the window to fn, in order. */
 static int
 walk_window(const uint8_t *win, uint64_t window, const BIGNUM *q0,
@@ -115,8 +130,7 @@ walk_window(const uint8_t *win, uint64_t window, const BIGNUM *q0,
 	for (i = 0; i < window && r == 0; i++) {
 		if (BIT_GET(win, i))
 			continue;
-		/* (i - at) * 6 < 2^36: one word. */
-		if (!BN_add_word(q, (BN_ULONG)((i - at) * 6))) {
+		if (!add_u64(q, (i - at) * 6)) {
 			r = ERR_LIBCRYPTO;
 			break;
 		}
