@@ -149,6 +149,16 @@ check "every group we screened passes the independent check" \
 check "OpenSSH's screen keeps every group of ours" \
     [ "$(grep -c . again)" = "$m" ]
 same_groups "... as ours does, the rounds added up alike" again again_ours
+# OpenSSH's candidates from a start point (the file's first line says) are
+# all among ours from the same start: our sieve strikes out less.
+S=$("$PY" -c 'print("%X" % (2**510 + 123456789))')
+"$K" -M generate -O bits=512 -O start=$S st_ours 2>/dev/null
+grep -v '^#' "$DEBCAND" | cut -d' ' -f7 | sort > st_theirs.q
+cut -d' ' -f7 st_ours | sort > st_ours.q
+missing=$(comm -23 st_theirs.q st_ours.q | wc -l)
+check "OpenSSH's candidates from a start ($(grep -c . st_theirs.q))" \
+    [ -s st_theirs.q ]
+check "... all among ours from the same start" [ "$missing" = 0 ]
 "$K" -M screen -f "$DEBCAND" ours_deb 2>/dev/null
 "$O" -M screen -f "$DEBCAND" theirs_deb 2>/dev/null
 check "groups found in OpenSSH's candidates" [ -s ours_deb ]
