@@ -42,6 +42,7 @@ struct kg_opts {
 	const char *sign_op;		/* -Y */
 	const char *revoked;		/* -r (with -Y verify) */
 	int require_agent;		/* -U (with -Y sign) */
+	const char *moduli_op;		/* -M generate | screen */
 	char **args;			/* operands */
 	int nargs;
 };
@@ -74,6 +75,11 @@ int kg_sig_opts(const struct kg_opts *o, const char **hashalgp,
 /* Digest what fd holds; a failure reported as OpenSSH's, naming who. */
 int kg_sig_hash(const char *hashalg, int fd, const char *who,
     struct sbuf *h);
+
+/* -M: DH group generation and screening (keygen_moduli.c). */
+int kg_moduli(struct kg_opts *o);
+/* 0 when op is a -M operation, else -1 (reported). */
+int kg_moduli_op(const char *op);
 
 /* Helpers (keygen_util.c). */
 /* Load a private key, asking for nothing: -P's passphrase or "". */

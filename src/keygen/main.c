@@ -59,6 +59,9 @@ usage(void)
 	    "       ssh-keygen -F hostname [-lv] [-f known_hosts_file]\n"
 	    "       ssh-keygen -H [-f known_hosts_file]\n"
 	    "       ssh-keygen -R hostname [-f known_hosts_file]\n"
+	    "       ssh-keygen -M generate [-O option] output_file\n"
+	    "       ssh-keygen -M screen [-f input_file] [-O option] "
+	    "output_file\n"
 	    "       ssh-keygen -s ca_key -I certificate_identity [-h] "
 	    "[-n principals]\n"
 	    "                  [-O option] [-V validity_interval] "
@@ -134,6 +137,11 @@ main(int argc, char **argv)
 			if (mode == MODE_GENERATE)
 				mode = MODE_FINGERPRINT;
 			break;
+		case 'M':
+			if (kg_moduli_op(optarg) != 0)
+				exit(255);
+			o.moduli_op = optarg;
+			break;
 		case 'm': o.format = optarg; break;
 		case 'N': o.new_pass = optarg; break;
 		case 'n': o.principals = optarg; break;
@@ -175,6 +183,8 @@ main(int argc, char **argv)
 			usage();
 		return r;
 	}
+	if (o.moduli_op != NULL && mode == MODE_GENERATE)
+		return kg_moduli(&o);
 	/* -r (DNS records) and -U (a CA key in the agent): not here yet. */
 	if (o.revoked != NULL || o.require_agent)
 		usage();
