@@ -23,9 +23,10 @@ struct kg_opts {
 	const char *comment;		/* -C */
 	unsigned int rounds;		/* -a */
 	enum key_fp_hash fp_hash;	/* -E */
+	int bubble;			/* -B */
 	int verbose;			/* -v */
 	int quiet;			/* -q */
-	const char *format;		/* -m */
+	const char *format;		/* -m (checked by kg_format) */
 	const char *host;		/* -F / -R */
 	int hash;			/* -H */
 	const char *ca_key;		/* -s */
@@ -40,8 +41,11 @@ struct kg_opts {
 	int update_krl;			/* -u */
 	int list;			/* -l (with -Q) */
 	const char *sign_op;		/* -Y */
-	const char *revoked;		/* -r (with -Y verify) */
-	int require_agent;		/* -U (with -Y sign) */
+	const char *revoked;		/* -r: KRL with -Y verify, else */
+	const char *rr_host;		/* the host of SSHFP records */
+	int generic;			/* -g */
+	int gen_all;			/* -A */
+	int require_agent;		/* -U (with -Y sign or -s) */
 	char **args;			/* operands */
 	int nargs;
 };
@@ -60,6 +64,8 @@ int kg_gen_krl(struct kg_opts *o);
 int kg_query_krl(struct kg_opts *o);
 int kg_export(struct kg_opts *o);
 int kg_import(struct kg_opts *o);
+int kg_gen_host_keys(struct kg_opts *o);	/* -A */
+int kg_print_sshfp(struct kg_opts *o);		/* -r */
 /* -Y: SSH signatures (keygen_sshsig.c, keygen_sshsig_check.c). */
 int kg_sshsig(struct kg_opts *o);
 int kg_sig_verify(struct kg_opts *o, int novalidate);
@@ -75,7 +81,15 @@ int kg_sig_opts(const struct kg_opts *o, const char **hashalgp,
 int kg_sig_hash(const char *hashalg, int fd, const char *who,
     struct sbuf *h);
 
+/* -m names (any case): a kg_fmt, or -1 for a name OpenSSH refuses. */
+enum kg_fmt { KG_FMT_RFC4716, KG_FMT_PKCS8, KG_FMT_PEM };
+int kg_format(const char *name);
+/* The private key file format -m asks for (RFC4716: OpenSSH's own). */
+enum key_file_format kg_private_format(const struct kg_opts *o);
+
 /* Helpers (keygen_util.c). */
+/* "user@host", the comment of a new key (caller frees). */
+char *kg_default_comment(void);
 /* Load a private key, asking for nothing: -P's passphrase or "". */
 int kg_load_private(const char *path, const char *pass, struct key **kp,
     char **commentp, int report);

@@ -30,15 +30,15 @@
 
 #define FATAL	255
 
-enum conv_fmt { FMT_RFC4716, FMT_PKCS8, FMT_PEM };
-
+/* -m's names; "ssh2" is OpenSSH's other name for RFC4716. */
 static const struct {
 	const char *name;
-	enum conv_fmt fmt;
+	enum kg_fmt fmt;
 } conv_fmts[] = {
-	{ "RFC4716", FMT_RFC4716 },
-	{ "PKCS8", FMT_PKCS8 },
-	{ "PEM", FMT_PEM },
+	{ "RFC4716", KG_FMT_RFC4716 },
+	{ "ssh2", KG_FMT_RFC4716 },
+	{ "PKCS8", KG_FMT_PKCS8 },
+	{ "PEM", KG_FMT_PEM },
 };
 
 /* Upper-case type names as OpenSSH prints them in the Comment header. */
@@ -51,22 +51,36 @@ static const struct {
 	{ KEY_RSA, "RSA" },
 };
 
-static int
-conv_format(const struct kg_opts *o, enum conv_fmt *fmtp)
+int
+kg_format(const char *name)
 {
 	size_t i;
 
-	if (o->format == NULL) {
-		*fmtp = FMT_RFC4716;
-		return 0;
-	}
 	for (i = 0; i < sizeof(conv_fmts) / sizeof(conv_fmts[0]); i++)
-		if (strcasecmp(o->format, conv_fmts[i].name) == 0) {
-			*fmtp = conv_fmts[i].fmt;
-			return 0;
-		}
-	fprintf(stderr, "Unsupported conversion format \"%s\"\n", o->format);
-	return FATAL;
+		if (strcasecmp(name, conv_fmts[i].name) == 0)
+			return (int)conv_fmts[i].fmt;
+	return -1;
+}
+
+enum key_file_format
+kg_private_format(const struct kg_opts *o)
+{
+	switch (o->format != NULL ? kg_format(o->format) : KG_FMT_RFC4716) {
+	case KG_FMT_PEM:
+		return KEY_FILE_PEM;
+	case KG_FMT_PKCS8:
+		return KEY_FILE_PKCS8;
+	default:
+		return KEY_FILE_OPENSSH;
+	}
+}
+
+/* main() has refused names kg_format() does not know. */
+static enum kg_fmt
+conv_format(const struct kg_opts *o)
+{
+	return o->format != NULL ? (enum kg_fmt)kg_format(o->format) :
+	    KG_FMT_RFC4716;
 }
 
 static const char *
@@ -109,7 +123,7 @@ export_rfc4716(const struct key *k, const struct key_cert *c)
 }
 
 static int
-export_pem(const struct key *k, enum conv_fmt fmt)
+export_pem(const struct key *k, enum kg_fmt fmt)
 {
 	OSSL_ENCODER_CTX *ectx;
 	const char *structure = "SubjectPublicKeyInfo";
@@ -120,10 +134,10 @@ export_pem(const struct key *k, enum conv_fmt fmt)
 
 	if (k->type == KEY_ED25519) {
 		fprintf(stderr, "do_convert_to_%s: unsupported key type "
-		    "ED25519\n", fmt == FMT_PEM ? "pem" : "pkcs8");
+		    "ED25519\n", fmt == KG_FMT_PEM ? "pem" : "pkcs8");
 		return FATAL;
 	}
-	if (fmt == FMT_PEM && k->type == KEY_RSA)
+	if (fmt == KG_FMT_PEM && k->type == KEY_RSA)
 		structure = "type-specific";
 	if ((bio = BIO_new(BIO_s_mem())) == NULL)
 		return FATAL;
@@ -144,11 +158,10 @@ kg_export(struct kg_opts *o)
 {
 	struct key_cert *cert = NULL;
 	struct key *k = NULL;
-	enum conv_fmt fmt;
+	enum kg_fmt fmt = conv_format(o);
 	int ret;
 
-	if ((ret = conv_format(o, &fmt)) != 0)
-		return ret;
+
 	if (o->file == NULL) {
 		fprintf(stderr, "Export requires a key file (-f)\n");
 		return 1;
@@ -160,7 +173,7 @@ kg_export(struct kg_opts *o)
 		return FATAL;
 	}
 	/* The PEM forms of a certificate hold its plain key. */
-	if (fmt == FMT_RFC4716)
+	if (fmt == KG_FMT_RFC4716)
 		ret = export_rfc4716(cert != NULL ? cert->key : k, cert);
 	else
 		ret = export_pem(cert != NULL ? cert->key : k, fmt);
@@ -210,7 +223,7 @@ import_rfc4716(const char *text, struct sbuf *blob)
 }
 
 static int
-import_pem(const char *text, size_t len, enum conv_fmt fmt, struct key **kp)
+import_pem(const char *text, size_t len, enum kg_fmt fmt, struct key **kp)
 {
 	OSSL_DECODER_CTX *dctx;
 	EVP_PKEY *pkey = NULL;
@@ -219,12 +232,12 @@ import_pem(const char *text, size_t len, enum conv_fmt fmt, struct key **kp)
 	int ok;
 
 	/* PEM means the raw PKCS#1 RSA form only, as OpenSSH reads it. */
-	if (fmt == FMT_PEM && strstr(text, "-----BEGIN RSA PUBLIC KEY-----")
+	if (fmt == KG_FMT_PEM && strstr(text, "-----BEGIN RSA PUBLIC KEY-----")
 	    == NULL)
 		return ERR_INVALID_FORMAT;
 	dctx = OSSL_DECODER_CTX_new_for_pkey(&pkey, "PEM",
-	    fmt == FMT_PEM ? "type-specific" : NULL,
-	    fmt == FMT_PEM ? "RSA" : NULL, OSSL_KEYMGMT_SELECT_PUBLIC_KEY,
+	    fmt == KG_FMT_PEM ? "type-specific" : NULL,
+	    fmt == KG_FMT_PEM ? "RSA" : NULL, OSSL_KEYMGMT_SELECT_PUBLIC_KEY,
 	    NULL, NULL);
 	ok = dctx != NULL && OSSL_DECODER_from_data(dctx, &p, &left) == 1;
 	OSSL_DECODER_CTX_free(dctx);
@@ -241,13 +254,12 @@ kg_import(struct kg_opts *o)
 	struct key_cert *cert = NULL;
 	struct sbuf *blob = NULL;
 	struct key *k = NULL;
-	enum conv_fmt fmt;
+	enum kg_fmt fmt;
 	char *text = NULL, *line = NULL;
 	size_t len;
-	int r, ret;
+	int r;
 
-	if ((ret = conv_format(o, &fmt)) != 0)
-		return ret;
+	fmt = conv_format(o);
 	if (o->file == NULL) {
 		fprintf(stderr, "Import requires a key file (-f)\n");
 		return 1;
@@ -256,7 +268,7 @@ kg_import(struct kg_opts *o)
 		perror(o->file);
 		return 1;
 	}
-	if (fmt == FMT_RFC4716) {
+	if (fmt == KG_FMT_RFC4716) {
 		blob = sbuf_new();
 		if ((r = import_rfc4716(text, blob)) == 0 &&
 		    (r = key_from_blob(sbuf_ptr(blob), sbuf_len(blob),
@@ -268,7 +280,7 @@ kg_import(struct kg_opts *o)
 			    o->file, err_str(r));
 	} else if ((r = import_pem(text, len, fmt, &k)) != 0)
 		fprintf(stderr, "do_convert_from_%s: unrecognised key "
-		    "format\n", fmt == FMT_PEM ? "pem" : "pkcs8");
+		    "format\n", fmt == KG_FMT_PEM ? "pem" : "pkcs8");
 	if (r == 0) {
 		line = cert != NULL ? cert_public_text(cert) :
 		    key_public_text(k);

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,18 @@
 #include "mem.h"
 
 #define KG_FILE_MAX	(512u * 1024 * 1024)
+
+char *
+kg_default_comment(void)
+{
+	struct passwd *pw = getpwuid(getuid());
+	char host[256];
+
+	if (gethostname(host, sizeof(host)) != 0)
+		strcpy(host, "localhost");
+	host[sizeof(host) - 1] = '\0';
+	return x_asprintf("%s@%s", pw != NULL ? pw->pw_name : "user", host);
+}
 
 void
 kg_err(const struct kg_opts *o, const char *fmt, ...)

@@ -10,29 +10,6 @@
 . "$(dirname "$0")/keygen_lib.inc"
 unset SSH_AUTH_SOCK
 
-# refuse "what" command...: the command must fail.
-refuse() {
-	kg_what=$1; shift
-	if "$@" >/dev/null 2>&1; then
-		kg_fail=$((kg_fail + 1)); echo "FAIL: $kg_what (accepted)"
-	else
-		kg_pass=$((kg_pass + 1))
-	fi
-}
-# alike "what" "command using \$KG": the same stdout, stderr and status
-# with ours and with OpenSSH's as $KG.
-alike() {
-	kg_a=$(KG=$O; export KG; sh -c "$2" 2>&1; echo "rc=$?")
-	kg_b=$(KG=$K; export KG; sh -c "$2" 2>&1; echo "rc=$?")
-	if [ "$kg_a" = "$kg_b" ]; then
-		kg_pass=$((kg_pass + 1))
-	else
-		kg_fail=$((kg_fail + 1)); echo "FAIL: $1"
-		echo "--- OpenSSH:"; echo "$kg_a"
-		echo "--- ours:"; echo "$kg_b"
-	fi
-}
-
 printf 'a message\nin two lines\n' > msg
 printf 'a massage\nin two lines\n' > bad
 : > allowed
