@@ -87,10 +87,30 @@ int kg_format(const char *name);
 /* The private key file format -m asks for (RFC4716: OpenSSH's own). */
 enum key_file_format kg_private_format(const struct kg_opts *o);
 
+/* Passphrases (keygen_pass.c): asked as OpenSSH asks (caller frees). */
+char *kg_read_passphrase(const char *prompt);
+void kg_free_passphrase(char *p);
+/* A new key's passphrase: -P's, -N's or asked for twice until equal. */
+char *kg_new_passphrase(const struct kg_opts *o);
+/* OpenSSH's warning about a private key others may read. */
+void kg_warn_perms(const char *path);
+
 /* Helpers (keygen_util.c). */
+/*
+ * -f's file, or the one the user names when asked (prompt, and the
+ * default ~/.ssh/id_TYPE): exits with 1 at the end of input.
+ */
+const char *kg_need_file(struct kg_opts *o, const char *prompt);
+/* 0 when path exists, else -1 and OpenSSH's "ssh-keygen: path: error". */
+int kg_stat_file(const struct kg_opts *o, const char *path);
+/* Make ~/.ssh when path is in it and it is missing (said when notify). */
+void kg_make_ssh_dir(const char *path, int notify);
 /* "user@host", the comment of a new key (caller frees). */
 char *kg_default_comment(void);
-/* Load a private key, asking for nothing: -P's passphrase or "". */
+/*
+ * Load a private key: without a passphrase, else with -P's or one asked
+ * for. report: OpenSSH's messages on failure.
+ */
 int kg_load_private(const char *path, const char *pass, struct key **kp,
     char **commentp, int report);
 /* Read a whole file (any size up to cap) into a NUL-terminated string. */

@@ -1,8 +1,8 @@
 /*
  * keygen_basic.c: the key modes of ssh-keygen: generate (-t -b -N -C
- * -a -m), print the public key (-y), fingerprint (-l -E -v, -B), change the
- * passphrase (-p) and the comment (-c). Messages are OpenSSH's, on the
- * same streams.
+ * -a -m), print the public key (-y) and fingerprints (-l -E -v, -B);
+ * keygen_pass.c changes passphrases and comments. Messages are
+ * OpenSSH's, on the same streams.
  *
  * -B is -l with the bubble babble of the key's SHA-1 in place of the
  * fingerprint. -m PEM or PKCS8 writes new RSA and ECDSA keys in that
@@ -38,26 +38,6 @@ static const struct {
 	{ "ecdsa", KEY_ECDSA, "ecdsa" },
 	{ "rsa", KEY_RSA, "rsa" },
 };
-
-static char *
-ask_new_pass(void)
-{
-	char *a, *b;
-
-	if (!isatty(STDIN_FILENO))
-		return x_strdup("");
-	for (;;) {
-		a = x_strdup(getpass("Enter passphrase (empty for no "
-		    "passphrase): "));
-		b = getpass("Enter same passphrase again: ");
-		if (b != NULL && strcmp(a, b) == 0) {
-			x_wipe(b, strlen(b));
-			return a;
-		}
-		x_freezero(a, strlen(a));
-		printf("Passphrases do not match.  Try again.\n");
-	}
-}
 
 int
 kg_generate(struct kg_opts *o)
@@ -108,25 +88,21 @@ kg_generate(struct kg_opts *o)
 		kg_error("sshkey_generate failed: %s", err_str(r));
 		return 255;
 	}
-	if (o->file != NULL)
-		path = x_strdup(o->file);
-	else {
-		const char *home = getenv("HOME");
-
-		path = x_asprintf("%s/.ssh/id_%s", home ? home : ".", lower);
-	}
+	path = x_strdup(kg_need_file(o, "Enter file in which to save the key"));
+	kg_make_ssh_dir(path, !o->quiet);
 	if (!kg_confirm_overwrite(path))
 		goto out;
-	pass = o->new_pass != NULL ? x_strdup(o->new_pass) : ask_new_pass();
+	pass = kg_new_passphrase(o);
 	comment = o->comment != NULL ? x_strdup(o->comment) :
 	    kg_default_comment();
 	if ((r = key_save_private_as(k, path, pass, comment, o->rounds,
 	    kg_private_format(o))) != 0) {
 		kg_error("Saving key \"%s\" failed: %s", path,
 		    r == ERR_SYSTEM ? strerror(errno) : err_str(r));
-		ret = 255;
 		goto out;
 	}
+	if (!o->quiet)
+		printf("Your identification has been saved in %s\n", path);
 	pub = x_asprintf("%s.pub", path);
 	if ((r = key_save_public(k, pub, comment)) != 0) {
 		kg_error("Unable to save public key to %s: %s", pub,
@@ -137,15 +113,13 @@ kg_generate(struct kg_opts *o)
 	if (!o->quiet) {
 		fp = key_fingerprint(k, o->fp_hash);
 		art = key_randomart(k, o->fp_hash);
-		printf("Your identification has been saved in %s\n", path);
 		printf("Your public key has been saved in %s\n", pub);
 		printf("The key fingerprint is:\n%s %s\n", fp, comment);
 		printf("The key's randomart image is:\n%s\n", art);
 	}
 	ret = 0;
  out:
-	if (pass != NULL)
-		x_freezero(pass, strlen(pass));
+	kg_free_passphrase(pass);
 	x_free(path);
 	x_free(pub);
 	x_free(comment);
@@ -155,19 +129,18 @@ kg_generate(struct kg_opts *o)
 	return ret;
 }
 
-static const char *
-need_file(struct kg_opts *o)
-{
-	return o->file != NULL ? o->file : "id_rsa";
-}
-
 int
 kg_print_public(struct kg_opts *o)
 {
 	struct key *k = NULL;
 	char *comment = NULL, *text;
-	const char *path = need_file(o);
+	const char *path = kg_need_file(o, "Enter file in which the key is");
+	struct stat st;
 
+	if (stat(path, &st) != 0) {
+		kg_error("%s: %s", path, strerror(errno));
+		return 255;
+	}
 	if (kg_load_private(path, o->old_pass, &k, &comment, 1) != 0)
 		return 255;
 	text = key_public_text(k);
@@ -298,18 +271,15 @@ not_key(const struct kg_opts *o, const char *path, unsigned long n)
 int
 kg_fingerprint(struct kg_opts *o)
 {
-	const char *path = need_file(o);
+	const char *path = kg_need_file(o, "Enter file in which the key is");
 	char *text = NULL, *line, *next, *cp, *ep, *comment;
 	const char *rp;
 	unsigned long lineno = 0;
 	int found = 0, r, is_cert;
 	struct key *k;
-	struct stat st;
 
-	if (stat(path, &st) != 0) {
-		kg_error("%s: %s: %s", o->prog, path, strerror(errno));
+	if (kg_stat_file(o, path) != 0)
 		return 255;
-	}
 	/* A directory reads as an empty file, as through OpenSSH's stdio. */
 	if ((r = kg_read_file(path, &text, NULL)) != 0 && errno != EISDIR) {
 		kg_error("%s: %s: %s", o->prog, path, strerror(errno));
@@ -367,85 +337,4 @@ kg_fingerprint(struct kg_opts *o)
 		return 255;
 	}
 	return 0;
-}
-
-int
-kg_change_pass(struct kg_opts *o)
-{
-	const char *path = need_file(o);
-	struct key *k = NULL;
-	char *comment = NULL, *pass = NULL;
-	int r;
-
-	if ((r = key_load_private(path, "", 1, &k, &comment)) != 0 &&
-	    r == ERR_KEY_WRONG_PASSPHRASE)
-		r = kg_load_private(path, o->old_pass, &k, &comment, 0);
-	if (r != 0) {
-		if (r == ERR_SYSTEM)
-			fprintf(stderr, "%s: %s\n", path, strerror(errno));
-		else
-			fprintf(stderr, "Failed to load key %s: %s\n", path,
-			    err_str(r));
-		return 255;
-	}
-	printf("Key has comment '%s'\n", comment != NULL ? comment : "");
-	if (o->new_pass != NULL)
-		pass = x_strdup(o->new_pass);
-	else
-		pass = ask_new_pass();
-	r = key_save_private(k, path, pass, comment, o->rounds);
-	x_freezero(pass, strlen(pass));
-	if (r != 0) {
-		fprintf(stderr, "Saving key \"%s\" failed: %s.\n", path,
-		    err_str(r));
-		x_free(comment);
-		key_free(k);
-		return 255;
-	}
-	printf("Your identification has been saved with the new "
-	    "passphrase.\n");
-	x_free(comment);
-	key_free(k);
-	return 0;
-}
-
-int
-kg_change_comment(struct kg_opts *o)
-{
-	const char *path = need_file(o);
-	struct key *k = NULL;
-	char *comment = NULL, *pub, buf[1024];
-	const char *pass = o->old_pass != NULL ? o->old_pass : "";
-	const char *newc = o->comment;
-	int r;
-
-	if ((r = kg_load_private(path, o->old_pass, &k, &comment, 1)) != 0)
-		return 255;
-	printf("Old comment: %s\n", comment != NULL ? comment : "");
-	if (newc == NULL) {
-		printf("New comment: ");
-		fflush(stdout);
-		if (fgets(buf, sizeof(buf), stdin) == NULL)
-			buf[0] = '\0';
-		buf[strcspn(buf, "\r\n")] = '\0';
-		newc = buf;
-	}
-	if ((r = key_save_private(k, path, pass, newc, o->rounds)) != 0) {
-		fprintf(stderr, "Saving key \"%s\" failed: %s\n", path,
-		    err_str(r));
-		goto fail;
-	}
-	pub = x_asprintf("%s.pub", path);
-	r = key_save_public(k, pub, newc);
-	x_free(pub);
-	if (r != 0)
-		goto fail;
-	printf("Comment '%s' applied\n", newc);
-	x_free(comment);
-	key_free(k);
-	return 0;
- fail:
-	x_free(comment);
-	key_free(k);
-	return 255;
 }

@@ -130,22 +130,23 @@ print_options(const struct cert_option *o, size_t n, int critical)
 int
 kg_show_cert(struct kg_opts *o)
 {
-	const char *path = o->file != NULL ? o->file : "id_rsa-cert.pub";
+	const char *path = kg_need_file(o, "Enter file in which the key is");
 	struct key_cert *c = NULL;
 	char *fp, *cafp, *v;
 	size_t i;
 	int r;
 
+	if (kg_stat_file(o, path) != 0)
+		return 255;
 	if ((r = cert_load_public(path, &c, NULL)) != 0) {
 		if (r == ERR_SYSTEM) {
-			fprintf(stderr, "%s: %s\n", path, strerror(errno));
+			kg_error("%s: %s", path, strerror(errno));
 			return 255;
 		}
 		if (r == ERR_KEY_TYPE_UNKNOWN)
-			fprintf(stderr, "%s:1 is not a certificate\n", path);
+			kg_error("%s:1 is not a certificate", path);
 		else
-			fprintf(stderr, "%s:1: invalid key: %s\n", path,
-			    err_str(r));
+			kg_error("%s:1: invalid key: %s", path, err_str(r));
 		return 1;
 	}
 	fp = key_fingerprint(c->key, o->fp_hash);

@@ -11,6 +11,7 @@
  * as one OpenSSH public key line.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <string.h>
@@ -162,16 +163,14 @@ kg_export(struct kg_opts *o)
 	int ret;
 
 
-	if (o->file == NULL) {
-		fprintf(stderr, "Export requires a key file (-f)\n");
-		return 1;
-	}
+	if (kg_stat_file(o, kg_need_file(o, "Enter file in which the key "
+	    "is")) != 0)
+		return FATAL;
 	if (cert_load_public(o->file, &cert, NULL) != 0 &&
 	    key_load_public(o->file, &k, NULL) != 0 &&
-	    kg_load_private(o->file, o->old_pass, &k, NULL, 0) != 0) {
-		fprintf(stderr, "load failed\n");
+	    key_load_private_public(o->file, &k) != 0 &&
+	    kg_load_private(o->file, o->old_pass, &k, NULL, 1) != 0)
 		return FATAL;
-	}
 	/* The PEM forms of a certificate hold its plain key. */
 	if (fmt == KG_FMT_RFC4716)
 		ret = export_rfc4716(cert != NULL ? cert->key : k, cert);
@@ -260,13 +259,12 @@ kg_import(struct kg_opts *o)
 	int r;
 
 	fmt = conv_format(o);
-	if (o->file == NULL) {
-		fprintf(stderr, "Import requires a key file (-f)\n");
-		return 1;
-	}
+	if (kg_stat_file(o, kg_need_file(o, "Enter file in which the key "
+	    "is")) != 0)
+		return FATAL;
 	if (kg_read_file(o->file, &text, &len) != 0) {
-		perror(o->file);
-		return 1;
+		kg_error("%s: %s: %s", o->prog, o->file, strerror(errno));
+		return FATAL;
 	}
 	if (fmt == KG_FMT_RFC4716) {
 		blob = sbuf_new();

@@ -138,6 +138,7 @@ enum key_file_format { KEY_FILE_OPENSSH, KEY_FILE_PEM, KEY_FILE_PKCS8 };
 int key_save_private_as(const struct key *k, const char *path,
     const char *passphrase, const char *comment, unsigned int rounds,
     enum key_file_format fmt);
+/* "type base64 comment" (a NULL comment: no blank after the key). */
 int key_save_public(const struct key *k, const char *path,
     const char *comment);
 
