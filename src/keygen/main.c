@@ -99,7 +99,7 @@ main(int argc, char **argv)
 	struct kg_opts o;
 	enum kg_mode mode = MODE_GENERATE;
 	size_t i;
-	int ch, r;
+	int ch, r, delete_host = 0;
 
 	memset(&o, 0, sizeof(o));
 	o.prog = "ssh-keygen";
@@ -169,7 +169,11 @@ main(int argc, char **argv)
 		case 'c': mode = MODE_COMMENT; break;
 		case 'Q': mode = MODE_QUERY; break;
 		case 'q': o.quiet = 1; break;
-		case 'R': mode = MODE_REMOVE; o.host = optarg; break;
+		case 'R':
+			mode = MODE_REMOVE;
+			o.host = optarg;
+			delete_host = 1;
+			break;
 		case 'r': o.revoked = optarg; break;
 		case 's':
 			o.ca_key = optarg;
@@ -194,6 +198,10 @@ main(int argc, char **argv)
 		if ((r = kg_sshsig(&o)) < 0)
 			usage();
 		return r;
+	}
+	if (o.list && (delete_host || o.hash)) {
+		kg_error("Cannot use -l with -H or -R.");
+		usage();
 	}
 	o.rr_host = o.revoked;
 	if (o.rr_host != NULL && mode == MODE_GENERATE)
