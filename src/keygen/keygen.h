@@ -101,6 +101,16 @@ void kg_warn_perms(const char *path);
  * default ~/.ssh/id_TYPE): exits with 1 at the end of input.
  */
 const char *kg_need_file(struct kg_opts *o, const char *prompt);
+/*
+ * A public key found as OpenSSH finds one: the first key (or, with
+ * *is_cert set, certificate) line of path before any "-----BEGIN",
+ * else path.pub's, else what an openssh-key-v1 file holds in the clear.
+ * *commentp (may be NULL): the rest of the key's line, the name of its
+ * file when there is none, or NULL for the last case. ERR_NOT_FOUND
+ * when none.
+ */
+int kg_load_public_any(const char *path, struct key **kp, int *is_cert,
+    char **commentp);
 /* 0 when path exists, else -1 and OpenSSH's "ssh-keygen: path: error". */
 int kg_stat_file(const struct kg_opts *o, const char *path);
 /* Make ~/.ssh when path is in it and it is missing (said when notify). */

@@ -19,7 +19,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cert.h"
 #include "err.h"
 #include "keygen.h"
 #include "mem.h"
@@ -49,59 +48,6 @@ static const char *const default_keys[] = {
 	"/etc/ssh/ssh_host_ecdsa_key",
 	"/etc/ssh/ssh_host_ed25519_key",
 };
-
-/* The first public key (or certificate: *is_cert) in a text file. */
-static int
-load_text(const char *path, struct key **kp, int *is_cert)
-{
-	char *text = NULL, *line, *next;
-	const char *cp;
-	struct key_cert *c;
-	int r;
-
-	if ((r = kg_read_file(path, &text, NULL)) != 0)
-		return r;
-	r = ERR_INVALID_FORMAT;
-	for (line = text; line != NULL && *line != '\0'; line = next) {
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
-		if (strncmp(line, "-----BEGIN", 10) == 0)
-			break;	/* a private key: no public one here */
-		cp = line + strspn(line, " \t");
-		if (key_read_public_text(&cp, kp) == 0) {
-			r = 0;
-			break;
-		}
-		cp = line + strspn(line, " \t");
-		if (cert_read_public_text(&cp, &c) == 0) {
-			*kp = c->key;
-			c->key = NULL;
-			cert_free(c);
-			*is_cert = 1;
-			r = 0;
-			break;
-		}
-	}
-	x_free(text);
-	return r;
-}
-
-static int
-load_any(const char *path, struct key **kp, int *is_cert)
-{
-	char *pub;
-	int r;
-
-	*is_cert = 0;
-	if (load_text(path, kp, is_cert) == 0)
-		return 0;
-	pub = x_asprintf("%s.pub", path);
-	r = load_text(pub, kp, is_cert);
-	x_free(pub);
-	if (r == 0 || key_load_private_public(path, kp) == 0)
-		return 0;
-	return ERR_NOT_FOUND;
-}
 
 static int
 sshfp_alg(const struct key *k)
@@ -156,7 +102,7 @@ print_key(const struct kg_opts *o, const char *path)
 		kg_error("%s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (load_any(path, &k, &is_cert) != 0) {
+	if (kg_load_public_any(path, &k, &is_cert, NULL) != 0) {
 		kg_error("Failed to read v2 public key from \"%s\": %s", path,
 		    strerror(ENOENT));
 		return -1;

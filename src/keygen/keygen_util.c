@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cert.h"
 #include "err.h"
 #include "keygen.h"
 #include "mem.h"
@@ -207,6 +208,66 @@ kg_need_file(struct kg_opts *o, const char *prompt)
 	}
 	o->file = asked_file;
 	return o->file;
+}
+
+/*
+ * The first public key (or certificate: *is_cert) in a text file, and
+ * the rest of its line as the comment (the file's name when empty).
+ */
+static int
+load_text(const char *path, struct key **kp, int *is_cert,
+    char **commentp)
+{
+	char *text = NULL, *line, *next;
+	const char *cp;
+	struct key_cert *c;
+	int r;
+
+	if ((r = kg_read_file(path, &text, NULL)) != 0)
+		return r;
+	r = ERR_INVALID_FORMAT;
+	for (line = text; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if (strncmp(line, "-----BEGIN", 10) == 0)
+			break;	/* a private key: no public one here */
+		cp = line + strspn(line, " \t");
+		if ((r = key_read_public_text(&cp, kp)) != 0) {
+			cp = line + strspn(line, " \t");
+			if ((r = cert_read_public_text(&cp, &c)) != 0)
+				continue;
+			*kp = c->key;
+			c->key = NULL;
+			cert_free(c);
+			*is_cert = 1;
+		}
+		if (commentp != NULL)
+			*commentp = *cp != '\0' && *cp != '\r' ?
+			    x_strndup(cp, strcspn(cp, "\r")) : x_strdup(path);
+		break;
+	}
+	x_free(text);
+	return r;
+}
+
+int
+kg_load_public_any(const char *path, struct key **kp, int *is_cert,
+    char **commentp)
+{
+	char *pub;
+	int r;
+
+	*is_cert = 0;
+	if (commentp != NULL)
+		*commentp = NULL;
+	if (load_text(path, kp, is_cert, commentp) == 0)
+		return 0;
+	pub = x_asprintf("%s.pub", path);
+	r = load_text(pub, kp, is_cert, commentp);
+	x_free(pub);
+	if (r == 0 || key_load_private_public(path, kp) == 0)
+		return 0;
+	return ERR_NOT_FOUND;
 }
 
 int

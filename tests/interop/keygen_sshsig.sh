@@ -188,7 +188,7 @@ fi
 if command -v ssh-agent >/dev/null 2>&1 &&
     command -v ssh-add >/dev/null 2>&1; then
 	eval "$(ssh-agent -s)" >/dev/null
-	trap 'kill "$SSH_AGENT_PID" 2>/dev/null; rm -rf "$T"' EXIT
+	trap 'kill "$SSH_AGENT_PID" 2>/dev/null; rm -rf "$T" "$kg_out"' EXIT
 	ssh-add -q k_ed25519 ck 2>/dev/null
 	cp k_ed25519.pub agent_only.pub
 	cp ck-cert.pub agent_cert-cert.pub
