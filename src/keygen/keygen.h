@@ -64,6 +64,8 @@ int kg_gen_krl(struct kg_opts *o);
 int kg_query_krl(struct kg_opts *o);
 int kg_export(struct kg_opts *o);
 int kg_import(struct kg_opts *o);
+/* -i of ssh.com's private key blob: a PEM key on stdout; exit status. */
+int kg_import_sshcom(const struct sbuf *blob);
 int kg_gen_host_keys(struct kg_opts *o);	/* -A */
 int kg_print_sshfp(struct kg_opts *o);		/* -r */
 /* -Y: SSH signatures (keygen_sshsig.c, keygen_sshsig_check.c). */

@@ -181,41 +181,43 @@ kg_export(struct kg_opts *o)
 	return ret;
 }
 
-/* The base64 body of an RFC 4716 public key file (headers skipped). */
+/*
+ * The base64 of an RFC 4716 file (or of ssh.com's private key file) as
+ * OpenSSH reads it: every line up to the END line that is neither an
+ * armour line ("----") nor a header ("Tag: value", continued by a
+ * trailing '\'). *privatep: the BEGIN line was a private key's.
+ */
 static int
-import_rfc4716(const char *text, struct sbuf *blob)
+import_rfc4716(const char *text, struct sbuf *blob, int *privatep)
 {
 	char *copy = x_strdup(text), *line, *next, *end, *body;
-	int in = 0, done = 0, cont = 0, r = ERR_INVALID_FORMAT;
+	int cont = 0, r;
 	size_t blen = 0;
 
+	*privatep = 0;
 	body = x_calloc(1, strlen(text) + 1);
-	for (line = copy; line != NULL && !done; line = next) {
+	for (line = copy; line != NULL && *line != '\0'; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
 			*next++ = '\0';
 		end = line + strlen(line);
 		while (end > line && isspace((unsigned char)end[-1]))
 			*--end = '\0';
-		if (!in) {
-			if (strncmp(line, "---- BEGIN SSH2 PUBLIC KEY ----",
-			    31) == 0)
-				in = 1;
+		if (strncmp(line, "----", 4) == 0 || strchr(line, ':') != NULL) {
+			if (strstr(line, "BEGIN SSH2 ENCRYPTED PRIVATE KEY"))
+				*privatep = 1;
+			if (strstr(line, " END ") != NULL)
+				break;
+			cont = end > line && end[-1] == '\\';
 			continue;
 		}
-		if (strncmp(line, "---- END SSH2 PUBLIC KEY ----", 29) == 0) {
-			done = 1;
-			break;
-		}
-		/* Headers ("Tag: value"), continued by a trailing '\'. */
-		if (cont || strchr(line, ':') != NULL) {
+		if (cont) {
 			cont = end > line && end[-1] == '\\';
 			continue;
 		}
 		memcpy(body + blen, line, (size_t)(end - line));
 		blen += (size_t)(end - line);
 	}
-	if (done && blen > 0)
-		r = sbuf_b64_decode(blob, body);
+	r = sbuf_b64_decode(blob, body);
 	x_free(body);
 	x_free(copy);
 	return r;
@@ -256,7 +258,7 @@ kg_import(struct kg_opts *o)
 	enum kg_fmt fmt;
 	char *text = NULL, *line = NULL;
 	size_t len;
-	int r;
+	int r, ret, private = 0;
 
 	fmt = conv_format(o);
 	if (kg_stat_file(o, kg_need_file(o, "Enter file in which the key "
@@ -268,26 +270,36 @@ kg_import(struct kg_opts *o)
 	}
 	if (fmt == KG_FMT_RFC4716) {
 		blob = sbuf_new();
-		if ((r = import_rfc4716(text, blob)) == 0 &&
-		    (r = key_from_blob(sbuf_ptr(blob), sbuf_len(blob),
-		    &k)) != 0)
-			r = cert_from_blob(sbuf_ptr(blob), sbuf_len(blob),
-			    &cert);
-		if (r != 0)
-			fprintf(stderr, "%s: invalid SSH2 public key: %s\n",
-			    o->file, err_str(r));
+		if ((r = import_rfc4716(text, blob, &private)) != 0)
+			kg_error("do_convert_from_ssh2: base64 decode: %s",
+			    err_str(r));
+		else if (private) {
+			ret = kg_import_sshcom(blob);
+			goto out;
+		} else if ((r = key_from_blob(sbuf_ptr(blob), sbuf_len(blob),
+		    &k)) != 0) {
+			if (cert_from_blob(sbuf_ptr(blob), sbuf_len(blob),
+			    &cert) == 0)
+				r = 0;
+			else	/* OpenSSH names no finer reason */
+				kg_error("do_convert_from_ssh2: parse key: %s",
+				    err_str(r == ERR_KEY_TYPE_UNKNOWN ? r :
+				    ERR_INVALID_FORMAT));
+		}
 	} else if ((r = import_pem(text, len, fmt, &k)) != 0)
-		fprintf(stderr, "do_convert_from_%s: unrecognised key "
-		    "format\n", fmt == KG_FMT_PEM ? "pem" : "pkcs8");
+		kg_error("do_convert_from_%s: unrecognised key format",
+		    fmt == KG_FMT_PEM ? "pem" : "pkcs8");
 	if (r == 0) {
 		line = cert != NULL ? cert_public_text(cert) :
 		    key_public_text(k);
 		printf("%s\n", line);
 	}
+	ret = r == 0 ? 0 : FATAL;
+ out:
 	x_free(line);
 	x_free(text);
 	sbuf_free(blob);
 	key_free(k);
 	cert_free(cert);
-	return r == 0 ? 0 : FATAL;
+	return ret;
 }
