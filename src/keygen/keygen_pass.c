@@ -34,7 +34,22 @@
 #define DEFAULT_ASKPASS	"/usr/bin/ssh-askpass"
 #define PASS_MAX	1024
 
-/* One line from fd (to '\n', '\r' or the end) into buf, a byte a read. */
+/* A signal that came while the terminal's echo was off. */
+static volatile sig_atomic_t caught;
+
+static void
+catch(int sig)
+{
+	caught = sig;
+}
+
+static const int tty_signals[] = { SIGINT, SIGHUP, SIGQUIT, SIGTERM };
+#define NSIGNALS	(sizeof(tty_signals) / sizeof(tty_signals[0]))
+
+/*
+ * One line from fd (to '\n', '\r' or the end) into buf, a byte a read;
+ * a caught signal ends it.
+ */
 static void
 read_line(int fd, char *buf, size_t size)
 {
@@ -44,7 +59,7 @@ read_line(int fd, char *buf, size_t size)
 
 	for (;;) {
 		got = read(fd, &c, 1);
-		if (got < 0 && errno == EINTR)
+		if (got < 0 && errno == EINTR && !caught)
 			continue;
 		if (got != 1 || c == '\n' || c == '\r')
 			break;
@@ -54,9 +69,40 @@ read_line(int fd, char *buf, size_t size)
 	buf[n] = '\0';
 }
 
+/*
+ * With echo off, a signal must not leave the terminal that way: it is
+ * caught while the line is read, the terminal put back, and then it is
+ * raised again.
+ */
+static void
+hold_signals(struct sigaction *old)
+{
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = catch;		/* no SA_RESTART: read() returns */
+	sigemptyset(&sa.sa_mask);
+	caught = 0;
+	for (i = 0; i < NSIGNALS; i++)
+		sigaction(tty_signals[i], &sa, &old[i]);
+}
+
+static void
+release_signals(const struct sigaction *old)
+{
+	size_t i;
+
+	for (i = 0; i < NSIGNALS; i++)
+		sigaction(tty_signals[i], &old[i], NULL);
+	if (caught)
+		raise(caught);
+}
+
 static char *
 ask_terminal(const char *prompt)
 {
+	struct sigaction old[NSIGNALS];
 	struct termios saved, quiet;
 	char buf[PASS_MAX], *ret;
 	int fd, in, out, restore = 0;
@@ -67,6 +113,7 @@ ask_terminal(const char *prompt)
 		in = STDIN_FILENO;
 		out = STDERR_FILENO;
 	}
+	hold_signals(old);
 	if (tcgetattr(in, &saved) == 0) {
 		quiet = saved;
 		quiet.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
@@ -82,6 +129,7 @@ ask_terminal(const char *prompt)
 	}
 	if (fd >= 0)
 		close(fd);
+	release_signals(old);
 	ret = x_strdup(buf);
 	x_wipe(buf, sizeof(buf));
 	return ret;

@@ -6,7 +6,8 @@
 # prefer, never) decide, on the terminal (a pty) even when standard
 # input is redirected; the -p and -c dialogues and their refusals; the
 # warning about a private key others can read; "Enter file in which the
-# key is" when -f is missing; and, in a mount namespace where ~ is a
+# key is" when -f is missing; ^C at a terminal prompt (echo restored);
+# and, in a mount namespace where ~ is a
 # scratch tmpfs, key generation into a ~/.ssh it creates.
 . "$(dirname "$0")/keygen_lib.inc"
 unset DISPLAY SSH_ASKPASS SSH_ASKPASS_REQUIRE
@@ -141,6 +142,29 @@ EOT
 	    "python3 pty.py secret '\$KG -y -f enc < /dev/null'"
 	alike "terminal, askpass prefer" "$A SSH_ASKPASS_REQUIRE=prefer \
 	    DISPLAY=:0 python3 pty.py wrong '\$KG -y -f enc'"
+	# ^C at the prompt: echo back on, then the signal's death.
+	cat > ptyint.py <<'EOT'
+import os, pty, select, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp("sh", ["sh", "-c", sys.argv[1]])
+out = b""
+while b": " not in out and select.select([fd], [], [], 5.0)[0]:
+    out += os.read(fd, 4096)
+os.write(fd, b"\x03")
+while select.select([fd], [], [], 2.0)[0]:
+    try:
+        data = os.read(fd, 4096)
+    except OSError:
+        break
+    if not data:
+        break
+    out += data
+os.waitpid(pid, 0)
+sys.stdout.write(repr(out) + "\n")
+EOT
+	alike "terminal, interrupted" "python3 ptyint.py \"trap 'echo trapped' \
+	    INT; \$KG -y -f enc; echo rc=\\\$?; stty -a | grep -o ' -*echo '\""
 fi
 
 # Without -f a new key goes to ~/.ssh, made if missing: only where a
