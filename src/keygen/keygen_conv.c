@@ -202,7 +202,8 @@ import_rfc4716(const char *text, struct sbuf *blob, int *privatep)
 		end = line + strlen(line);
 		while (end > line && isspace((unsigned char)end[-1]))
 			*--end = '\0';
-		if (strncmp(line, "----", 4) == 0 || strchr(line, ':') != NULL) {
+		if (strncmp(line, "----", 4) == 0 ||
+		    strchr(line, ':') != NULL) {
 			if (strstr(line, "BEGIN SSH2 ENCRYPTED PRIVATE KEY"))
 				*privatep = 1;
 			if (strstr(line, " END ") != NULL)

@@ -364,7 +364,8 @@ kg_find_host(struct kg_opts *o)
 	for (cp = text; (line = next_line(&cp)) != NULL; kh_line_clear(&l)) {
 		n++;
 		classify(o, path, n, line, 1, &l);
-		if (l.status != KH_ENTRY || !hostfile_match_hosts(l.hosts, name))
+		if (l.status != KH_ENTRY ||
+		    !hostfile_match_hosts(l.hosts, name))
 			continue;
 		if (o->list) {
 			const char *kp = l.rawkey;

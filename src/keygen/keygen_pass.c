@@ -81,7 +81,7 @@ hold_signals(struct sigaction *old)
 	size_t i;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = catch;		/* no SA_RESTART: read() returns */
+	sa.sa_handler = catch;	/* no SA_RESTART: read() returns */
 	sigemptyset(&sa.sa_mask);
 	caught = 0;
 	for (i = 0; i < NSIGNALS; i++)

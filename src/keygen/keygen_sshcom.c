@@ -23,7 +23,8 @@
 #include "sbuf.h"
 
 #define SSHCOM_MAGIC	0x3f6ff9eb
-#define SSHCOM_RSA	"if-modn{sign{rsa-pkcs1-sha1},encrypt{rsa-pkcs1v2-oaep}}"
+#define SSHCOM_RSA \
+	"if-modn{sign{rsa-pkcs1-sha1},encrypt{rsa-pkcs1v2-oaep}}"
 #define CONV_FAILED	"do_convert_from_ssh2: private key conversion failed"
 
 static void
@@ -72,7 +73,8 @@ static int
 rsa_from_payload(struct sbuf *b, struct key **kp)
 {
 	struct sbuf *f[6], *body = sbuf_new();
-	static const int order[] = { 2, 0, 1, 3, 5, 4 };	/* n e d u p q */
+	/* from e d n u q p to n e d u p q */
+	static const int order[] = { 2, 0, 1, 3, 5, 4 };
 	size_t i;
 	int r = -1;
 
