@@ -52,6 +52,8 @@ err_str(int err)
 	case ERR_PERMISSION_DENIED: return "permission denied";
 	case ERR_KRL_BAD_MAGIC: return "KRL file has invalid magic number";
 	case ERR_EOF: return "end of input";
+	case ERR_PASSPHRASE_TOO_SHORT:
+		return "passphrase is too short (minimum five characters)";
 	default: return "unknown error";
 	}
 }

@@ -52,6 +52,7 @@ enum {
 	ERR_PERMISSION_DENIED = -40,
 	ERR_KRL_BAD_MAGIC = -41,
 	ERR_EOF = -42,			/* clean end of input */
+	ERR_PASSPHRASE_TOO_SHORT = -43,	/* PEM keys want five or more */
 };
 
 /* Human-readable message for an error code; never NULL. */

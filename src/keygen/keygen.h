@@ -23,9 +23,10 @@ struct kg_opts {
 	const char *comment;		/* -C */
 	unsigned int rounds;		/* -a */
 	enum key_fp_hash fp_hash;	/* -E */
+	int bubble;			/* -B */
 	int verbose;			/* -v */
 	int quiet;			/* -q */
-	const char *format;		/* -m */
+	const char *format;		/* -m (checked by kg_format) */
 	const char *host;		/* -F / -R */
 	int hash;			/* -H */
 	const char *ca_key;		/* -s */
@@ -40,8 +41,11 @@ struct kg_opts {
 	int update_krl;			/* -u */
 	int list;			/* -l (with -Q) */
 	const char *sign_op;		/* -Y */
-	const char *revoked;		/* -r (with -Y verify) */
-	int require_agent;		/* -U (with -Y sign) */
+	const char *revoked;		/* -r: KRL with -Y verify, else */
+	const char *rr_host;		/* the host of SSHFP records */
+	int generic;			/* -g */
+	int gen_all;			/* -A */
+	int require_agent;		/* -U (with -Y sign or -s) */
 	const char *moduli_op;		/* -M generate | screen */
 	char **args;			/* operands */
 	int nargs;
@@ -61,6 +65,10 @@ int kg_gen_krl(struct kg_opts *o);
 int kg_query_krl(struct kg_opts *o);
 int kg_export(struct kg_opts *o);
 int kg_import(struct kg_opts *o);
+/* -i of ssh.com's private key blob: a PEM key on stdout; exit status. */
+int kg_import_sshcom(const struct sbuf *blob);
+int kg_gen_host_keys(struct kg_opts *o);	/* -A */
+int kg_print_sshfp(struct kg_opts *o);		/* -r */
 /* -Y: SSH signatures (keygen_sshsig.c, keygen_sshsig_check.c). */
 int kg_sshsig(struct kg_opts *o);
 int kg_sig_verify(struct kg_opts *o, int novalidate);
@@ -81,8 +89,46 @@ int kg_moduli(struct kg_opts *o);
 /* 0 when op is a -M operation, else -1 (reported). */
 int kg_moduli_op(const char *op);
 
+/* -m names (any case): a kg_fmt, or -1 for a name OpenSSH refuses. */
+enum kg_fmt { KG_FMT_RFC4716, KG_FMT_PKCS8, KG_FMT_PEM };
+int kg_format(const char *name);
+/* The private key file format -m asks for (RFC4716: OpenSSH's own). */
+enum key_file_format kg_private_format(const struct kg_opts *o);
+
+/* Passphrases (keygen_pass.c): asked as OpenSSH asks (caller frees). */
+char *kg_read_passphrase(const char *prompt);
+void kg_free_passphrase(char *p);
+/* A new key's passphrase: -P's, -N's or asked for twice until equal. */
+char *kg_new_passphrase(const struct kg_opts *o);
+/* OpenSSH's warning about a private key others may read. */
+void kg_warn_perms(const char *path);
+
 /* Helpers (keygen_util.c). */
-/* Load a private key, asking for nothing: -P's passphrase or "". */
+/*
+ * -f's file, or the one the user names when asked (prompt, and the
+ * default ~/.ssh/id_TYPE): exits with 1 at the end of input.
+ */
+const char *kg_need_file(struct kg_opts *o, const char *prompt);
+/*
+ * A public key found as OpenSSH finds one: the first key (or, with
+ * *is_cert set, certificate) line of path before any "-----BEGIN",
+ * else path.pub's, else what an openssh-key-v1 file holds in the clear.
+ * *commentp (may be NULL): the rest of the key's line, the name of its
+ * file when there is none, or NULL for the last case. ERR_NOT_FOUND
+ * when none.
+ */
+int kg_load_public_any(const char *path, struct key **kp, int *is_cert,
+    char **commentp);
+/* 0 when path exists, else -1 and OpenSSH's "ssh-keygen: path: error". */
+int kg_stat_file(const struct kg_opts *o, const char *path);
+/* Make ~/.ssh when path is in it and it is missing (said when notify). */
+void kg_make_ssh_dir(const char *path, int notify);
+/* "user@host", the comment of a new key (caller frees). */
+char *kg_default_comment(void);
+/*
+ * Load a private key: without a passphrase, else with -P's or one asked
+ * for. report: OpenSSH's messages on failure.
+ */
 int kg_load_private(const char *path, const char *pass, struct key **kp,
     char **commentp, int report);
 /* Read a whole file (any size up to cap) into a NUL-terminated string. */

@@ -1,8 +1,12 @@
 /*
  * keygen_basic.c: the key modes of ssh-keygen: generate (-t -b -N -C
- * -a), print the public key (-y), fingerprint (-l -E -v), change the
- * passphrase (-p) and the comment (-c). Messages are OpenSSH's, on the
- * same streams.
+ * -a -m), print the public key (-y) and fingerprints (-l -E -v, -B);
+ * keygen_pass.c changes passphrases and comments. Messages are
+ * OpenSSH's, on the same streams.
+ *
+ * -B is -l with the bubble babble of the key's SHA-1 in place of the
+ * fingerprint. -m PEM or PKCS8 writes new RSA and ECDSA keys in that
+ * format.
  *
  * -l reads private keys (via their .pub when present) or any text file
  * of public keys: .pub, authorized_keys (options skipped) and
@@ -13,7 +17,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,38 +39,6 @@ static const struct {
 	{ "rsa", KEY_RSA, "rsa" },
 };
 
-static char *
-default_comment(void)
-{
-	struct passwd *pw = getpwuid(getuid());
-	char host[256];
-
-	if (gethostname(host, sizeof(host)) != 0)
-		strcpy(host, "localhost");
-	host[sizeof(host) - 1] = '\0';
-	return x_asprintf("%s@%s", pw != NULL ? pw->pw_name : "user", host);
-}
-
-static char *
-ask_new_pass(void)
-{
-	char *a, *b;
-
-	if (!isatty(STDIN_FILENO))
-		return x_strdup("");
-	for (;;) {
-		a = x_strdup(getpass("Enter passphrase (empty for no "
-		    "passphrase): "));
-		b = getpass("Enter same passphrase again: ");
-		if (b != NULL && strcmp(a, b) == 0) {
-			x_wipe(b, strlen(b));
-			return a;
-		}
-		x_freezero(a, strlen(a));
-		printf("Passphrases do not match.  Try again.\n");
-	}
-}
-
 int
 kg_generate(struct kg_opts *o)
 {
@@ -87,7 +58,7 @@ kg_generate(struct kg_opts *o)
 			type = gentypes[i].type;
 			lower = gentypes[i].lower;
 		} else if (key_type_from_name(o->type, &type, &nid) != 0) {
-			fprintf(stderr, "unknown key type %s\n", o->type);
+			kg_error("unknown key type %s", o->type);
 			return 255;
 		} else {
 			for (i = 0; i < 3 && gentypes[i].type != type; i++)
@@ -96,19 +67,17 @@ kg_generate(struct kg_opts *o)
 		}
 	}
 	if (type == KEY_RSA && o->bits != 0 && o->bits < 1024) {
-		fprintf(stderr, "Invalid RSA key length: minimum is 1024 "
-		    "bits\n");
+		kg_error("Invalid RSA key length: minimum is 1024 bits");
 		return 255;
 	}
 	if (type == KEY_RSA && o->bits > 16384) {
-		fprintf(stderr, "Invalid RSA key length: maximum is 16384 "
-		    "bits\n");
+		kg_error("Invalid RSA key length: maximum is 16384 bits");
 		return 255;
 	}
 	if (type == KEY_ECDSA && o->bits != 0 && o->bits != 256 &&
 	    o->bits != 384 && o->bits != 521) {
-		fprintf(stderr, "Invalid ECDSA key length: valid lengths are "
-		    "256, 384 or 521 bits\n");
+		kg_error("Invalid ECDSA key length: valid lengths are "
+		    "256, 384 or 521 bits");
 		return 255;
 	}
 	if (!o->quiet)
@@ -116,30 +85,27 @@ kg_generate(struct kg_opts *o)
 	fflush(stdout);
 	if ((r = key_generate(type, type == KEY_ED25519 ? 0 : o->bits,
 	    &k)) != 0) {
-		fprintf(stderr, "sshkey_generate failed: %s\n", err_str(r));
+		kg_error("sshkey_generate failed: %s", err_str(r));
 		return 255;
 	}
-	if (o->file != NULL)
-		path = x_strdup(o->file);
-	else {
-		const char *home = getenv("HOME");
-
-		path = x_asprintf("%s/.ssh/id_%s", home ? home : ".", lower);
-	}
+	path = x_strdup(kg_need_file(o, "Enter file in which to save the key"));
+	kg_make_ssh_dir(path, !o->quiet);
 	if (!kg_confirm_overwrite(path))
 		goto out;
-	pass = o->new_pass != NULL ? x_strdup(o->new_pass) : ask_new_pass();
+	pass = kg_new_passphrase(o);
 	comment = o->comment != NULL ? x_strdup(o->comment) :
-	    default_comment();
-	if ((r = key_save_private(k, path, pass, comment, o->rounds)) != 0) {
-		fprintf(stderr, "Saving key \"%s\" failed: %s\n", path,
+	    kg_default_comment();
+	if ((r = key_save_private_as(k, path, pass, comment, o->rounds,
+	    kg_private_format(o))) != 0) {
+		kg_error("Saving key \"%s\" failed: %s", path,
 		    r == ERR_SYSTEM ? strerror(errno) : err_str(r));
-		ret = 255;
 		goto out;
 	}
+	if (!o->quiet)
+		printf("Your identification has been saved in %s\n", path);
 	pub = x_asprintf("%s.pub", path);
 	if ((r = key_save_public(k, pub, comment)) != 0) {
-		fprintf(stderr, "Unable to save public key to %s: %s\n", pub,
+		kg_error("Unable to save public key to %s: %s", pub,
 		    r == ERR_SYSTEM ? strerror(errno) : err_str(r));
 		ret = 255;
 		goto out;
@@ -147,15 +113,13 @@ kg_generate(struct kg_opts *o)
 	if (!o->quiet) {
 		fp = key_fingerprint(k, o->fp_hash);
 		art = key_randomart(k, o->fp_hash);
-		printf("Your identification has been saved in %s\n", path);
 		printf("Your public key has been saved in %s\n", pub);
 		printf("The key fingerprint is:\n%s %s\n", fp, comment);
 		printf("The key's randomart image is:\n%s\n", art);
 	}
 	ret = 0;
  out:
-	if (pass != NULL)
-		x_freezero(pass, strlen(pass));
+	kg_free_passphrase(pass);
 	x_free(path);
 	x_free(pub);
 	x_free(comment);
@@ -165,19 +129,18 @@ kg_generate(struct kg_opts *o)
 	return ret;
 }
 
-static const char *
-need_file(struct kg_opts *o)
-{
-	return o->file != NULL ? o->file : "id_rsa";
-}
-
 int
 kg_print_public(struct kg_opts *o)
 {
 	struct key *k = NULL;
 	char *comment = NULL, *text;
-	const char *path = need_file(o);
+	const char *path = kg_need_file(o, "Enter file in which the key is");
+	struct stat st;
 
+	if (stat(path, &st) != 0) {
+		kg_error("%s: %s", path, strerror(errno));
+		return 255;
+	}
 	if (kg_load_private(path, o->old_pass, &k, &comment, 1) != 0)
 		return 255;
 	text = key_public_text(k);
@@ -232,7 +195,8 @@ print_fingerprint(const struct kg_opts *o, const struct key *k,
     const char *comment, int is_cert)
 {
 	const char *tn = key_type_name(k);
-	char *fp = key_fingerprint(k, o->fp_hash), *art;
+	char *fp = o->bubble ? key_bubblebabble(k) :
+	    key_fingerprint(k, o->fp_hash), *art;
 	const char *shortn = strstr(tn, "ed25519") ? "ED25519" :
 	    strstr(tn, "ecdsa") ? "ECDSA" : "RSA";
 
@@ -240,31 +204,58 @@ print_fingerprint(const struct kg_opts *o, const struct key *k,
 	    comment != NULL ? comment : "no comment", shortn,
 	    is_cert ? "-CERT" : "");
 	x_free(fp);
-	if (o->verbose && (art = key_randomart(k, o->fp_hash)) != NULL) {
+	if (o->verbose && (art = is_cert ? key_randomart_cert(k,
+	    o->fp_hash) : key_randomart(k, o->fp_hash)) != NULL) {
 		printf("%s\n", art);
 		x_free(art);
 	}
 }
 
+static void
+debug_load(const struct kg_opts *o, const char *what, const char *path,
+    int r)
+{
+	if (o->verbose)
+		fprintf(stderr, "debug1: load %s \"%s\": %s\r\n", what, path,
+		    r == ERR_SYSTEM ? strerror(errno) : err_str(r));
+}
+
+/*
+ * A private key's fingerprint, as OpenSSH finds it: its .pub (a missing
+ * comment there is the .pub's name), else the public half an
+ * openssh-key-v1 file carries in the clear; then, for a comment, the key
+ * itself when it opens without a passphrase. Nothing is asked for.
+ */
 static int
 fingerprint_private(struct kg_opts *o, const char *path)
 {
-	struct key *k = NULL;
+	struct key *k = NULL, *priv = NULL;
 	char *comment = NULL, *pub = x_asprintf("%s.pub", path);
 	int r;
 
 	if (key_load_public(pub, &k, &comment) == 0) {
-		print_fingerprint(o, k, comment != NULL && *comment != '\0' ?
-		    comment : pub, 0);
-	} else if ((r = kg_load_private(path, o->old_pass, &k, &comment,
-	    0)) == 0) {
-		print_fingerprint(o, k, comment != NULL ? comment : "", 0);
-	} else {
-		fprintf(stderr, "%s is not a key file.\n", path);
-		x_free(pub);
-		return 1;
+		if (comment == NULL || *comment == '\0') {
+			x_free(comment);
+			comment = x_strdup(pub);
+		}
+	} else if (key_load_private_public(path, &k) != 0) {
+		errno = ENOENT;		/* what OpenSSH reports */
+		debug_load(o, "public", path, ERR_SYSTEM);
+	}
+	if (comment == NULL) {
+		if ((r = key_load_private(path, "", 0, &priv, &comment)) != 0)
+			debug_load(o, "private", path, r);
+		else {
+			key_free(k);
+			k = priv;
+		}
 	}
 	x_free(pub);
+	if (k == NULL) {
+		kg_error("%s is not a key file.", path);
+		return 255;
+	}
+	print_fingerprint(o, k, comment, 0);
 	x_free(comment);
 	key_free(k);
 	return 0;
@@ -280,19 +271,22 @@ not_key(const struct kg_opts *o, const char *path, unsigned long n)
 int
 kg_fingerprint(struct kg_opts *o)
 {
-	const char *path = need_file(o);
+	const char *path = kg_need_file(o, "Enter file in which the key is");
 	char *text = NULL, *line, *next, *cp, *ep, *comment;
 	const char *rp;
 	unsigned long lineno = 0;
 	int found = 0, r, is_cert;
 	struct key *k;
 
-	if ((r = kg_read_file(path, &text, NULL)) != 0) {
-		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+	if (kg_stat_file(o, path) != 0)
+		return 255;
+	/* A directory reads as an empty file, as through OpenSSH's stdio. */
+	if ((r = kg_read_file(path, &text, NULL)) != 0 && errno != EISDIR) {
+		kg_error("%s: %s: %s", o->prog, path, strerror(errno));
 		return 255;
 	}
-	next = strchr(text, '\n');
-	if (strstr(text, "PRIVATE KEY") != NULL &&
+	next = text != NULL ? strchr(text, '\n') : NULL;
+	if (text != NULL && strstr(text, "PRIVATE KEY") != NULL &&
 	    (next == NULL || strstr(text, "PRIVATE KEY") < next)) {
 		x_free(text);
 		return fingerprint_private(o, path);
@@ -301,9 +295,7 @@ kg_fingerprint(struct kg_opts *o)
 		if ((next = strchr(line, '\n')) != NULL)
 			*next++ = '\0';
 		lineno++;
-		ep = line + strlen(line);
-		while (ep > line && isspace((unsigned char)ep[-1]))
-			*--ep = '\0';
+		line[strcspn(line, "\r")] = '\0';
 		cp = line + strspn(line, " \t");
 		if (*cp == '#' || *cp == '\0')
 			continue;
@@ -314,15 +306,20 @@ kg_fingerprint(struct kg_opts *o)
 		comment = NULL;
 		rp = cp;
 		if (read_key_or_cert(&rp, &k, &is_cert) != 0) {
-			/* authorized_keys options or known_hosts hosts */
+			/*
+			 * authorized_keys options or known_hosts hosts, then
+			 * exactly one blank: OpenSSH takes no more.
+			 */
 			ep = skip_field(cp);
-			if (*ep == '\0') {
+			if (*ep == '\0')
+				continue;	/* one word: no message */
+			if (ep[1] == ' ' || ep[1] == '\t') {
 				not_key(o, path, lineno);
 				continue;
 			}
 			*ep++ = '\0';
 			comment = cp;
-			rp = ep + strspn(ep, " \t");
+			rp = ep;
 			if (read_key_or_cert(&rp, &k, &is_cert) != 0) {
 				not_key(o, path, lineno);
 				continue;
@@ -336,89 +333,8 @@ kg_fingerprint(struct kg_opts *o)
 	}
 	x_free(text);
 	if (!found) {
-		fprintf(stderr, "%s is not a public key file.\n", path);
+		kg_error("%s is not a public key file.", path);
 		return 255;
 	}
 	return 0;
-}
-
-int
-kg_change_pass(struct kg_opts *o)
-{
-	const char *path = need_file(o);
-	struct key *k = NULL;
-	char *comment = NULL, *pass = NULL;
-	int r;
-
-	if ((r = key_load_private(path, "", 1, &k, &comment)) != 0 &&
-	    r == ERR_KEY_WRONG_PASSPHRASE)
-		r = kg_load_private(path, o->old_pass, &k, &comment, 0);
-	if (r != 0) {
-		if (r == ERR_SYSTEM)
-			fprintf(stderr, "%s: %s\n", path, strerror(errno));
-		else
-			fprintf(stderr, "Failed to load key %s: %s\n", path,
-			    err_str(r));
-		return 255;
-	}
-	printf("Key has comment '%s'\n", comment != NULL ? comment : "");
-	if (o->new_pass != NULL)
-		pass = x_strdup(o->new_pass);
-	else
-		pass = ask_new_pass();
-	r = key_save_private(k, path, pass, comment, o->rounds);
-	x_freezero(pass, strlen(pass));
-	if (r != 0) {
-		fprintf(stderr, "Saving key \"%s\" failed: %s.\n", path,
-		    err_str(r));
-		x_free(comment);
-		key_free(k);
-		return 255;
-	}
-	printf("Your identification has been saved with the new "
-	    "passphrase.\n");
-	x_free(comment);
-	key_free(k);
-	return 0;
-}
-
-int
-kg_change_comment(struct kg_opts *o)
-{
-	const char *path = need_file(o);
-	struct key *k = NULL;
-	char *comment = NULL, *pub, buf[1024];
-	const char *pass = o->old_pass != NULL ? o->old_pass : "";
-	const char *newc = o->comment;
-	int r;
-
-	if ((r = kg_load_private(path, o->old_pass, &k, &comment, 1)) != 0)
-		return 255;
-	printf("Old comment: %s\n", comment != NULL ? comment : "");
-	if (newc == NULL) {
-		printf("New comment: ");
-		fflush(stdout);
-		if (fgets(buf, sizeof(buf), stdin) == NULL)
-			buf[0] = '\0';
-		buf[strcspn(buf, "\r\n")] = '\0';
-		newc = buf;
-	}
-	if ((r = key_save_private(k, path, pass, newc, o->rounds)) != 0) {
-		fprintf(stderr, "Saving key \"%s\" failed: %s\n", path,
-		    err_str(r));
-		goto fail;
-	}
-	pub = x_asprintf("%s.pub", path);
-	r = key_save_public(k, pub, newc);
-	x_free(pub);
-	if (r != 0)
-		goto fail;
-	printf("Comment '%s' applied\n", newc);
-	x_free(comment);
-	key_free(k);
-	return 0;
- fail:
-	x_free(comment);
-	key_free(k);
-	return 255;
 }

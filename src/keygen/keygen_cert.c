@@ -1,14 +1,20 @@
 /*
  * keygen_cert.c: ssh-keygen -s (sign public keys into certificates with
  * -I -h -n -V -z -O) and -L (print a certificate, in OpenSSH's layout).
+ *
+ * -s names the CA's private key; with -U it names the CA's public key
+ * (or a file it is found from, as OpenSSH finds public keys) and the
+ * ssh-agent holding the private half signs, as in OpenSSH.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
+#include "agent.h"
 #include "cert.h"
 #include "err.h"
 #include "keygen.h"
@@ -130,22 +136,23 @@ print_options(const struct cert_option *o, size_t n, int critical)
 int
 kg_show_cert(struct kg_opts *o)
 {
-	const char *path = o->file != NULL ? o->file : "id_rsa-cert.pub";
+	const char *path = kg_need_file(o, "Enter file in which the key is");
 	struct key_cert *c = NULL;
 	char *fp, *cafp, *v;
 	size_t i;
 	int r;
 
+	if (kg_stat_file(o, path) != 0)
+		return 255;
 	if ((r = cert_load_public(path, &c, NULL)) != 0) {
 		if (r == ERR_SYSTEM) {
-			fprintf(stderr, "%s: %s\n", path, strerror(errno));
+			kg_error("%s: %s", path, strerror(errno));
 			return 255;
 		}
 		if (r == ERR_KEY_TYPE_UNKNOWN)
-			fprintf(stderr, "%s:1 is not a certificate\n", path);
+			kg_error("%s:1 is not a certificate", path);
 		else
-			fprintf(stderr, "%s:1: invalid key: %s\n", path,
-			    err_str(r));
+			kg_error("%s:1: invalid key: %s", path, err_str(r));
 		return 1;
 	}
 	fp = key_fingerprint(c->key, o->fp_hash);
@@ -334,6 +341,138 @@ apply_option(struct key_cert *c, const char *opt)
 	return -1;
 }
 
+/* Who signs: the CA's private key, or the agent holding it (-U). */
+struct ca_signer {
+	struct key *key;	/* private; public when the agent signs */
+	int agent_fd;		/* -1 without -U */
+	struct sbuf *blob;	/* the CA key, as the agent lists it */
+};
+
+static int
+agent_signs(void *arg, const unsigned char *data, size_t len,
+    const char *sigalg, struct sbuf *sig)
+{
+	const struct ca_signer *s = arg;
+
+	return agent_sign(s->agent_fd, sbuf_ptr(s->blob), sbuf_len(s->blob),
+	    data, len, sigalg, sig);
+}
+
+static int
+agent_holds(const struct ca_signer *s)
+{
+	struct agent_identity *ids = NULL;
+	size_t n = 0, i;
+	int found = 0;
+
+	if (agent_list(s->agent_fd, &ids, &n) != 0)
+		return 0;
+	for (i = 0; i < n && !found; i++)
+		found = ids[i].bloblen == sbuf_len(s->blob) &&
+		    memcmp(ids[i].blob, sbuf_ptr(s->blob), ids[i].bloblen) == 0;
+	agent_identities_free(ids, n);
+	return found;
+}
+
+/* -U: the agent, and the CA public key it must hold. 0, or -1. */
+static int
+ca_from_agent(const struct kg_opts *o, struct ca_signer *s)
+{
+	char *sock = NULL;
+	int is_cert;
+
+	(void)agent_socket_path(NULL, &sock);
+	if (sock == NULL) {
+		kg_error("Cannot use public key for CA signature: agent not "
+		    "present");
+		return -1;
+	}
+	if (agent_connect(sock, &s->agent_fd) != 0) {
+		kg_error("Cannot use public key for CA signature: %s",
+		    strerror(errno));
+		x_free(sock);
+		return -1;
+	}
+	x_free(sock);
+	if (kg_load_public_any(o->ca_key, &s->key, &is_cert, NULL) != 0) {
+		kg_error("Cannot load CA public key %s: %s", o->ca_key,
+		    strerror(ENOENT));
+		return -1;
+	}
+	s->blob = sbuf_new();
+	if (key_to_blob(s->key, s->blob) != 0 || !agent_holds(s)) {
+		kg_error("CA key %s not found in agent", o->ca_key);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+load_ca(const struct kg_opts *o, struct ca_signer *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->agent_fd = -1;
+	if (o->require_agent)
+		return ca_from_agent(o, s);
+	return kg_load_private(o->ca_key, o->old_pass, &s->key, NULL, 1) == 0 ?
+	    0 : -1;
+}
+
+static void
+ca_clear(struct ca_signer *s)
+{
+	agent_close(s->agent_fd);
+	key_free(s->key);
+	sbuf_free(s->blob);
+	memset(s, 0, sizeof(*s));
+}
+
+/*
+ * -t with -s names the CA's signature algorithm; its key type (a short
+ * name like "rsa" counts) must be the CA's, or OpenSSH refuses.
+ */
+static int
+check_sigalg_type(const struct kg_opts *o, const struct key *ca)
+{
+	enum key_type t;
+	int nid;
+
+	if (o->type == NULL)
+		return 0;
+	if ((strcasecmp(o->type, "rsa") == 0 && ca->type == KEY_RSA) ||
+	    (strcasecmp(o->type, "ecdsa") == 0 && ca->type == KEY_ECDSA) ||
+	    (strcasecmp(o->type, "ed25519") == 0 && ca->type == KEY_ED25519))
+		return 0;
+	if (key_type_from_name(o->type, &t, &nid) == 0 && t == ca->type)
+		return 0;
+	kg_error("CA key type %s doesn't match specified %s",
+	    key_type_name(ca), o->type);
+	return -1;
+}
+
+/* Sign c for the key at path: 0, or -1 (reported). */
+static int
+certify(const struct kg_opts *o, struct ca_signer *ca, struct key_cert *c,
+    const char *path)
+{
+	int r;
+
+	if (o->type != NULL && !key_sigalg_matches(ca->key, o->type)) {
+		/* OpenSSH's reasons, which differ by the CA's type */
+		kg_error("Couldn't certify key %s: %s", path,
+		    ca->key->type == KEY_RSA ? "invalid argument" :
+		    "signature algorithm not supported");
+		return -1;
+	}
+	r = ca->agent_fd >= 0 ? cert_sign_with(c, ca->key, o->type,
+	    agent_signs, ca) : cert_sign(c, ca->key, o->type);
+	if (r != 0) {
+		kg_error("Couldn't certify key %s: %s", path, err_str(r));
+		return -1;
+	}
+	return 0;
+}
+
 static char *
 cert_path(const char *pub)
 {
@@ -347,35 +486,44 @@ cert_path(const char *pub)
 int
 kg_sign_certs(struct kg_opts *o)
 {
-	struct key *ca = NULL, *k = NULL;
+	struct ca_signer ca;
+	struct key *k = NULL;
 	struct key_cert *c = NULL;
 	char *comment = NULL, *out = NULL, *text = NULL, *v = NULL, *list;
 	char *p, *save;
-	const char *sigalg = NULL;
 	unsigned long long serial = 0;
-	int i, ret = 255;
+	int i, is_cert, ret = 255;
 	size_t j;
 	FILE *f;
 
-	if (kg_load_private(o->ca_key, o->old_pass, &ca, NULL, 1) != 0)
+	if (load_ca(o, &ca) != 0) {
+		ca_clear(&ca);
 		return 255;
-	if (o->type != NULL && key_sigalg_matches(ca, o->type))
-		sigalg = o->type;
+	}
+	if (check_sigalg_type(o, ca.key) != 0) {
+		ca_clear(&ca);
+		return 255;
+	}
 	if (o->have_serial) {
 		char *ep;
 
 		errno = 0;
 		serial = strtoull(o->serial, &ep, 10);
 		if (*o->serial == '\0' || *ep != '\0' || errno != 0) {
-			fprintf(stderr, "Invalid serial number \"%s\"\n",
-			    o->serial);
+			kg_error("Invalid serial number \"%s\"", o->serial);
 			goto out;
 		}
 	}
 	for (i = 0; i < o->nargs; i++) {
-		if (key_load_public(o->args[i], &k, &comment) != 0) {
-			fprintf(stderr, "load pubkey \"%s\": invalid format\n",
-			    o->args[i]);
+		if (kg_load_public_any(o->args[i], &k, &is_cert,
+		    &comment) != 0) {
+			kg_error("load pubkey \"%s\": %s", o->args[i],
+			    strerror(ENOENT));
+			goto out;
+		}
+		if (is_cert) {
+			kg_error("do_ca_sign: key \"%s\" type %s-CERT cannot "
+			    "be certified", o->args[i], short_type(k));
 			goto out;
 		}
 		if (cert_new(k, o->host_cert ? CERT_TYPE_HOST :
@@ -396,26 +544,23 @@ kg_sign_certs(struct kg_opts *o)
 				cert_set_option(c, 0, default_exts[j], NULL, 0);
 		for (j = 0; j < o->ncertopts; j++) {
 			if (apply_option(c, o->certopts[j]) != 0) {
-				fprintf(stderr, "Unsupported certificate "
-				    "option \"%s\"\n", o->certopts[j]);
+				kg_error("Unsupported certificate option "
+				    "\"%s\"", o->certopts[j]);
 				goto out;
 			}
 		}
 		if (o->validity != NULL && parse_validity(o->validity, c) != 0) {
-			fprintf(stderr, "Invalid certificate life "
-			    "specification %s\n", o->validity);
+			kg_error("Invalid certificate life specification %s",
+			    o->validity);
 			goto out;
 		}
-		if (cert_sign(c, ca, sigalg) != 0) {
-			fprintf(stderr, "Couldn't certify key %s\n",
-			    o->args[i]);
+		if (certify(o, &ca, c, o->args[i]) != 0)
 			goto out;
-		}
 		out = cert_path(o->args[i]);
 		text = cert_public_text(c);
 		if ((f = fopen(out, "w")) == NULL) {
-			fprintf(stderr, "Could not open \"%s\" for writing: "
-			    "%s.\n", out, strerror(errno));
+			kg_error("Could not open \"%s\" for writing: %s.", out,
+			    strerror(errno));
 			goto out;
 		}
 		fprintf(f, "%s%s%s\n", text, comment && *comment ? " " : "",
@@ -423,8 +568,8 @@ kg_sign_certs(struct kg_opts *o)
 		fclose(f);
 		if (!o->quiet) {
 			v = validity_text(c);
-			fprintf(stderr, "Signed %s key %s: id \"%s\" serial "
-			    "%llu%s%s valid %s\n",
+			kg_error("Signed %s key %s: id \"%s\" serial "
+			    "%llu%s%s valid %s",
 			    o->host_cert ? "host" : "user", out, c->key_id,
 			    serial, o->principals ? " for " : "",
 			    o->principals ? o->principals : "", v);
@@ -447,6 +592,6 @@ kg_sign_certs(struct kg_opts *o)
 	x_free(comment);
 	cert_free(c);
 	key_free(k);
-	key_free(ca);
+	ca_clear(&ca);
 	return ret;
 }

@@ -11,6 +11,7 @@
  * as one OpenSSH public key line.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,15 +31,15 @@
 
 #define FATAL	255
 
-enum conv_fmt { FMT_RFC4716, FMT_PKCS8, FMT_PEM };
-
+/* -m's names; "ssh2" is OpenSSH's other name for RFC4716. */
 static const struct {
 	const char *name;
-	enum conv_fmt fmt;
+	enum kg_fmt fmt;
 } conv_fmts[] = {
-	{ "RFC4716", FMT_RFC4716 },
-	{ "PKCS8", FMT_PKCS8 },
-	{ "PEM", FMT_PEM },
+	{ "RFC4716", KG_FMT_RFC4716 },
+	{ "ssh2", KG_FMT_RFC4716 },
+	{ "PKCS8", KG_FMT_PKCS8 },
+	{ "PEM", KG_FMT_PEM },
 };
 
 /* Upper-case type names as OpenSSH prints them in the Comment header. */
@@ -51,22 +52,36 @@ static const struct {
 	{ KEY_RSA, "RSA" },
 };
 
-static int
-conv_format(const struct kg_opts *o, enum conv_fmt *fmtp)
+int
+kg_format(const char *name)
 {
 	size_t i;
 
-	if (o->format == NULL) {
-		*fmtp = FMT_RFC4716;
-		return 0;
-	}
 	for (i = 0; i < sizeof(conv_fmts) / sizeof(conv_fmts[0]); i++)
-		if (strcasecmp(o->format, conv_fmts[i].name) == 0) {
-			*fmtp = conv_fmts[i].fmt;
-			return 0;
-		}
-	fprintf(stderr, "Unsupported conversion format \"%s\"\n", o->format);
-	return FATAL;
+		if (strcasecmp(name, conv_fmts[i].name) == 0)
+			return (int)conv_fmts[i].fmt;
+	return -1;
+}
+
+enum key_file_format
+kg_private_format(const struct kg_opts *o)
+{
+	switch (o->format != NULL ? kg_format(o->format) : KG_FMT_RFC4716) {
+	case KG_FMT_PEM:
+		return KEY_FILE_PEM;
+	case KG_FMT_PKCS8:
+		return KEY_FILE_PKCS8;
+	default:
+		return KEY_FILE_OPENSSH;
+	}
+}
+
+/* main() has refused names kg_format() does not know. */
+static enum kg_fmt
+conv_format(const struct kg_opts *o)
+{
+	return o->format != NULL ? (enum kg_fmt)kg_format(o->format) :
+	    KG_FMT_RFC4716;
 }
 
 static const char *
@@ -109,7 +124,7 @@ export_rfc4716(const struct key *k, const struct key_cert *c)
 }
 
 static int
-export_pem(const struct key *k, enum conv_fmt fmt)
+export_pem(const struct key *k, enum kg_fmt fmt)
 {
 	OSSL_ENCODER_CTX *ectx;
 	const char *structure = "SubjectPublicKeyInfo";
@@ -120,10 +135,10 @@ export_pem(const struct key *k, enum conv_fmt fmt)
 
 	if (k->type == KEY_ED25519) {
 		fprintf(stderr, "do_convert_to_%s: unsupported key type "
-		    "ED25519\n", fmt == FMT_PEM ? "pem" : "pkcs8");
+		    "ED25519\n", fmt == KG_FMT_PEM ? "pem" : "pkcs8");
 		return FATAL;
 	}
-	if (fmt == FMT_PEM && k->type == KEY_RSA)
+	if (fmt == KG_FMT_PEM && k->type == KEY_RSA)
 		structure = "type-specific";
 	if ((bio = BIO_new(BIO_s_mem())) == NULL)
 		return FATAL;
@@ -144,23 +159,20 @@ kg_export(struct kg_opts *o)
 {
 	struct key_cert *cert = NULL;
 	struct key *k = NULL;
-	enum conv_fmt fmt;
+	enum kg_fmt fmt = conv_format(o);
 	int ret;
 
-	if ((ret = conv_format(o, &fmt)) != 0)
-		return ret;
-	if (o->file == NULL) {
-		fprintf(stderr, "Export requires a key file (-f)\n");
-		return 1;
-	}
+
+	if (kg_stat_file(o, kg_need_file(o, "Enter file in which the key "
+	    "is")) != 0)
+		return FATAL;
 	if (cert_load_public(o->file, &cert, NULL) != 0 &&
 	    key_load_public(o->file, &k, NULL) != 0 &&
-	    kg_load_private(o->file, o->old_pass, &k, NULL, 0) != 0) {
-		fprintf(stderr, "load failed\n");
+	    key_load_private_public(o->file, &k) != 0 &&
+	    kg_load_private(o->file, o->old_pass, &k, NULL, 1) != 0)
 		return FATAL;
-	}
 	/* The PEM forms of a certificate hold its plain key. */
-	if (fmt == FMT_RFC4716)
+	if (fmt == KG_FMT_RFC4716)
 		ret = export_rfc4716(cert != NULL ? cert->key : k, cert);
 	else
 		ret = export_pem(cert != NULL ? cert->key : k, fmt);
@@ -169,48 +181,51 @@ kg_export(struct kg_opts *o)
 	return ret;
 }
 
-/* The base64 body of an RFC 4716 public key file (headers skipped). */
+/*
+ * The base64 of an RFC 4716 file (or of ssh.com's private key file) as
+ * OpenSSH reads it: every line up to the END line that is neither an
+ * armour line ("----") nor a header ("Tag: value", continued by a
+ * trailing '\'). *privatep: the BEGIN line was a private key's.
+ */
 static int
-import_rfc4716(const char *text, struct sbuf *blob)
+import_rfc4716(const char *text, struct sbuf *blob, int *privatep)
 {
 	char *copy = x_strdup(text), *line, *next, *end, *body;
-	int in = 0, done = 0, cont = 0, r = ERR_INVALID_FORMAT;
+	int cont = 0, r;
 	size_t blen = 0;
 
+	*privatep = 0;
 	body = x_calloc(1, strlen(text) + 1);
-	for (line = copy; line != NULL && !done; line = next) {
+	for (line = copy; line != NULL && *line != '\0'; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
 			*next++ = '\0';
 		end = line + strlen(line);
 		while (end > line && isspace((unsigned char)end[-1]))
 			*--end = '\0';
-		if (!in) {
-			if (strncmp(line, "---- BEGIN SSH2 PUBLIC KEY ----",
-			    31) == 0)
-				in = 1;
+		if (strncmp(line, "----", 4) == 0 ||
+		    strchr(line, ':') != NULL) {
+			if (strstr(line, "BEGIN SSH2 ENCRYPTED PRIVATE KEY"))
+				*privatep = 1;
+			if (strstr(line, " END ") != NULL)
+				break;
+			cont = end > line && end[-1] == '\\';
 			continue;
 		}
-		if (strncmp(line, "---- END SSH2 PUBLIC KEY ----", 29) == 0) {
-			done = 1;
-			break;
-		}
-		/* Headers ("Tag: value"), continued by a trailing '\'. */
-		if (cont || strchr(line, ':') != NULL) {
+		if (cont) {
 			cont = end > line && end[-1] == '\\';
 			continue;
 		}
 		memcpy(body + blen, line, (size_t)(end - line));
 		blen += (size_t)(end - line);
 	}
-	if (done && blen > 0)
-		r = sbuf_b64_decode(blob, body);
+	r = sbuf_b64_decode(blob, body);
 	x_free(body);
 	x_free(copy);
 	return r;
 }
 
 static int
-import_pem(const char *text, size_t len, enum conv_fmt fmt, struct key **kp)
+import_pem(const char *text, size_t len, enum kg_fmt fmt, struct key **kp)
 {
 	OSSL_DECODER_CTX *dctx;
 	EVP_PKEY *pkey = NULL;
@@ -219,12 +234,12 @@ import_pem(const char *text, size_t len, enum conv_fmt fmt, struct key **kp)
 	int ok;
 
 	/* PEM means the raw PKCS#1 RSA form only, as OpenSSH reads it. */
-	if (fmt == FMT_PEM && strstr(text, "-----BEGIN RSA PUBLIC KEY-----")
+	if (fmt == KG_FMT_PEM && strstr(text, "-----BEGIN RSA PUBLIC KEY-----")
 	    == NULL)
 		return ERR_INVALID_FORMAT;
 	dctx = OSSL_DECODER_CTX_new_for_pkey(&pkey, "PEM",
-	    fmt == FMT_PEM ? "type-specific" : NULL,
-	    fmt == FMT_PEM ? "RSA" : NULL, OSSL_KEYMGMT_SELECT_PUBLIC_KEY,
+	    fmt == KG_FMT_PEM ? "type-specific" : NULL,
+	    fmt == KG_FMT_PEM ? "RSA" : NULL, OSSL_KEYMGMT_SELECT_PUBLIC_KEY,
 	    NULL, NULL);
 	ok = dctx != NULL && OSSL_DECODER_from_data(dctx, &p, &left) == 1;
 	OSSL_DECODER_CTX_free(dctx);
@@ -241,43 +256,51 @@ kg_import(struct kg_opts *o)
 	struct key_cert *cert = NULL;
 	struct sbuf *blob = NULL;
 	struct key *k = NULL;
-	enum conv_fmt fmt;
+	enum kg_fmt fmt;
 	char *text = NULL, *line = NULL;
 	size_t len;
-	int r, ret;
+	int r, ret, private = 0;
 
-	if ((ret = conv_format(o, &fmt)) != 0)
-		return ret;
-	if (o->file == NULL) {
-		fprintf(stderr, "Import requires a key file (-f)\n");
-		return 1;
-	}
+	fmt = conv_format(o);
+	if (kg_stat_file(o, kg_need_file(o, "Enter file in which the key "
+	    "is")) != 0)
+		return FATAL;
 	if (kg_read_file(o->file, &text, &len) != 0) {
-		perror(o->file);
-		return 1;
+		kg_error("%s: %s: %s", o->prog, o->file, strerror(errno));
+		return FATAL;
 	}
-	if (fmt == FMT_RFC4716) {
+	if (fmt == KG_FMT_RFC4716) {
 		blob = sbuf_new();
-		if ((r = import_rfc4716(text, blob)) == 0 &&
-		    (r = key_from_blob(sbuf_ptr(blob), sbuf_len(blob),
-		    &k)) != 0)
-			r = cert_from_blob(sbuf_ptr(blob), sbuf_len(blob),
-			    &cert);
-		if (r != 0)
-			fprintf(stderr, "%s: invalid SSH2 public key: %s\n",
-			    o->file, err_str(r));
+		if ((r = import_rfc4716(text, blob, &private)) != 0)
+			kg_error("do_convert_from_ssh2: base64 decode: %s",
+			    err_str(r));
+		else if (private) {
+			ret = kg_import_sshcom(blob);
+			goto out;
+		} else if ((r = key_from_blob(sbuf_ptr(blob), sbuf_len(blob),
+		    &k)) != 0) {
+			if (cert_from_blob(sbuf_ptr(blob), sbuf_len(blob),
+			    &cert) == 0)
+				r = 0;
+			else	/* OpenSSH names no finer reason */
+				kg_error("do_convert_from_ssh2: parse key: %s",
+				    err_str(r == ERR_KEY_TYPE_UNKNOWN ? r :
+				    ERR_INVALID_FORMAT));
+		}
 	} else if ((r = import_pem(text, len, fmt, &k)) != 0)
-		fprintf(stderr, "do_convert_from_%s: unrecognised key "
-		    "format\n", fmt == FMT_PEM ? "pem" : "pkcs8");
+		kg_error("do_convert_from_%s: unrecognised key format",
+		    fmt == KG_FMT_PEM ? "pem" : "pkcs8");
 	if (r == 0) {
 		line = cert != NULL ? cert_public_text(cert) :
 		    key_public_text(k);
 		printf("%s\n", line);
 	}
+	ret = r == 0 ? 0 : FATAL;
+ out:
 	x_free(line);
 	x_free(text);
 	sbuf_free(blob);
 	key_free(k);
 	cert_free(cert);
-	return r == 0 ? 0 : FATAL;
+	return ret;
 }

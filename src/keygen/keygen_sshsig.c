@@ -170,58 +170,16 @@ load_public(const char *path, struct signer *s)
 	return -1;
 }
 
-static void
-warn_perms(const char *path)
-{
-	struct stat st;
-	unsigned int mode = 0;
-
-	if (stat(path, &st) == 0)
-		mode = (unsigned int)st.st_mode & 0777;
-	kg_error("@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@");
-	kg_error("@         WARNING: UNPROTECTED PRIVATE KEY FILE!          @");
-	kg_error("@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@");
-	kg_error("Permissions 0%3.3o for '%s' are too open.", mode, path);
-	kg_error("It is required that your private key files are NOT "
-	    "accessible by others.");
-	kg_error("This private key will be ignored.");
-}
-
-/*
- * A passphrase as OpenSSH asks for one here: from the terminal, or when
- * standard input is not one, a line read from it a byte at a time (what
- * follows stays there: it may be the message). Caller wipes and frees.
- */
-static char *
-ask_passphrase(const char *prompt)
-{
-	char buf[1024], c, *p;
-	size_t n = 0;
-
-	if (isatty(STDIN_FILENO)) {
-		p = getpass(prompt);
-		return x_strdup(p != NULL ? p : "");
-	}
-	fputs(prompt, stderr);
-	while (read(STDIN_FILENO, &c, 1) == 1 && c != '\n' && c != '\r')
-		if (n < sizeof(buf) - 1)
-			buf[n++] = c;
-	buf[n] = '\0';
-	p = x_strdup(buf);
-	x_wipe(buf, sizeof(buf));
-	return p;
-}
-
 /* An encrypted private key: -P's passphrase, or one asked for. */
 static int
 load_encrypted(const char *path, const char *pass, struct key **kp)
 {
 	char *typed = pass != NULL ? x_strdup(pass) :
-	    ask_passphrase("Enter passphrase: ");
+	    kg_read_passphrase("Enter passphrase: ");
 	int r;
 
 	r = key_load_private(path, typed, 1, kp, NULL);
-	x_freezero(typed, strlen(typed));
+	kg_free_passphrase(typed);
 	if (r != 0)
 		kg_error("Load key \"%s\": %s", path, err_str(r));
 	return r;
@@ -253,7 +211,7 @@ load_private(const struct kg_opts *o, struct signer *s)
 	}
 	r = key_load_private(priv, "", 1, &s->priv, NULL);
 	if (r == ERR_KEY_BAD_PERMISSIONS)
-		warn_perms(priv);
+		kg_warn_perms(priv);
 	if (r == ERR_KEY_WRONG_PASSPHRASE)
 		r = load_encrypted(priv, o->old_pass, &s->priv);
 	else if (r != 0)

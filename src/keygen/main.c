@@ -1,9 +1,11 @@
 /*
  * main.c: ssh-keygen's command line. The flags are OpenSSH's; each mode
- * flag (-y -l -p -c -F -H -R -s -L -k -Q -e -i) selects one function of
- * the other files, and no mode flag means "generate a key". -Y (SSH
- * signatures) outranks them all: with it -s names a signature file, -n a
- * namespace and -I a signer, as in OpenSSH.
+ * flag (-y -l -B -p -c -F -H -R -s -L -k -Q -e -i) selects one function
+ * of the other files, and no mode flag means "generate a key" -- or, as
+ * OpenSSH ranks them below every other mode, -r (SSHFP records) and -A
+ * (host keys) when given. -Y (SSH signatures) outranks them all: with it
+ * -s names a signature file, -n a namespace, -I a signer and -r a KRL,
+ * as in OpenSSH.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,7 @@ enum kg_mode {
 	MODE_GENERATE, MODE_PUBLIC, MODE_FINGERPRINT, MODE_PASSPHRASE,
 	MODE_COMMENT, MODE_FIND, MODE_HASH, MODE_REMOVE, MODE_SIGN,
 	MODE_SHOWCERT, MODE_KRL, MODE_QUERY, MODE_EXPORT, MODE_IMPORT,
+	MODE_SSHFP, MODE_HOSTKEYS,
 };
 
 static const struct {
@@ -38,6 +41,8 @@ static const struct {
 	{ MODE_QUERY, kg_query_krl },
 	{ MODE_EXPORT, kg_export },
 	{ MODE_IMPORT, kg_import },
+	{ MODE_SSHFP, kg_print_sshfp },
+	{ MODE_HOSTKEYS, kg_gen_host_keys },
 };
 
 static void
@@ -46,9 +51,11 @@ usage(void)
 	fprintf(stderr,
 	    "usage: ssh-keygen [-q] [-a rounds] [-b bits] [-C comment] "
 	    "[-f output_keyfile]\n"
-	    "                  [-N new_passphrase] [-t ecdsa | ed25519 | rsa]\n"
-	    "       ssh-keygen -p [-a rounds] [-f keyfile] [-N new_passphrase]"
-	    " [-P old_passphrase]\n"
+	    "                  [-m format] [-N new_passphrase] "
+	    "[-t ecdsa | ed25519 | rsa]\n"
+	    "       ssh-keygen -p [-a rounds] [-f keyfile] [-m format] "
+	    "[-N new_passphrase]\n"
+	    "                   [-P old_passphrase]\n"
 	    "       ssh-keygen -i [-f input_keyfile] [-m key_format]\n"
 	    "       ssh-keygen -e [-f input_keyfile] [-m key_format]\n"
 	    "       ssh-keygen -y [-f input_keyfile]\n"
@@ -56,17 +63,20 @@ usage(void)
 	    "[-P passphrase]\n"
 	    "       ssh-keygen -l [-v] [-E fingerprint_hash] "
 	    "[-f input_keyfile]\n"
+	    "       ssh-keygen -B [-f input_keyfile]\n"
 	    "       ssh-keygen -F hostname [-lv] [-f known_hosts_file]\n"
 	    "       ssh-keygen -H [-f known_hosts_file]\n"
 	    "       ssh-keygen -R hostname [-f known_hosts_file]\n"
 	    "       ssh-keygen -M generate [-O option] output_file\n"
 	    "       ssh-keygen -M screen [-f input_file] [-O option] "
 	    "output_file\n"
-	    "       ssh-keygen -s ca_key -I certificate_identity [-h] "
+	    "       ssh-keygen -r hostname [-g] [-f input_keyfile]\n"
+	    "       ssh-keygen -s ca_key -I certificate_identity [-hU] "
 	    "[-n principals]\n"
 	    "                  [-O option] [-V validity_interval] "
 	    "[-z serial_number] file ...\n"
 	    "       ssh-keygen -L [-f input_keyfile]\n"
+	    "       ssh-keygen -A [-a rounds] [-f prefix_path]\n"
 	    "       ssh-keygen -k [-u] -f krl_file [-s ca_public] "
 	    "[-z version_number]\n"
 	    "                  file ...\n"
@@ -92,7 +102,7 @@ main(int argc, char **argv)
 	struct kg_opts o;
 	enum kg_mode mode = MODE_GENERATE;
 	size_t i;
-	int ch, r;
+	int ch, r, delete_host = 0;
 
 	memset(&o, 0, sizeof(o));
 	o.prog = "ssh-keygen";
@@ -108,15 +118,17 @@ main(int argc, char **argv)
 			o.bits = (unsigned int)strtoul(optarg, NULL, 10);
 			break;
 		case 'C': o.comment = optarg; break;
+		case 'A': o.gen_all = 1; break;
+		case 'B':
+			o.bubble = 1;
+			if (mode == MODE_GENERATE)
+				mode = MODE_FINGERPRINT;
+			break;
 		case 'E':
-			if (strcmp(optarg, "md5") == 0)
-				o.fp_hash = KEY_FP_MD5;
-			else if (strcmp(optarg, "sha256") == 0)
-				o.fp_hash = KEY_FP_SHA256;
-			else {
-				fprintf(stderr, "Invalid hash algorithm "
-				    "\"%s\"\n", optarg);
-				exit(1);
+			if (key_fp_hash_from_name(optarg, &o.fp_hash) != 0) {
+				kg_error("Invalid hash algorithm \"%s\"",
+				    optarg);
+				exit(255);
 			}
 			break;
 		case 'e': mode = MODE_EXPORT; break;
@@ -127,6 +139,7 @@ main(int argc, char **argv)
 			if (mode == MODE_GENERATE)
 				mode = MODE_HASH;
 			break;
+		case 'g': o.generic = 1; break;
 		case 'h': o.host_cert = 1; break;
 		case 'I': o.key_id = optarg; break;
 		case 'i': mode = MODE_IMPORT; break;
@@ -142,7 +155,14 @@ main(int argc, char **argv)
 				exit(255);
 			o.moduli_op = optarg;
 			break;
-		case 'm': o.format = optarg; break;
+		case 'm':
+			if (kg_format(optarg) < 0) {
+				kg_error("Unsupported conversion format "
+				    "\"%s\"", optarg);
+				exit(255);
+			}
+			o.format = optarg;
+			break;
 		case 'N': o.new_pass = optarg; break;
 		case 'n': o.principals = optarg; break;
 		case 'O':
@@ -157,7 +177,11 @@ main(int argc, char **argv)
 		case 'c': mode = MODE_COMMENT; break;
 		case 'Q': mode = MODE_QUERY; break;
 		case 'q': o.quiet = 1; break;
-		case 'R': mode = MODE_REMOVE; o.host = optarg; break;
+		case 'R':
+			mode = MODE_REMOVE;
+			o.host = optarg;
+			delete_host = 1;
+			break;
 		case 'r': o.revoked = optarg; break;
 		case 's':
 			o.ca_key = optarg;
@@ -185,16 +209,22 @@ main(int argc, char **argv)
 	}
 	if (o.moduli_op != NULL && mode == MODE_GENERATE)
 		return kg_moduli(&o);
-	/* -r (DNS records) and -U (a CA key in the agent): not here yet. */
-	if (o.revoked != NULL || o.require_agent)
+	if (o.list && (delete_host || o.hash)) {
+		kg_error("Cannot use -l with -H or -R.");
 		usage();
+	}
+	o.rr_host = o.revoked;
+	if (o.rr_host != NULL && mode == MODE_GENERATE)
+		mode = MODE_SSHFP;
+	else if (o.gen_all && mode == MODE_GENERATE)
+		mode = MODE_HOSTKEYS;
 	if (mode == MODE_SIGN && o.key_id == NULL) {
 		fprintf(stderr, "Must specify key id (-I) when certifying\n");
 		exit(1);
 	}
 	if (o.nargs > 0 && mode != MODE_SIGN && mode != MODE_KRL &&
 	    mode != MODE_QUERY) {
-		fprintf(stderr, "Too many arguments.\n");
+		kg_error("Too many arguments.");
 		usage();
 	}
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)

@@ -465,18 +465,37 @@ put_options(struct sbuf *out, const struct cert_option *o, size_t n)
 	return r;
 }
 
+static int
+sign_privately(void *arg, const unsigned char *data, size_t len,
+    const char *sigalg, struct sbuf *sig)
+{
+	return key_sign(arg, sigalg, data, len, sig);
+}
+
 int
 cert_sign(struct key_cert *c, const struct key *ca, const char *sigalg)
 {
+	if (ca == NULL || !ca->has_private)
+		return ERR_INVALID_ARGUMENT;
+	return cert_sign_with(c, ca, sigalg, sign_privately, (void *)ca);
+}
+
+int
+cert_sign_with(struct key_cert *c, const struct key *ca, const char *sigalg,
+    cert_sign_fn sign, void *arg)
+{
 	struct sbuf *b = sbuf_new(), *pub = sbuf_new(), *pr = sbuf_new(),
 	    *cab = sbuf_new();
-	size_t i;
+	size_t i, tbs;
 	int r;
 
-	if (ca == NULL || !ca->has_private) {
+	if (ca == NULL) {
 		r = ERR_INVALID_ARGUMENT;
 		goto out;
 	}
+	if (sigalg == NULL)
+		sigalg = ca->type == KEY_RSA ? "rsa-sha2-512" :
+		    key_type_name(ca);
 	if ((r = key_to_blob(c->key, pub)) != 0 ||
 	    (r = sbuf_get_string_direct(pub, NULL, NULL)) != 0)
 		goto out;
@@ -499,7 +518,10 @@ cert_sign(struct key_cert *c, const struct key *ca, const char *sigalg)
 	    (r = sbuf_put_stringb(b, cab)) != 0)
 		goto out;
 	sbuf_reset(pub);
-	if ((r = key_sign(ca, sigalg, sbuf_ptr(b), sbuf_len(b), pub)) != 0 ||
+	tbs = sbuf_len(b);
+	if ((r = sign(arg, sbuf_ptr(b), tbs, sigalg, pub)) != 0 ||
+	    (r = key_verify(ca, sbuf_ptr(pub), sbuf_len(pub), sbuf_ptr(b),
+	    tbs, sigalg)) != 0 ||
 	    (r = sbuf_put_stringb(b, pub)) != 0)
 		goto out;
 	key_free(c->ca_key);

@@ -91,6 +91,16 @@ int cert_add_principal(struct key_cert *c, const char *name);
  * rsa-sha2-512 for RSA); builds c->blob and sets c->ca_key, c->sig_alg.
  */
 int cert_sign(struct key_cert *c, const struct key *ca, const char *sigalg);
+/*
+ * The same with the signature made elsewhere (an agent): sign gets the
+ * bytes to sign and the algorithm (never NULL) and appends the signature
+ * blob; ca is the CA's public key. The signature is checked before it
+ * is taken.
+ */
+typedef int (*cert_sign_fn)(void *arg, const unsigned char *data,
+    size_t len, const char *sigalg, struct sbuf *sig);
+int cert_sign_with(struct key_cert *c, const struct key *ca,
+    const char *sigalg, cert_sign_fn sign, void *arg);
 
 /* The option's data when present and set to a string ("force-command"). */
 const struct cert_option *cert_option(const struct key_cert *c,

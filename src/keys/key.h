@@ -34,7 +34,9 @@ struct key {
 	EVP_PKEY *pkey;
 };
 
-enum key_fp_hash { KEY_FP_SHA256, KEY_FP_MD5 };
+enum key_fp_hash {
+	KEY_FP_SHA256, KEY_FP_MD5, KEY_FP_SHA1, KEY_FP_SHA384, KEY_FP_SHA512,
+};
 
 /* "ssh-ed25519", "ecdsa-sha2-nistp256", "ssh-rsa"... of a key. */
 const char *key_type_name(const struct key *k);
@@ -76,8 +78,19 @@ int key_generate(enum key_type type, unsigned int bits, struct key **keyp);
 
 /* "SHA256:base64-without-padding" or "MD5:hex:with:colons" (caller frees). */
 char *key_fingerprint(const struct key *k, enum key_fp_hash hash);
+/* A hash by its name ("sha256", "MD5"..., any case), and the name back. */
+int key_fp_hash_from_name(const char *name, enum key_fp_hash *hashp);
+const char *key_fp_hash_name(enum key_fp_hash hash);
+/* The digest of the key's blob; dgst holds EVP_MAX_MD_SIZE bytes. */
+int key_fingerprint_raw(const struct key *k, enum key_fp_hash hash,
+    unsigned char *dgst, unsigned int *dlenp);
+/* Bubble babble words for bytes, and of a key's SHA-1 (caller frees). */
+char *bubblebabble(const unsigned char *p, size_t len);
+char *key_bubblebabble(const struct key *k);
 /* OpenSSH randomart picture for a fingerprint (caller frees). */
 char *key_randomart(const struct key *k, enum key_fp_hash hash);
+/* The same for a certificate of k, titled "[TYPE-CERT ...]". */
+char *key_randomart_cert(const struct key *k, enum key_fp_hash hash);
 
 /*
  * One public key in OpenSSH text form "type base64 [comment]" at *cpp;
@@ -102,6 +115,11 @@ int key_load_private(const char *path, const char *passphrase,
 int key_parse_private(const struct sbuf *file, const char *passphrase,
     struct key **keyp, char **commentp);
 /*
+ * The public key an openssh-key-v1 file carries in the clear (encrypted
+ * or not), as OpenSSH reads it when a key has no .pub beside it.
+ */
+int key_load_private_public(const char *path, struct key **keyp);
+/*
  * Write an openssh-key-v1 private key (mode 0600) and, when pub_path is
  * not NULL, the public key line. passphrase NULL or "" means unencrypted;
  * rounds is the bcrypt KDF work factor (0: 16).
@@ -110,6 +128,17 @@ int key_save_private(const struct key *k, const char *path,
     const char *passphrase, const char *comment, unsigned int rounds);
 int key_serialize_private(const struct key *k, const char *passphrase,
     const char *comment, unsigned int rounds, struct sbuf *out);
+/*
+ * key_save_private() in a chosen format: PEM (PKCS#1 or SEC 1) and PKCS8
+ * drop the comment and apply to RSA and ECDSA keys (an Ed25519 key is
+ * written as openssh-key-v1 whatever the format); their passphrase, when
+ * not empty, needs five characters (ERR_PASSPHRASE_TOO_SHORT).
+ */
+enum key_file_format { KEY_FILE_OPENSSH, KEY_FILE_PEM, KEY_FILE_PKCS8 };
+int key_save_private_as(const struct key *k, const char *path,
+    const char *passphrase, const char *comment, unsigned int rounds,
+    enum key_file_format fmt);
+/* "type base64 comment" (a NULL comment: no blank after the key). */
 int key_save_public(const struct key *k, const char *path,
     const char *comment);
 

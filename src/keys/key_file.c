@@ -139,67 +139,93 @@ kdf_derive(const char *kdf, const unsigned char *opts, size_t optslen,
 	return r;
 }
 
+/* What precedes the encrypted section of an openssh-key-v1 file. */
+struct openssh_header {
+	char *cipher, *kdf;
+	const unsigned char *kdfopts, *pub, *enc;	/* into the blob */
+	size_t kdfoptslen, publen, enclen;
+};
+
+static void
+header_clear(struct openssh_header *h)
+{
+	x_free(h->cipher);
+	x_free(h->kdf);
+	memset(h, 0, sizeof(*h));
+}
+
+/* Dearmor file into blob and read its header (pointers into blob). */
+static int
+parse_header(const struct sbuf *file, struct sbuf *blob,
+    struct openssh_header *h)
+{
+	unsigned char magic[sizeof(AUTH_MAGIC)];
+	uint32_t nkeys;
+	int r;
+
+	memset(h, 0, sizeof(*h));
+	if ((r = dearmor(file, blob)) != 0 ||
+	    (r = sbuf_get(blob, magic, sizeof(magic))) != 0)
+		return r;
+	if (memcmp(magic, AUTH_MAGIC, sizeof(magic)) != 0)
+		return ERR_INVALID_FORMAT;
+	if ((r = sbuf_get_cstring(blob, &h->cipher, NULL)) != 0 ||
+	    (r = sbuf_get_cstring(blob, &h->kdf, NULL)) != 0 ||
+	    (r = sbuf_get_string_direct(blob, &h->kdfopts,
+	    &h->kdfoptslen)) != 0 ||
+	    (r = sbuf_get_u32(blob, &nkeys)) != 0 ||
+	    (r = sbuf_get_string_direct(blob, &h->pub, &h->publen)) != 0 ||
+	    (r = sbuf_get_string_direct(blob, &h->enc, &h->enclen)) != 0)
+		return r;
+	if (nkeys != 1 || sbuf_len(blob) != 0)
+		return ERR_INVALID_FORMAT;
+	return 0;
+}
+
 static int
 parse_openssh(const struct sbuf *file, const char *pass, struct key **keyp,
     char **commentp)
 {
 	struct sbuf *blob = sbuf_new(), *sect = sbuf_new();
+	struct openssh_header h;
 	const struct filecipher *fc;
-	const unsigned char *kdfopts, *pub, *enc;
-	size_t kdfoptslen, publen, enclen, i;
-	char *cipher = NULL, *kdf = NULL, *comment = NULL;
-	unsigned char keyiv[64], magic[sizeof(AUTH_MAGIC)];
-	uint32_t nkeys, check1, check2;
+	size_t i;
+	char *comment = NULL;
+	unsigned char keyiv[64];
+	uint32_t check1, check2;
 	uint8_t pad;
 	struct key *k = NULL, *outer = NULL;
 	int r;
 
-	if ((r = dearmor(file, blob)) != 0)
+	if ((r = parse_header(file, blob, &h)) != 0)
 		goto out;
-	if ((r = sbuf_get(blob, magic, sizeof(magic))) != 0)
-		goto out;
-	if (memcmp(magic, AUTH_MAGIC, sizeof(magic)) != 0) {
-		r = ERR_INVALID_FORMAT;
-		goto out;
-	}
-	if ((r = sbuf_get_cstring(blob, &cipher, NULL)) != 0 ||
-	    (r = sbuf_get_cstring(blob, &kdf, NULL)) != 0 ||
-	    (r = sbuf_get_string_direct(blob, &kdfopts, &kdfoptslen)) != 0 ||
-	    (r = sbuf_get_u32(blob, &nkeys)) != 0 ||
-	    (r = sbuf_get_string_direct(blob, &pub, &publen)) != 0 ||
-	    (r = sbuf_get_string_direct(blob, &enc, &enclen)) != 0)
-		goto out;
-	if (nkeys != 1 || sbuf_len(blob) != 0) {
-		r = ERR_INVALID_FORMAT;
-		goto out;
-	}
-	if ((fc = filecipher_by_name(cipher)) == NULL) {
+	if ((fc = filecipher_by_name(h.cipher)) == NULL) {
 		r = ERR_KEY_UNKNOWN_CIPHER;
 		goto out;
 	}
-	if ((fc->evp == NULL) != (strcmp(kdf, "none") == 0) ||
-	    (fc->evp == NULL && kdfoptslen != 0)) {
-		r = strcmp(kdf, "none") == 0 || strcmp(kdf, "bcrypt") == 0 ?
+	if ((fc->evp == NULL) != (strcmp(h.kdf, "none") == 0) ||
+	    (fc->evp == NULL && h.kdfoptslen != 0)) {
+		r = strcmp(h.kdf, "none") == 0 || strcmp(h.kdf, "bcrypt") == 0 ?
 		    ERR_INVALID_FORMAT : ERR_KEY_UNKNOWN_CIPHER;
 		goto out;
 	}
-	if (enclen == 0 || enclen % fc->block_size != 0) {
+	if (h.enclen == 0 || h.enclen % fc->block_size != 0) {
 		r = ERR_INVALID_FORMAT;
 		goto out;
 	}
-	if ((r = key_from_blob(pub, publen, &outer)) != 0)
+	if ((r = key_from_blob(h.pub, h.publen, &outer)) != 0)
 		goto out;
 	if (fc->evp != NULL) {
 		if (pass == NULL || *pass == '\0') {
 			r = ERR_KEY_WRONG_PASSPHRASE;
 			goto out;
 		}
-		if ((r = kdf_derive(kdf, kdfopts, kdfoptslen, pass, keyiv,
+		if ((r = kdf_derive(h.kdf, h.kdfopts, h.kdfoptslen, pass, keyiv,
 		    fc->key_len + fc->iv_len)) != 0)
 			goto out;
 	}
-	if ((r = sbuf_put(sect, enc, enclen)) != 0 ||
-	    (r = file_crypt(fc, keyiv, sbuf_mutable_ptr(sect), enclen,
+	if ((r = sbuf_put(sect, h.enc, h.enclen)) != 0 ||
+	    (r = file_crypt(fc, keyiv, sbuf_mutable_ptr(sect), h.enclen,
 	    0)) != 0)
 		goto out;
 	if ((r = sbuf_get_u32(sect, &check1)) != 0 ||
@@ -234,8 +260,7 @@ parse_openssh(const struct sbuf *file, const char *pass, struct key **keyp,
 	x_wipe(keyiv, sizeof(keyiv));
 	key_free(k);
 	key_free(outer);
-	x_free(cipher);
-	x_free(kdf);
+	header_clear(&h);
 	x_free(comment);
 	sbuf_free(blob);
 	sbuf_free(sect);
@@ -257,9 +282,9 @@ key_parse_private(const struct sbuf *file, const char *passphrase,
 	return key_parse_pem(file, passphrase, keyp);
 }
 
-int
-key_load_private(const char *path, const char *passphrase, int check_perms,
-    struct key **keyp, char **commentp)
+/* The whole file at path (regular, not over KEYFILE_MAX) into *filep. */
+static int
+read_keyfile(const char *path, int check_perms, struct sbuf **filep)
 {
 	struct sbuf *file = NULL;
 	struct stat st;
@@ -267,9 +292,7 @@ key_load_private(const char *path, const char *passphrase, int check_perms,
 	ssize_t n;
 	int fd, r;
 
-	*keyp = NULL;
-	if (commentp != NULL)
-		*commentp = NULL;
+	*filep = NULL;
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return ERR_SYSTEM;
 	if (fstat(fd, &st) != 0) {
@@ -308,9 +331,47 @@ key_load_private(const char *path, const char *passphrase, int check_perms,
 			goto out;
 		}
 	}
-	r = key_parse_private(file, passphrase, keyp, commentp);
+	*filep = file;
+	file = NULL;
+	r = 0;
  out:
 	close(fd);
+	sbuf_free(file);
+	return r;
+}
+
+int
+key_load_private(const char *path, const char *passphrase, int check_perms,
+    struct key **keyp, char **commentp)
+{
+	struct sbuf *file;
+	int r;
+
+	*keyp = NULL;
+	if (commentp != NULL)
+		*commentp = NULL;
+	if ((r = read_keyfile(path, check_perms, &file)) != 0)
+		return r;
+	r = key_parse_private(file, passphrase, keyp, commentp);
+	sbuf_free(file);
+	return r;
+}
+
+int
+key_load_private_public(const char *path, struct key **keyp)
+{
+	struct sbuf *file, *blob;
+	struct openssh_header h;
+	int r;
+
+	*keyp = NULL;
+	if ((r = read_keyfile(path, 0, &file)) != 0)
+		return r;
+	blob = sbuf_new();
+	if ((r = parse_header(file, blob, &h)) == 0)
+		r = key_from_blob(h.pub, h.publen, keyp);
+	header_clear(&h);
+	sbuf_free(blob);
 	sbuf_free(file);
 	return r;
 }
@@ -391,14 +452,27 @@ int
 key_save_private(const struct key *k, const char *path,
     const char *passphrase, const char *comment, unsigned int rounds)
 {
+	return key_save_private_as(k, path, passphrase, comment, rounds,
+	    KEY_FILE_OPENSSH);
+}
+
+int
+key_save_private_as(const struct key *k, const char *path,
+    const char *passphrase, const char *comment, unsigned int rounds,
+    enum key_file_format fmt)
+{
 	struct sbuf *out = sbuf_new();
 	const unsigned char *p;
 	size_t left;
 	ssize_t n;
 	int fd = -1, r;
 
-	if ((r = key_serialize_private(k, passphrase, comment, rounds,
-	    out)) != 0)
+	if (fmt == KEY_FILE_OPENSSH || (k != NULL && k->type == KEY_ED25519))
+		r = key_serialize_private(k, passphrase, comment, rounds, out);
+	else
+		r = key_serialize_pem(k, passphrase, fmt == KEY_FILE_PKCS8,
+		    out);
+	if (r != 0)
 		goto out;
 	if (unlink(path) != 0 && errno != ENOENT) {
 		r = ERR_SYSTEM;

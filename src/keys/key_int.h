@@ -73,5 +73,8 @@ int key_from_pkey(EVP_PKEY *pkey, int has_private, struct key **keyp);
  */
 int key_parse_pem(const struct sbuf *file, const char *passphrase,
     struct key **keyp);
+/* PKCS#1/SEC 1 (pkcs8 0) or PKCS#8 PEM text of a private RSA/ECDSA key. */
+int key_serialize_pem(const struct key *k, const char *passphrase,
+    int pkcs8, struct sbuf *out);
 
 #endif

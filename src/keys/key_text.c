@@ -177,7 +177,8 @@ key_save_public(const struct key *k, const char *path, const char *comment)
 		x_free(line);
 		return ERR_SYSTEM;
 	}
-	if (comment != NULL && *comment != '\0')
+	/* An empty comment leaves a blank after the key, as OpenSSH's. */
+	if (comment != NULL)
 		fprintf(f, "%s %s\n", line, comment);
 	else
 		fprintf(f, "%s\n", line);

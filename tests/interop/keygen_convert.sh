@@ -3,7 +3,9 @@
 # PKCS8, PEM): our output is byte-identical to OpenSSH's for public keys,
 # private keys and certificates of each type, including refusals and exit
 # codes; each tool imports what the other exported; and export followed
-# by import gives back the original key.
+# by import gives back the original key. ssh.com's private keys ("SSH2
+# ENCRYPTED PRIVATE KEY", unencrypted) import to the same PEM key, and
+# broken ones are refused alike (standard error and status too).
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 MOAT_BIN=${MOAT_BIN:-$SRC/build/bin}
 . "$(dirname "$0")/keygen_lib.inc"
@@ -66,4 +68,61 @@ done
 	$O -e -f ec384.pub | sed -n '3,$p'
 } > hdr.txt
 same "-i headers" "$O -i -f hdr.txt" "$K -i -f hdr.txt"
+alike "-i headers, stderr" "\$KG -i -f hdr.txt"
+grep -v END hdr.txt > noend.txt
+alike "-i without an END line" "\$KG -i -f noend.txt"
+{ echo junk; cat hdr.txt; } > junk_first.txt
+alike "-i, junk before BEGIN" "\$KG -i -f junk_first.txt"
+for f in junk rsa ed.pub; do
+	alike "-i of $f, stderr" "\$KG -i -f $f"
+done
+
+# ssh.com private keys, made from an RSA key's PKCS#1 numbers: uint32
+# magic, length, string type, string cipher, string (string e d n iqmp
+# q p, each a bit count and its bytes), base64 between armour lines.
+if command -v python3 >/dev/null && command -v openssl >/dev/null; then
+	cat > sshcom.py <<'EOT'
+import base64, struct, subprocess, sys
+der = subprocess.run(["openssl", "rsa", "-in", sys.argv[1], "-outform",
+    "DER", "-traditional"], capture_output=True, check=True).stdout
+def tlv(b, i):
+    tag, n = b[i], b[i + 1]; i += 2
+    if n & 0x80:
+        k = n & 0x7f; n = int.from_bytes(b[i:i + k], "big"); i += k
+    return tag, b[i:i + n], i + n
+_, seq, _ = tlv(der, 0)
+ints, i = [], 0
+while i < len(seq):
+    _, v, i = tlv(seq, i); ints.append(int.from_bytes(v, "big"))
+_, n, e, d, p, q, dp, dq, iqmp = ints
+u32 = lambda x: struct.pack(">I", x)
+s = lambda b: u32(len(b)) + b
+def bits(x):
+    return u32(x.bit_length()) + x.to_bytes((x.bit_length() + 7) // 8, "big")
+v = sys.argv[2]
+payload = b"".join(bits(x) for x in (e, d, n, iqmp, q, p))
+inner = s(payload[:-20] if v == "trunc" else
+    payload + b"\0\0\0" if v == "trail" else payload)
+ktype = b"if-modn{sign{rsa-pkcs1-sha1},encrypt{rsa-pkcs1v2-oaep}}"
+body = (s(b"foo" if v == "type" else ktype) +
+    s(b"3des-cbc" if v == "3des" else b"none") + s(inner))
+blob = u32(0x12345678 if v == "magic" else 0x3f6ff9eb) + \
+    u32(8 + len(body)) + body
+if v == "short": blob = b"\x3f\x6f"
+b64 = base64.b64encode(blob).decode()
+print("---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----")
+print('Comment: "rsa-key-20250101"')
+for i in range(0, len(b64), 70): print(b64[i:i + 70])
+print("---- END SSH2 ENCRYPTED PRIVATE KEY ----")
+EOT
+	$O -q -t rsa -b 2048 -m PEM -N '' -f sc_rsa
+	for v in ok trunc trail type 3des magic short; do
+		python3 sshcom.py sc_rsa $v > sc_$v
+		alike "-i ssh.com private key: $v" "\$KG -i -f sc_$v"
+	done
+	check "-i ssh.com: the original key" sh -c "'$K' -i -f sc_ok |
+	    cmp -s - sc_rsa"
+else
+	echo "python3 or openssl missing: ssh.com private keys skipped"
+fi
 finish

@@ -10,29 +10,6 @@
 . "$(dirname "$0")/keygen_lib.inc"
 unset SSH_AUTH_SOCK
 
-# refuse "what" command...: the command must fail.
-refuse() {
-	kg_what=$1; shift
-	if "$@" >/dev/null 2>&1; then
-		kg_fail=$((kg_fail + 1)); echo "FAIL: $kg_what (accepted)"
-	else
-		kg_pass=$((kg_pass + 1))
-	fi
-}
-# alike "what" "command using \$KG": the same stdout, stderr and status
-# with ours and with OpenSSH's as $KG.
-alike() {
-	kg_a=$(KG=$O; export KG; sh -c "$2" 2>&1; echo "rc=$?")
-	kg_b=$(KG=$K; export KG; sh -c "$2" 2>&1; echo "rc=$?")
-	if [ "$kg_a" = "$kg_b" ]; then
-		kg_pass=$((kg_pass + 1))
-	else
-		kg_fail=$((kg_fail + 1)); echo "FAIL: $1"
-		echo "--- OpenSSH:"; echo "$kg_a"
-		echo "--- ours:"; echo "$kg_b"
-	fi
-}
-
 printf 'a message\nin two lines\n' > msg
 printf 'a massage\nin two lines\n' > bad
 : > allowed
@@ -211,7 +188,7 @@ fi
 if command -v ssh-agent >/dev/null 2>&1 &&
     command -v ssh-add >/dev/null 2>&1; then
 	eval "$(ssh-agent -s)" >/dev/null
-	trap 'kill "$SSH_AGENT_PID" 2>/dev/null; rm -rf "$T"' EXIT
+	trap 'kill "$SSH_AGENT_PID" 2>/dev/null; rm -rf "$T" "$kg_out"' EXIT
 	ssh-add -q k_ed25519 ck 2>/dev/null
 	cp k_ed25519.pub agent_only.pub
 	cp ck-cert.pub agent_cert-cert.pub

@@ -1,10 +1,13 @@
 /*
  * test_cert.c: certificates signed and parsed back by every CA type,
- * cert_check, and refusal of tampered, unsorted and cert-signed blobs.
+ * cert_check, and refusal of tampered, unsorted and cert-signed blobs;
+ * cert_sign_with() taking a signature from elsewhere, and refusing a bad
+ * one.
  */
 #include <stdio.h>
 
 #include "cert.h"
+#include "key.h"
 #include "mem.h"
 #include "sbuf.h"
 #include "testlib.h"
@@ -28,6 +31,54 @@ make(const struct key *subj, const struct key *ca, const char *alg)
 	CHECK_OK(cert_set_option(c, 1, "verify-required", NULL, 0));
 	CHECK_OK(cert_sign(c, ca, alg));
 	return c;
+}
+
+/* A signer "elsewhere": the private key, or garbage when corrupt. */
+struct far_signer {
+	const struct key *key;
+	int corrupt;
+	char alg[64];		/* the algorithm asked for */
+};
+
+static int
+far_sign(void *arg, const unsigned char *data, size_t len,
+    const char *sigalg, struct sbuf *sig)
+{
+	struct far_signer *f = arg;
+	int r;
+
+	snprintf(f->alg, sizeof(f->alg), "%s", sigalg);
+	if ((r = key_sign(f->key, sigalg, data, len, sig)) != 0)
+		return r;
+	if (f->corrupt)
+		sbuf_mutable_ptr(sig)[sbuf_len(sig) - 1] ^= 1;
+	return 0;
+}
+
+static void
+test_sign_with(struct key *const *keys)
+{
+	struct far_signer f = { keys[4], 0, "" };
+	struct key_cert *c = NULL, *p = NULL;
+	struct key *pub = NULL;
+
+	CHECK_OK(key_demote(keys[4], &pub));
+	CHECK_OK(cert_new(keys[0], CERT_TYPE_HOST, &c));
+	if (c == NULL || pub == NULL)
+		goto out;
+	CHECK_OK(cert_sign_with(c, pub, NULL, far_sign, &f));
+	CHECK_STR(f.alg, "rsa-sha2-512");	/* the default for RSA */
+	CHECK_OK(cert_from_blob(sbuf_ptr(c->blob), sbuf_len(c->blob), &p));
+	if (p != NULL)
+		CHECK(key_equal_public(p->ca_key, keys[4]));
+	cert_free(p);
+	f.corrupt = 1;
+	CHECK_ERR(cert_sign_with(c, pub, "rsa-sha2-256", far_sign, &f),
+	    ERR_SIGNATURE_INVALID);
+	CHECK_STR(f.alg, "rsa-sha2-256");
+ out:
+	cert_free(c);
+	key_free(pub);
 }
 
 int
@@ -116,6 +167,7 @@ main(void)
 		CHECK(tmp == NULL);
 		cert_free(c);
 	}
+	test_sign_with(keys);
 	CHECK(cert_is_cert_name("ssh-rsa-cert-v01@openssh.com"));
 	CHECK(!cert_is_cert_name("ssh-rsa"));
 	for (i = 0; i < 5; i++)

@@ -617,10 +617,40 @@ test_names(void)
 	    ERR_KEY_TYPE_UNKNOWN);
 }
 
+/* The examples of the bubble babble description, and -E's names. */
+static void
+test_bubblebabble(void)
+{
+	static const struct {
+		const char *in, *out;
+	} v[] = {
+		{ "", "xexax" },
+		{ "1234567890", "xesef-disof-gytuf-katof-movif-baxux" },
+		{ "Pineapple", "xigak-nyryk-humil-bosek-sonax" },
+	};
+	enum key_fp_hash h;
+	char *s;
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		s = bubblebabble((const unsigned char *)v[i].in,
+		    strlen(v[i].in));
+		CHECK_STR(s, v[i].out);
+		x_free(s);
+	}
+	CHECK_OK(key_fp_hash_from_name("sha1", &h));
+	CHECK(h == KEY_FP_SHA1);
+	CHECK_OK(key_fp_hash_from_name("SHA512", &h));
+	CHECK(h == KEY_FP_SHA512);
+	CHECK_STR(key_fp_hash_name(KEY_FP_MD5), "MD5");
+	CHECK_ERR(key_fp_hash_from_name("sha3", &h), ERR_INVALID_ARGUMENT);
+}
+
 int
 main(void)
 {
 	test_names();
+	test_bubblebabble();
 	test_type(KEY_ED25519, 0, "ssh-ed25519", 256);
 	test_type(KEY_ECDSA, 0, "ecdsa-sha2-nistp256", 256);
 	test_type(KEY_ECDSA, 384, "ecdsa-sha2-nistp384", 384);
