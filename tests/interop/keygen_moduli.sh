@@ -18,9 +18,10 @@
 #   OpenSSH's.
 # - Malformed and hostile candidate lines are skipped, the good ones
 #   among them screened.
-# - Our sshd given a 2048-bit group we generated and screened (ModuliFile)
-#   serves it for diffie-hellman-group-exchange-sha256 to Debian's ssh,
-#   and to paramiko, which shows the prime it was sent.
+# - Our sshd and Debian's (as root), each given a 2048-bit group we
+#   generated and screened (ModuliFile), serve it for
+#   diffie-hellman-group-exchange-sha256 to Debian's ssh, and to
+#   paramiko, which shows the prime it was sent.
 . "$(dirname "$0")/lib.sh"
 need ssh
 K=$BIN/ssh-keygen
@@ -285,8 +286,11 @@ check "Debian's ssh logs in by group exchange" [ "$out" = logged-in ]
 check "... sent a 2048-bit group" \
     grep -q "GEX_REQUEST received: .*sending a 2048-bit group" sshd.log
 check "... from our moduli file" [ "$(grep -c 'WARNING: .*moduli' sshd.log)" = 0 ]
-if "$PY" -c "import paramiko" 2>/dev/null; then
-	sent=$("$PY" - "$PORT" <<'EOF'
+# sent_prime PORT: the prime, in hex, a group exchange at PORT sends
+# paramiko; empty without paramiko.
+sent_prime() {
+	"$PY" -c "import paramiko" 2>/dev/null || return 0
+	"$PY" - "$1" <<'EOF'
 import socket, sys
 import paramiko
 from paramiko import kex_gex
@@ -303,9 +307,37 @@ t.start_client(timeout=20)
 t.close()
 print("%X" % seen[0])
 EOF
-)
+}
+if "$PY" -c "import paramiko" 2>/dev/null; then
+	sent=$(sent_prime "$PORT")
 	check "paramiko was sent a prime we screened" \
 	    grep -q " ${sent:-none}\$" moduli
 fi
 
+# Debian's sshd, the same configuration on a port of its own.
+if [ "$(id -u)" = 0 ] && [ -x /usr/sbin/sshd ]; then
+	DPORT=$(free_port)
+	sed "s/^Port .*/Port $DPORT/" "$T/sshd_config" > "$T/debian_config"
+	start_peer_sshd /usr/sbin/sshd "$T/debian_config" "$T/debian.log"
+	OURPORT=$PORT
+	PORT=$DPORT
+	out=$(ossh -o KexAlgorithms=diffie-hellman-group-exchange-sha256 \
+	    "$ME@127.0.0.1" echo logged-in 2>&1)
+	PORT=$OURPORT
+	# (at LogLevel DEBUG1 Debian's sshd passes its session's debug
+	# lines on to the client: the command's output is the last line)
+	check "Debian's sshd: Debian's ssh logs in by group exchange" \
+	    [ "$(echo "$out" | tail -n 1)" = logged-in ]
+	check "... a group exchange request, in its log" grep -q \
+	    "SSH2_MSG_KEX_DH_GEX_REQUEST received" "$T/debian.log"
+	check "... with our moduli file (no warning about it)" \
+	    [ "$(grep -c 'WARNING' "$T/debian.log")" = 0 ]
+	if "$PY" -c "import paramiko" 2>/dev/null; then
+		sent=$(sent_prime "$DPORT")
+		check "... paramiko was sent a prime we screened" \
+		    grep -q " ${sent:-none}\$" moduli
+	fi
+else
+	echo "SKIP (not counted): Debian's sshd with our moduli: needs root" >&2
+fi
 finish
