@@ -143,5 +143,8 @@ void kg_err(const struct kg_opts *o, const char *fmt, ...)
  * "\r\n" (its -Y messages come that way; plain fprintf ones do not).
  */
 void kg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* 1 when the agent on fd holds the key (or certificate) blob. */
+struct sbuf;
+int kg_agent_holds(int fd, const struct sbuf *blob);
 
 #endif

@@ -358,22 +358,6 @@ agent_signs(void *arg, const unsigned char *data, size_t len,
 	    data, len, sigalg, sig);
 }
 
-static int
-agent_holds(const struct ca_signer *s)
-{
-	struct agent_identity *ids = NULL;
-	size_t n = 0, i;
-	int found = 0;
-
-	if (agent_list(s->agent_fd, &ids, &n) != 0)
-		return 0;
-	for (i = 0; i < n && !found; i++)
-		found = ids[i].bloblen == sbuf_len(s->blob) &&
-		    memcmp(ids[i].blob, sbuf_ptr(s->blob), ids[i].bloblen) == 0;
-	agent_identities_free(ids, n);
-	return found;
-}
-
 /* -U: the agent, and the CA public key it must hold. 0, or -1. */
 static int
 ca_from_agent(const struct kg_opts *o, struct ca_signer *s)
@@ -400,7 +384,8 @@ ca_from_agent(const struct kg_opts *o, struct ca_signer *s)
 		return -1;
 	}
 	s->blob = sbuf_new();
-	if (key_to_blob(s->key, s->blob) != 0 || !agent_holds(s)) {
+	if (key_to_blob(s->key, s->blob) != 0 ||
+	    !kg_agent_holds(s->agent_fd, s->blob)) {
 		kg_error("CA key %s not found in agent", o->ca_key);
 		return -1;
 	}

@@ -231,23 +231,6 @@ load_private(const struct kg_opts *o, struct signer *s)
 	return ret;
 }
 
-/* 1 when the agent at *fdp holds the signer's key (or certificate). */
-static int
-agent_has(int fd, const struct signer *s)
-{
-	struct agent_identity *ids = NULL;
-	size_t n = 0, i;
-	int found = 0;
-
-	if (agent_list(fd, &ids, &n) != 0)
-		return 0;
-	for (i = 0; i < n && !found; i++)
-		found = ids[i].bloblen == sbuf_len(s->blob) &&
-		    memcmp(ids[i].blob, sbuf_ptr(s->blob), ids[i].bloblen) == 0;
-	agent_identities_free(ids, n);
-	return found;
-}
-
 /* The agent, when it holds the key: 0; -1 when -U wants it and cannot. */
 static int
 find_agent(const struct kg_opts *o, struct signer *s)
@@ -265,7 +248,7 @@ find_agent(const struct kg_opts *o, struct signer *s)
 		return 0;
 	}
 	x_free(sock);
-	if (s->blob != NULL && agent_has(fd, s)) {
+	if (s->blob != NULL && kg_agent_holds(fd, s->blob)) {
 		s->agent_fd = fd;
 		return 0;
 	}

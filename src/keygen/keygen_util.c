@@ -14,10 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "agent.h"
 #include "cert.h"
 #include "err.h"
 #include "keygen.h"
 #include "mem.h"
+#include "sbuf.h"
 
 #define KG_FILE_MAX	(512u * 1024 * 1024)
 
@@ -307,4 +309,20 @@ kg_make_ssh_dir(const char *path, int notify)
 	else if (notify)
 		kg_error("Created directory '%s'.", dir);
 	x_free(dir);
+}
+
+int
+kg_agent_holds(int fd, const struct sbuf *blob)
+{
+	struct agent_identity *ids = NULL;
+	size_t n = 0, i;
+	int found = 0;
+
+	if (agent_list(fd, &ids, &n) != 0)
+		return 0;
+	for (i = 0; i < n && !found; i++)
+		found = ids[i].bloblen == sbuf_len(blob) &&
+		    memcmp(ids[i].blob, sbuf_ptr(blob), ids[i].bloblen) == 0;
+	agent_identities_free(ids, n);
+	return found;
 }
