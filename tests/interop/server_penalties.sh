@@ -43,8 +43,11 @@ settle() {
 	done
 }
 
-# (1) Failed logins: refused for the penalty, then served again.
-PENALTIES="authfail:2s noauth:0 min:3s max:4s"
+# (1) Failed logins: refused for the penalty, then served again. One
+# failure (5 s) stays below min (8 s); a second before the first's 5 s
+# are out activates it, capped at 9 s. (5 s between two failures: a
+# sanitizer build on a busy machine takes more than 2 s for one.)
+PENALTIES="authfail:5s noauth:0 min:8s max:9s"
 restart_sshd
 for i in 1 2 3; do fail_login 127.0.0.2; done
 settle
@@ -54,7 +57,7 @@ check "penalty activation logged" logged \
     "^srclimit_penalise: 127.0.0.2/32: activating ipv4 penalty of [0-9.]* seconds for penalty: failed authentication$"
 check "refusal logged" logged \
     "^drop connection #[0-9]* from \[127.0.0.2\]:[0-9]* on \[127.0.0.1\]:$PORT penalty: failed authentication$"
-sleep 4.2
+sleep 9.2
 check "127.0.0.2 logs in once the penalty expired" \
     [ "$(login 127.0.0.2)" = in-127.0.0.2 ]
 
