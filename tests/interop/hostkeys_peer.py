@@ -46,7 +46,17 @@ from paramiko.common import MSG_GLOBAL_REQUEST
 from paramiko.message import Message
 
 PROVE = "hostkeys-prove-00@openssh.com"
+_said = threading.Lock()
 HOSTKEYS = "hostkeys-00@openssh.com"
+
+
+def say(line):
+    """One whole line on stdout. The server's main thread and its
+    transport thread both report; print() writes text and newline
+    separately, so two threads could splice their lines together."""
+    with _said:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
 
 
 def sshstr(b):
@@ -130,7 +140,7 @@ class Server(paramiko.ServerInterface):
 
     def prove(self, m):
         asked = strings(m.get_remainder())
-        print("asked %d" % len(asked), flush=True)
+        say("asked %d" % len(asked))
         if self.mode == "fail":
             return False
         sid = self.transport.session_id
@@ -140,7 +150,7 @@ class Server(paramiko.ServerInterface):
         sigs = []
         for i, blob in enumerate(asked):
             if blob not in by_blob:
-                print("asked for a key we do not have", flush=True)
+                say("asked for a key we do not have")
                 return False
             key = by_blob[blob]
             if self.mode == "wrongkey" and i == 0:
@@ -155,7 +165,7 @@ class Server(paramiko.ServerInterface):
             sigs[0], sigs[1] = sigs[1], sigs[0]
         if self.mode == "trailing":
             sigs.append(7)
-        print("answered %s" % self.mode, flush=True)
+        say("answered %s" % self.mode)
         return tuple(sigs)
 
 
@@ -185,7 +195,7 @@ def serve(portfile, mode, keyfiles):
     t.global_request(HOSTKEYS, data=blobs, wait=False)
     if mode == "twice":
         t.global_request(HOSTKEYS, data=blobs, wait=False)
-    print("listed %d" % len(blobs), flush=True)
+    say("listed %d" % len(blobs))
     srv.exec_seen.wait(10)
     if mode != "twice":
         srv.proven.wait(10)
@@ -221,25 +231,24 @@ def client(port, user, identity, pubs, unknown):
                              wait=True)
     for blob in listed:
         kind = strings(blob)[0] if blob else b"?"
-        print("listed %s %s" % (kind.decode(),
-                                paramiko.py3compat.encodebytes(blob)
-                                .decode().replace("\n", "")), flush=True)
+        say("listed %s %s" % (kind.decode(),
+                              paramiko.py3compat.encodebytes(blob)
+                              .decode().replace("\n", "")))
     if reply is None:
-        print("proofs refused", flush=True)
+        say("proofs refused")
     else:
         sigs = strings(reply.get_remainder())
         for (key, blob), sig in zip(keys, sigs):
             ok = key.verify_ssh_sig(proof_data(t.session_id, blob),
                                     Message(sig))
-            print("proof %s %s %s" % (key.get_name(),
-                                      strings(sig)[0].decode(),
-                                      "ok" if ok else "BAD"), flush=True)
-        print("proofs %d" % len(sigs), flush=True)
+            say("proof %s %s %s" % (key.get_name(),
+                                    strings(sig)[0].decode(),
+                                    "ok" if ok else "BAD"))
+        say("proofs %d" % len(sigs))
     if unknown:
         key, blob = public_of(unknown)
         reply = t.global_request(PROVE, data=(blob,), wait=True)
-        print("unknown %s" % ("refused" if reply is None else "ANSWERED"),
-              flush=True)
+        say("unknown %s" % ("refused" if reply is None else "ANSWERED"))
     t.close()
 
 
