@@ -122,14 +122,22 @@ def connect(port):
     return s, time.monotonic()
 
 
+_said = threading.Lock()
+
+
 def report(kind, lport, took):
+    """One whole line per connection. The tricklers' threads report at
+    about the same moment, and print() writes text and newline apart:
+    unlocked, two reports could splice into one line."""
     if took is not None and took < 0:
-        print("%s port %d: key exchange failed" % (kind, lport), flush=True)
+        line = "%s port %d: key exchange failed" % (kind, lport)
     elif took is None:
-        print("%s port %d still open" % (kind, lport), flush=True)
+        line = "%s port %d still open" % (kind, lport)
     else:
-        print("%s port %d closed after %.1f s" % (kind, lport, took),
-              flush=True)
+        line = "%s port %d closed after %.1f s" % (kind, lport, took)
+    with _said:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
 
 
 def cmd_cut(port, grace, kinds):
