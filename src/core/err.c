@@ -1,5 +1,7 @@
 /* err.c: messages for the error codes in err.h. */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "err.h"
@@ -56,4 +58,16 @@ err_str(int err)
 		return "passphrase is too short (minimum five characters)";
 	default: return "unknown error";
 	}
+}
+
+void
+err_why(char *why, size_t whylen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why == NULL || whylen == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, whylen, fmt, ap);
+	va_end(ap);
 }

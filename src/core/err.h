@@ -8,6 +8,8 @@
 #ifndef MOAT_ERR_H
 #define MOAT_ERR_H
 
+#include <stddef.h>
+
 enum {
 	ERR_OK = 0,
 	ERR_INTERNAL = -1,		/* a bug: an invariant did not hold */
@@ -57,5 +59,12 @@ enum {
 
 /* Human-readable message for an error code; never NULL. */
 const char *err_str(int err);
+/*
+ * For functions that explain a refusal in words as well as a code: print
+ * the reason into the caller's buffer why[whylen], truncated to fit;
+ * nothing when why is NULL or whylen 0.
+ */
+void err_why(char *why, size_t whylen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif

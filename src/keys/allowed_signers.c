@@ -8,7 +8,6 @@
  * or an options field (up to unquoted whitespace) and then the key.
  */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,22 +21,6 @@
 #include "sbuf.h"
 
 #define FIELD_END	" \t\r\n"
-
-static void
-set_why(char *why, size_t whylen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-set_why(char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (why == NULL || whylen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, whylen, fmt, ap);
-	va_end(ap);
-}
 
 /*
  * The principals field at line into *fieldp; *restp after it and the
@@ -323,21 +306,21 @@ options_allow(const struct allowed_signer *as, const char *ns, uint64_t now,
 
 	if (as->namespaces != NULL && ns != NULL &&
 	    match_pattern_list(ns, as->namespaces, 0) != 1) {
-		set_why(why, whylen, "key is not permitted for use in "
+		err_why(why, whylen, "key is not permitted for use in "
 		    "signature namespace \"%s\"", ns);
 		return ERR_PERMISSION_DENIED;
 	}
 	allowed_signer_format_time(now, tnow, sizeof(tnow));
 	if (as->valid_after != 0 && now < as->valid_after) {
 		allowed_signer_format_time(as->valid_after, tlim, sizeof(tlim));
-		set_why(why, whylen, "key is not yet valid: verify time %s < "
+		err_why(why, whylen, "key is not yet valid: verify time %s < "
 		    "valid-after %s", tnow, tlim);
 		return ERR_PERMISSION_DENIED;
 	}
 	if (as->valid_before != 0 && now > as->valid_before) {
 		allowed_signer_format_time(as->valid_before, tlim,
 		    sizeof(tlim));
-		set_why(why, whylen, "key has expired: verify time %s > "
+		err_why(why, whylen, "key has expired: verify time %s > "
 		    "valid-before %s", tnow, tlim);
 		return ERR_PERMISSION_DENIED;
 	}
@@ -357,7 +340,7 @@ allowed_signer_check(const struct allowed_signer *as,
 
 	if (principalsp != NULL)
 		*principalsp = NULL;
-	set_why(why, whylen, "%s", "");
+	err_why(why, whylen, "%s", "");
 	if (!as->cert_authority && same_signer(as, key, cert))
 		granted = x_strdup(as->principals);
 	else if (as->cert_authority && cert != NULL &&
@@ -365,14 +348,14 @@ allowed_signer_check(const struct allowed_signer *as,
 		if (principal != NULL) {
 			if (cert_check_reason(cert, now, principal, 0,
 			    &reason) != 0) {
-				set_why(why, whylen, "certificate not "
+				err_why(why, whylen, "certificate not "
 				    "authorized: %s", reason);
 				return ERR_PERMISSION_DENIED;
 			}
 			granted = x_strdup(as->principals);
 		} else if ((granted = granted_by_cert(as->principals, cert,
 		    now)) == NULL) {
-			set_why(why, whylen, "no valid principals found");
+			err_why(why, whylen, "no valid principals found");
 			return ERR_PERMISSION_DENIED;
 		}
 	} else

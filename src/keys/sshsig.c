@@ -6,7 +6,6 @@
  * key signs the small "signed data" around the digest.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,22 +15,6 @@
 #include "err.h"
 #include "mem.h"
 #include "sshsig.h"
-
-static void
-set_why(char *why, size_t whylen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-set_why(char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (why == NULL || whylen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, whylen, fmt, ap);
-	va_end(ap);
-}
 
 static const EVP_MD *
 hash_md(const char *name)
@@ -178,25 +161,25 @@ sshsig_dearmor(const unsigned char *text, size_t len, struct sbuf *out,
 	int r;
 
 	if (len < blen || memcmp(text, SSHSIG_BEGIN, blen) != 0) {
-		set_why(why, whylen, "Couldn't parse signature: missing "
+		err_why(why, whylen, "Couldn't parse signature: missing "
 		    "header");
 		return len < blen ? ERR_MESSAGE_INCOMPLETE : ERR_INVALID_FORMAT;
 	}
 	body = text + blen;
 	len -= blen;
 	if (len < elen || (stop = memmem(body, len, end, elen)) == NULL) {
-		set_why(why, whylen, "Couldn't parse signature: missing "
+		err_why(why, whylen, "Couldn't parse signature: missing "
 		    "footer");
 		return len < elen ? ERR_MESSAGE_INCOMPLETE : ERR_INVALID_FORMAT;
 	}
 	if (memchr(body, '\0', (size_t)(stop - body)) != NULL) {
-		set_why(why, whylen, "Couldn't parse signature: invalid "
+		err_why(why, whylen, "Couldn't parse signature: invalid "
 		    "format");
 		return ERR_INVALID_FORMAT;
 	}
 	b64 = x_strndup((const char *)body, (size_t)(stop - body));
 	if ((r = sbuf_b64_decode(out, b64)) != 0)
-		set_why(why, whylen, "sshsig_dearmor: decode base64: %s",
+		err_why(why, whylen, "sshsig_dearmor: decode base64: %s",
 		    err_str(r));
 	x_free(b64);
 	return r;
@@ -253,12 +236,12 @@ parse_rest(struct sbuf *b, struct sshsig *s, char *why, size_t whylen)
 	    (r = sbuf_get_string(b, NULL, NULL)) != 0 ||	/* reserved */
 	    (r = sbuf_get_cstring(b, &s->hashalg, NULL)) != 0 ||
 	    (r = sbuf_get_string(b, &s->sig, &s->siglen)) != 0) {
-		set_why(why, whylen, "sshsig_peek_hashalg: parse signature "
+		err_why(why, whylen, "sshsig_peek_hashalg: parse signature "
 		    "object: %s", err_str(r));
 		return r;
 	}
 	if (sbuf_len(b) != 0) {
-		set_why(why, whylen, "Signature contains trailing data");
+		err_why(why, whylen, "Signature contains trailing data");
 		return ERR_INVALID_FORMAT;
 	}
 	return 0;
@@ -276,7 +259,7 @@ sshsig_parse(const unsigned char *blob, size_t len, int key_only,
 	int r;
 
 	*sigp = NULL;
-	set_why(why, whylen, "%s", "");
+	err_why(why, whylen, "%s", "");
 	if (b == NULL) {
 		r = ERR_ALLOC;
 		goto out;
@@ -285,20 +268,20 @@ sshsig_parse(const unsigned char *blob, size_t len, int key_only,
 	    memcmp(blob, SSHSIG_MAGIC, SSHSIG_MAGIC_LEN) != 0 ||
 	    (r = sbuf_consume(b, SSHSIG_MAGIC_LEN)) != 0 ||
 	    (r = sbuf_get_u32(b, &version)) != 0) {
-		set_why(why, whylen, "Couldn't verify signature: invalid "
+		err_why(why, whylen, "Couldn't verify signature: invalid "
 		    "format");
 		r = ERR_INVALID_FORMAT;
 		goto out;
 	}
 	if (version > SSHSIG_VERSION) {
-		set_why(why, whylen, "Signature version %lu is larger than "
+		err_why(why, whylen, "Signature version %lu is larger than "
 		    "supported version %u", (unsigned long)version,
 		    SSHSIG_VERSION);
 		r = ERR_FEATURE_UNSUPPORTED;
 		goto out;
 	}
 	if (!key_only && (r = fields_present(b)) != 0) {
-		set_why(why, whylen, "sshsig_peek_hashalg: parse signature "
+		err_why(why, whylen, "sshsig_peek_hashalg: parse signature "
 		    "object: %s", err_str(r));
 		goto out;
 	}
@@ -306,7 +289,7 @@ sshsig_parse(const unsigned char *blob, size_t len, int key_only,
 		goto out;
 	if ((r = parse_signer(kb, klen, s)) != 0) {
 		if (!key_only)
-			set_why(why, whylen, "sshsig_wrap_verify: parse "
+			err_why(why, whylen, "sshsig_wrap_verify: parse "
 			    "signature object: %s", err_str(r));
 		goto out;
 	}
@@ -329,24 +312,24 @@ sshsig_verify(const struct sshsig *s, const char *ns,
 	char *alg = NULL;
 	int r;
 
-	set_why(why, whylen, "%s", "");
+	err_why(why, whylen, "%s", "");
 	if (s->ns == NULL || s->hashalg == NULL || s->sig == NULL)
 		return ERR_INVALID_ARGUMENT;
 	if (strcmp(s->ns, ns) != 0) {
-		set_why(why, whylen, "Couldn't verify signature: namespace "
+		err_why(why, whylen, "Couldn't verify signature: namespace "
 		    "does not match");
 		return ERR_SIGNATURE_INVALID;
 	}
 	if (s->key->type == KEY_RSA) {
 		/* No SHA-1 RSA here, whatever ssh may allow. */
 		if ((r = key_sig_alg(s->sig, s->siglen, &alg)) != 0) {
-			set_why(why, whylen, "Couldn't verify signature: "
+			err_why(why, whylen, "Couldn't verify signature: "
 			    "unable to get signature type: %s", err_str(r));
 			return r;
 		}
 		if (strcmp(alg, "rsa-sha2-512") != 0 &&
 		    strcmp(alg, "rsa-sha2-256") != 0) {
-			set_why(why, whylen, "Couldn't verify signature: "
+			err_why(why, whylen, "Couldn't verify signature: "
 			    "unsupported RSA signature algorithm %s", alg);
 			x_free(alg);
 			return ERR_SIGNATURE_INVALID;
@@ -360,7 +343,7 @@ sshsig_verify(const struct sshsig *s, const char *ns,
 		if (r == ERR_KEY_TYPE_UNKNOWN || r == ERR_INVALID_FORMAT ||
 		    r == ERR_MESSAGE_INCOMPLETE)
 			r = ERR_SIGNATURE_INVALID;
-		set_why(why, whylen, "Signature verification failed: %s",
+		err_why(why, whylen, "Signature verification failed: %s",
 		    err_str(r));
 	}
 	sbuf_free(data);
