@@ -20,9 +20,7 @@
  * the request is refused rather than answered with a group the client
  * must reject.
  */
-#include <ctype.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,11 +34,7 @@
 #include "kexalg_priv.h"
 #include "log.h"
 #include "mem.h"
-
-#define MODULI_TYPE_SAFE		2
-#define MODULI_TESTS_COMPOSITE		0x01
-#define MODULI_TESTS_MILLER_RABIN	0x04
-#define MODULI_MAX_LINE			8192
+#include "moduli.h"
 
 /* The group picked so far. */
 struct gex_pick {
@@ -48,44 +42,6 @@ struct gex_pick {
 	uint32_t count;		/* groups of that size seen */
 	BIGNUM *p, *g;
 };
-
-/* Decimal field into *v; refuses empty, signed or out-of-range text. */
-static int
-parse_dec(const char *s, unsigned long max, unsigned long *v)
-{
-	char *end;
-	unsigned long n;
-
-	if (*s == '\0' || !isdigit((unsigned char)*s))
-		return ERR_INVALID_FORMAT;
-	errno = 0;
-	n = strtoul(s, &end, 10);
-	if (errno != 0 || *end != '\0' || n > max)
-		return ERR_INVALID_FORMAT;
-	*v = n;
-	return 0;
-}
-
-/* Hex field as a fresh BIGNUM; digits only (no sign). */
-static int
-parse_hex(const char *s, BIGNUM **bnp)
-{
-	size_t i, len = strlen(s);
-
-	*bnp = NULL;
-	if (len == 0 || len > SBUF_MAX_BIGNUM * 2)
-		return ERR_INVALID_FORMAT;
-	for (i = 0; i < len; i++) {
-		if (!isxdigit((unsigned char)s[i]))
-			return ERR_INVALID_FORMAT;
-	}
-	if (BN_hex2bn(bnp, s) != (int)len) {
-		BN_free(*bnp);
-		*bnp = NULL;
-		return ERR_INVALID_FORMAT;
-	}
-	return 0;
-}
 
 /* Uniform in [0, n), n > 0. */
 static int
@@ -143,60 +99,47 @@ gex_offer(struct gex_pick *pk, uint32_t bits, uint32_t want, BIGNUM **pp,
 }
 
 /*
- * One moduli line. Returns 0 and the group when the line is usable and
- * its size lies in [min, max] (and could beat the current pick), 1 when
- * the line is fine but not wanted, or ERR_INVALID_FORMAT.
+ * What the exchange makes of one parsed moduli line: 0 and the group when
+ * it is usable here (a safe prime that passed Miller-Rabin, an odd
+ * modulus, 1 < g < p - 1) and its size lies in [min, max] and could beat
+ * the current pick; 1 when not; ERR_LIBCRYPTO.
  */
 static int
-gex_parse_line(char *line, uint32_t min, uint32_t max, uint32_t want,
-    const struct gex_pick *pk, uint32_t *bitsp, BIGNUM **pp, BIGNUM **gp)
+gex_take_entry(struct moduli_entry *e, uint32_t min, uint32_t max,
+    uint32_t want, const struct gex_pick *pk, uint32_t *bitsp, BIGNUM **pp,
+    BIGNUM **gp)
 {
-	char *fields[8], *cp, *save = NULL;
-	unsigned long when, type, tests, tries, size;
-	BIGNUM *p = NULL, *g = NULL, *pm1 = NULL;
-	int n = 0, r = ERR_INVALID_FORMAT;
+	BIGNUM *g = NULL, *pm1 = NULL;
+	uint32_t bits;
+	int r = 1;
 
 	*pp = *gp = NULL;
-	for (cp = strtok_r(line, " \t\r\n", &save); cp != NULL;
-	    cp = strtok_r(NULL, " \t\r\n", &save)) {
-		if (n == 8)
-			return ERR_INVALID_FORMAT;
-		fields[n++] = cp;
-	}
-	if (n != 7)
-		return ERR_INVALID_FORMAT;
-	if (parse_dec(fields[0], ULONG_MAX, &when) != 0 ||
-	    parse_dec(fields[1], 0xff, &type) != 0 ||
-	    parse_dec(fields[2], 0xff, &tests) != 0 ||
-	    parse_dec(fields[3], UINT32_MAX, &tries) != 0 ||
-	    parse_dec(fields[4], UINT32_MAX - 1, &size) != 0)
-		return ERR_INVALID_FORMAT;
-	if (type != MODULI_TYPE_SAFE || (tests & MODULI_TESTS_COMPOSITE) ||
-	    !(tests & MODULI_TESTS_MILLER_RABIN) || tries == 0)
-		return ERR_INVALID_FORMAT;
-	size++;
-	if (size < min || size > max)
+	if (e->type != MODULI_TYPE_SAFE ||
+	    !(e->tests & MODULI_TESTS_MILLER_RABIN) || e->tries == 0 ||
+	    e->size >= UINT32_MAX - 1)
 		return 1;
-	if (size != pk->best && !gex_better((uint32_t)size, pk->best, want))
+	bits = e->size + 1;
+	if (bits < min || bits > max)
 		return 1;
-	if (parse_hex(fields[5], &g) != 0 || parse_hex(fields[6], &p) != 0)
-		goto out;
-	if ((unsigned long)BN_num_bits(p) != size || !BN_is_odd(p))
-		goto out;
-	if ((pm1 = BN_dup(p)) == NULL || !BN_sub_word(pm1, 1)) {
+	if (bits != pk->best && !gex_better(bits, pk->best, want))
+		return 1;
+	if (!BN_is_odd(e->number))
+		return 1;
+	if ((g = BN_new()) == NULL || !BN_set_word(g, e->generator) ||
+	    (pm1 = BN_dup(e->number)) == NULL || !BN_sub_word(pm1, 1)) {
 		r = ERR_LIBCRYPTO;
 		goto out;
 	}
 	if (BN_cmp(g, BN_value_one()) <= 0 || BN_cmp(g, pm1) >= 0)
 		goto out;
-	*bitsp = (uint32_t)size;
-	*pp = p;
+	*bitsp = bits;
+	*pp = e->number;
+	e->number = NULL;
 	*gp = g;
-	p = g = NULL;
+	g = NULL;
 	r = 0;
  out:
 	BN_free(pm1);
-	BN_free(p);
 	BN_free(g);
 	return r;
 }
@@ -207,7 +150,8 @@ gex_read_file(const char *path, uint32_t min, uint32_t want, uint32_t max,
     struct gex_pick *pk)
 {
 	FILE *f;
-	char *line = NULL, *cp;
+	char *line = NULL;
+	struct moduli_entry e;
 	size_t cap = 0;
 	ssize_t len;
 	uint32_t bits;
@@ -217,14 +161,12 @@ gex_read_file(const char *path, uint32_t min, uint32_t want, uint32_t max,
 	if ((f = fopen(path, "r")) == NULL)
 		return ERR_SYSTEM;
 	while ((len = getline(&line, &cap, f)) != -1) {
-		if (len > MODULI_MAX_LINE)
-			continue;
-		for (cp = line; *cp == ' ' || *cp == '\t'; cp++)
-			;
-		if (*cp == '#' || *cp == '\n' || *cp == '\r' || *cp == '\0')
-			continue;
-		pr = gex_parse_line(cp, min, max, want, pk, &bits, &p, &g);
-		if (pr == ERR_LIBCRYPTO) {
+		pr = moduli_parse_line(line, (size_t)len, &e);
+		if (pr == 0)
+			pr = gex_take_entry(&e, min, max, want, pk, &bits, &p,
+			    &g);
+		moduli_entry_clear(&e);
+		if (pr < 0) {
 			r = pr;
 			break;
 		}
