@@ -6,10 +6,11 @@
 #include <netdb.h>
 
 #include "cert.h"
+#include "installdirs.h"
 #include "key.h"
 #include "servconf.h"
 
-#define SSHD_CONFIG_DEFAULT "/etc/ssh/sshd_config"
+#define SSHD_CONFIG_DEFAULT MOAT_SSHDIR "/sshd_config"
 #define SSHD_RESTART	2	/* listen_loop(): SIGHUP, exec ourselves */
 #define MAX_LISTEN	64
 /* The one byte a connection process sends its listener: authenticated. */
