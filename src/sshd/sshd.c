@@ -547,7 +547,10 @@ main(int argc, char **argv)
 			exit(1);
 		if (debug) {
 			/* -d: one connection, in this process. */
-			int fd = accept(l.fds[0], NULL, NULL);
+			int fd;
+
+			sshd_notify("READY=1");
+			fd = accept(l.fds[0], NULL, NULL);
 
 			if (fd == -1)
 				exit(1);

@@ -112,6 +112,14 @@ int privsep_postauth(struct server *s, int in, int out,
     const struct tr_config *tc, struct monitor *m, struct sbuf *state,
     struct auth_result *res, const struct conn_info *ci);
 
+/*
+ * notify.c: tell the service manager at $NOTIFY_SOCKET (if set) the
+ * state, e.g. "READY=1"; sshd_notify_reloading() sends RELOADING=1 with
+ * the MONOTONIC_USEC= systemd asks for. Failures are logged only.
+ */
+void sshd_notify(const char *state);
+void sshd_notify_reloading(void);
+
 /* listen.c: accept and fork until a signal; 0, 1 or SSHD_RESTART. */
 int listen_loop(struct server *s, struct listener *l);
 
