@@ -30,6 +30,15 @@ foreach(f sshd_config ssh_config ssh.service)
 		${CMAKE_BINARY_DIR}/dist/${f} @ONLY)
 endforeach()
 
+# The same paths for scripts (tests/interop/install_layout.sh).
+file(WRITE ${CMAKE_BINARY_DIR}/dist/paths.sh
+	"# What ${CMAKE_SOURCE_DIR}/dist/paths.cmake chose (generated).\n"
+	"PREFIX='${CMAKE_INSTALL_PREFIX}'\nSBINDIR='${MOAT_SBINDIR}'\n"
+	"BINDIR='${MOAT_BINDIR}'\nLIBEXECDIR='${MOAT_LIBEXECDIR}'\n"
+	"SSHDIR='${MOAT_SSHDIR}'\nUNITDIR='${MOAT_UNITDIR}'\n"
+	"PAMDIR='${MOAT_PAMDIR}'\nMANDIR='${MOAT_MANDIR}'\n"
+	"KEYSIGN_MODE='${MOAT_KEYSIGN_MODE}'\n")
+
 # Every installed program, for `cmake --build --target programs`.
 add_custom_target(programs DEPENDS ${MOAT_BUILT_PROGRAMS})
 
