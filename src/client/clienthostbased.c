@@ -48,9 +48,7 @@ static const char *const host_key_files[] = {
  * system's OpenSSH.
  */
 static const char *const keysign_paths[] = {
-#ifdef MOAT_LIBEXECDIR
-	MOAT_LIBEXECDIR "/ssh-keysign",
-#endif
+	MOAT_LIBEXECDIR "/ssh-keysign",	/* installdirs.h */
 	"",			/* the running ssh's directory */
 	"/usr/lib/openssh/ssh-keysign",
 	"/usr/libexec/openssh/ssh-keysign",

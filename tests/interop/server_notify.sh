@@ -5,9 +5,9 @@
 # systemd compares) before it executes itself again, then READY=1 when
 # it listens anew; STOPPING=1 on SIGTERM. Every message comes from the
 # listener's own PID (systemd's NotifyAccess=main), none from a
-# connection process. The manager's end is notify_helper.py: a path
-# socket, then an abstract one ('@'). A name sshd cannot use is logged
-# and changes nothing else.
+# connection process, nor from sshd -i. The manager's end is
+# notify_helper.py: a path socket, then an abstract one ('@'). A name
+# sshd cannot use is logged and changes nothing else.
 . "$(dirname "$0")/lib.sh"
 need ssh
 make_keys
@@ -90,6 +90,17 @@ kill -TERM "$SSHD_PID"
 check "abstract socket: STOPPING=1" wait_count "STOPPING=1" 1
 wait "$SSHD_PID"
 SSHD_PID=""
+kill "$NOTIFY_PID" 2>/dev/null
+
+# --- sshd -i (inetd, here a ProxyCommand) serves one connection and
+# never speaks for a service ---
+start_notify "$T/notify2.sock"
+NOTIFY_SOCKET=$T/notify2.sock ossh \
+    -o ProxyCommand="$BIN/sshd -i -f $T/sshd_config -E $T/inetd.log" \
+    "$ME@127.0.0.1" true
+check "sshd -i: a login" [ $? -eq 0 ]
+sleep 0.3
+check "sshd -i: no message" [ ! -s "$N" ]
 kill "$NOTIFY_PID" 2>/dev/null
 
 # --- a name sshd cannot use: logged, the server works all the same ---
