@@ -1,5 +1,6 @@
 # moat: the two doors are `make run` and `make test`; see README.md.
 PREFIX ?= /usr/local
+DESTDIR ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 .PHONY: all build asan deps peers run test fuzz install clean
@@ -24,7 +25,10 @@ peers:
 	@sh scripts/peer_openssh.sh >/dev/null; rc=$$?; \
 	[ $$rc -eq 0 ] || [ $$rc -eq 77 ]
 
-run: deps build
+# Only the programs it runs: sshd, sftp-server, ssh-keygen (scripts/run.sh).
+run: deps
+	@cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build build -j $(JOBS) --target sshd sftp-server ssh-keygen
 	@sh scripts/run.sh
 
 # Every test, first on the release build, then on the sanitizer build.
@@ -53,9 +57,16 @@ FUZZ_TARGETS ?=
 fuzz:
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-install: build
-	@cmake -S . -B build -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
-	@cmake --install build
+# Debian's layout of OpenSSH under PREFIX (dist/install.cmake), with
+# the paths the programs look in compiled for PREFIX: a build of its own,
+# so build/ (what the tests run) keeps reading /etc/ssh. DESTDIR puts
+# the tree somewhere else for packaging: make install PREFIX=/usr
+# DESTDIR=/tmp/pkg. Existing configuration files are never replaced.
+install:
+	@cmake -S . -B build-install -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	@cmake --build build-install -j $(JOBS) --target programs
+	@DESTDIR="$(DESTDIR)" cmake --install build-install
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-install

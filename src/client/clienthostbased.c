@@ -29,15 +29,16 @@
 #include "clienthostbased.h"
 #include "err.h"
 #include "fdio.h"
+#include "installdirs.h"
 #include "log.h"
 #include "match.h"
 #include "mem.h"
 #include "transport.h"
 
 static const char *const host_key_files[] = {
-	"/etc/ssh/ssh_host_ecdsa_key.pub",
-	"/etc/ssh/ssh_host_ed25519_key.pub",
-	"/etc/ssh/ssh_host_rsa_key.pub",
+	MOAT_SSHDIR "/ssh_host_ecdsa_key.pub",
+	MOAT_SSHDIR "/ssh_host_ed25519_key.pub",
+	MOAT_SSHDIR "/ssh_host_rsa_key.pub",
 };
 #define NHBKEYS (sizeof(host_key_files) / sizeof(host_key_files[0]))
 
@@ -47,9 +48,7 @@ static const char *const host_key_files[] = {
  * system's OpenSSH.
  */
 static const char *const keysign_paths[] = {
-#ifdef MOAT_LIBEXECDIR
-	MOAT_LIBEXECDIR "/ssh-keysign",
-#endif
+	MOAT_LIBEXECDIR "/ssh-keysign",	/* installdirs.h */
 	"",			/* the running ssh's directory */
 	"/usr/lib/openssh/ssh-keysign",
 	"/usr/libexec/openssh/ssh-keysign",

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "installdirs.h"
 #include "log.h"
 #include "match.h"
 #include "mem.h"
@@ -313,7 +314,7 @@ include_files(struct client_opts *o, const char *arg, int user_file,
 		pat = t;
 	} else if (arg[0] != '/')
 		pat = user_file ? x_asprintf("%s/.ssh/%s", p->home, arg) :
-		    x_asprintf("/etc/ssh/%s", arg);
+		    x_asprintf("%s/%s", MOAT_SSHDIR, arg);
 	else
 		pat = x_strdup(arg);
 	if (pat != t)

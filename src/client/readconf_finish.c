@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "installdirs.h"
 #include "log.h"
 #include "mem.h"
 #include "readconf_int.h"
@@ -279,7 +280,7 @@ readconf_finish(struct client_opts *o, const char *local_user)
 	set_files(o->user_known_hosts_files, &o->nuser_known_hosts_files,
 	    "~/.ssh/known_hosts", "~/.ssh/known_hosts2");
 	set_files(o->global_known_hosts_files, &o->nglobal_known_hosts_files,
-	    "/etc/ssh/ssh_known_hosts", "/etc/ssh/ssh_known_hosts2");
+	    MOAT_SSHDIR "/ssh_known_hosts", MOAT_SSHDIR "/ssh_known_hosts2");
 	for (i = 0; i < o->nuser_known_hosts_files; i++)
 		if ((r = expand_path(o, &o->user_known_hosts_files[i])) != 0)
 			return r;

@@ -1,7 +1,8 @@
 /*
  * keygen_hostkeys.c: ssh-keygen -A, which makes every default host key
- * (RSA, ECDSA, Ed25519, in that order) that does not exist yet under
- * /etc/ssh, or under PREFIX/etc/ssh with -f PREFIX. A key file that
+ * (RSA, ECDSA, Ed25519, in that order) that does not exist yet in the
+ * build's ssh directory (installdirs.h: MOAT_SSHDIR, /etc/ssh as Debian's), or
+ * that path under DIR with -f DIR (DIR/etc/ssh). A key file that
  * exists and is not empty is left alone, even when its .pub is missing;
  * an empty one is made again. The keys have no passphrase, the default
  * size of their type and "user@host" as comment; -m PEM or PKCS8 and -a
@@ -28,6 +29,7 @@
 #include <openssl/rand.h>
 
 #include "err.h"
+#include "installdirs.h"
 #include "keygen.h"
 #include "mem.h"
 
@@ -38,9 +40,9 @@ static const struct {
 	const char *name;	/* as printed */
 	const char *path;
 } hostkeys[] = {
-	{ KEY_RSA, "RSA", "/etc/ssh/ssh_host_rsa_key" },
-	{ KEY_ECDSA, "ECDSA", "/etc/ssh/ssh_host_ecdsa_key" },
-	{ KEY_ED25519, "ED25519", "/etc/ssh/ssh_host_ed25519_key" },
+	{ KEY_RSA, "RSA", MOAT_SSHDIR "/ssh_host_rsa_key" },
+	{ KEY_ECDSA, "ECDSA", MOAT_SSHDIR "/ssh_host_ecdsa_key" },
+	{ KEY_ED25519, "ED25519", MOAT_SSHDIR "/ssh_host_ed25519_key" },
 };
 
 /* path + "." + random letters and digits: a name nobody else uses. */

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "err.h"
+#include "installdirs.h"
 #include "keygen.h"
 #include "mem.h"
 
@@ -44,9 +45,9 @@ static const struct {
 
 /* OpenSSH's list, less the DSA and XMSS keys we do not have. */
 static const char *const default_keys[] = {
-	"/etc/ssh/ssh_host_rsa_key",
-	"/etc/ssh/ssh_host_ecdsa_key",
-	"/etc/ssh/ssh_host_ed25519_key",
+	MOAT_SSHDIR "/ssh_host_rsa_key",
+	MOAT_SSHDIR "/ssh_host_ecdsa_key",
+	MOAT_SSHDIR "/ssh_host_ed25519_key",
 };
 
 static int

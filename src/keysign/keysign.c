@@ -38,18 +38,19 @@
 #include "clienthostbased.h"
 #include "err.h"
 #include "fdio.h"
+#include "installdirs.h"
 #include "key.h"
 #include "keysign.h"
 #include "log.h"
 #include "mem.h"
 #include "sbuf.h"
 
-#define KS_CONFIG	"/etc/ssh/ssh_config"
+#define KS_CONFIG	MOAT_SSHDIR "/ssh_config"
 
 static const char *const host_keys[] = {
-	"/etc/ssh/ssh_host_ecdsa_key",
-	"/etc/ssh/ssh_host_ed25519_key",
-	"/etc/ssh/ssh_host_rsa_key",
+	MOAT_SSHDIR "/ssh_host_ecdsa_key",
+	MOAT_SSHDIR "/ssh_host_ed25519_key",
+	MOAT_SSHDIR "/ssh_host_rsa_key",
 };
 #define NKEYS (sizeof(host_keys) / sizeof(host_keys[0]))
 

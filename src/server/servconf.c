@@ -27,6 +27,7 @@
 
 #include "conftape.h"
 #include "err.h"
+#include "installdirs.h"
 #include "log.h"
 #include "match.h"
 #include "mem.h"
@@ -34,7 +35,7 @@
 
 #define MAX_ARGS	256
 #define MAX_INCLUDE	16
-#define SSH_DIR		"/etc/ssh"
+#define SSH_DIR		MOAT_SSHDIR
 
 struct servconf *
 servconf_new(void)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "installdirs.h"
 #include "log.h"
 #include "servconf_int.h"
 
@@ -138,7 +139,7 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	put_yn(f, "streamlocalbindunlink", sc->streamlocal_bind_unlink);
 	put_str(f, "pidfile", sc->pid_file);
 	put_str(f, "modulifile", sc->moduli_file ? sc->moduli_file :
-	    "/etc/ssh/moduli");
+	    MOAT_SSHDIR "/moduli");
 	put_str(f, "ciphers", sc->ciphers);
 	put_str(f, "macs", sc->macs);
 	put_str(f, "banner", sc->banner);

@@ -23,6 +23,7 @@
 
 #include "cipher.h"
 #include "err.h"
+#include "installdirs.h"
 #include "kexalg.h"
 #include "key.h"
 #include "log.h"
@@ -296,7 +297,7 @@ load_configs(struct client_opts *o, const struct ssh_cmdline *cl)
 		if (r != 0 && r != ERR_NOT_FOUND)
 			exit(255);
 	}
-	r = readconf_load(o, "/etc/ssh/ssh_config", 0);
+	r = readconf_load(o, MOAT_SSHDIR "/ssh_config", 0);
 	if (r != 0 && r != ERR_NOT_FOUND)
 		exit(255);
 }

@@ -21,6 +21,8 @@
  *
  * SIGCHLD, SIGHUP, SIGTERM and SIGINT are blocked except inside ppoll(),
  * so a child's exit is never missed between the reaping and the wait.
+ * Once they are, the service manager hears READY=1 (notify.c), and
+ * RELOADING=1 or STOPPING=1 when a signal ends the loop.
  */
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -35,6 +37,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -362,6 +365,7 @@ child_setup(struct listen_ctx *lc, int readend)
 		close(lc->l->fds[m]);
 	close_all_pipes(lc);
 	close(readend);
+	unsetenv("NOTIFY_SOCKET");	/* the listener speaks for the service */
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
@@ -539,6 +543,8 @@ listen_loop(struct server *s, struct listener *l)
 	pfd = x_calloc(l->nfds + lc.nslots, sizeof(*pfd));
 	pfd_slot = x_calloc(lc.nslots, sizeof(*pfd_slot));
 	setup_signals(&lc.orig_mask);
+	/* From here a SIGHUP or SIGTERM is ours to handle. */
+	sshd_notify("READY=1");
 	while (!got_sigterm && !got_sighup) {
 		reap_children(&lc);
 		for (n = 0; n < l->nfds; n++) {
@@ -569,9 +575,13 @@ listen_loop(struct server *s, struct listener *l)
 	}
 	if (ret == 0 && got_sighup) {
 		log_info("Received SIGHUP; restarting.");
+		sshd_notify_reloading();
 		ret = SSHD_RESTART;
-	} else if (ret == 0)
-		log_info("Received signal %d; terminating.", SIGTERM);
+	} else {
+		if (ret == 0)
+			log_info("Received signal %d; terminating.", SIGTERM);
+		sshd_notify("STOPPING=1");
+	}
 	close_all_pipes(&lc);
 	sigprocmask(SIG_SETMASK, &lc.orig_mask, NULL);
 	penalties_free(lc.pen);

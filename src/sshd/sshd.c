@@ -37,6 +37,7 @@
 #include "authority.h"
 #include "conftape.h"
 #include "err.h"
+#include "installdirs.h"
 #include "key.h"
 #include "log.h"
 #include "mem.h"
@@ -232,7 +233,7 @@ serve_connection(struct server *s, int in, int out, int authpipe)
 	tc.hostcerts = s->hostcerts;
 	tc.hostkey_arg = &hs;
 	tc.moduli_path = s->sc->moduli_file ? s->sc->moduli_file :
-	    "/etc/ssh/moduli";
+	    MOAT_SSHDIR "/moduli";
 	/*
 	 * Everything up to USERAUTH_SUCCESS happens in a sandboxed child
 	 * (privsep.c); LoginGraceTime runs there, from here, just after
@@ -546,7 +547,10 @@ main(int argc, char **argv)
 			exit(1);
 		if (debug) {
 			/* -d: one connection, in this process. */
-			int fd = accept(l.fds[0], NULL, NULL);
+			int fd;
+
+			sshd_notify("READY=1");
+			fd = accept(l.fds[0], NULL, NULL);
 
 			if (fd == -1)
 				exit(1);

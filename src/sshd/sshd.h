@@ -6,10 +6,11 @@
 #include <netdb.h>
 
 #include "cert.h"
+#include "installdirs.h"
 #include "key.h"
 #include "servconf.h"
 
-#define SSHD_CONFIG_DEFAULT "/etc/ssh/sshd_config"
+#define SSHD_CONFIG_DEFAULT MOAT_SSHDIR "/sshd_config"
 #define SSHD_RESTART	2	/* listen_loop(): SIGHUP, exec ourselves */
 #define MAX_LISTEN	64
 /* The one byte a connection process sends its listener: authenticated. */
@@ -110,6 +111,14 @@ int privsep_preauth(struct server *s, int in, int out, int authpipe,
 int privsep_postauth(struct server *s, int in, int out,
     const struct tr_config *tc, struct monitor *m, struct sbuf *state,
     struct auth_result *res, const struct conn_info *ci);
+
+/*
+ * notify.c: tell the service manager at $NOTIFY_SOCKET (if set) the
+ * state, e.g. "READY=1"; sshd_notify_reloading() sends RELOADING=1 with
+ * the MONOTONIC_USEC= systemd asks for. Failures are logged only.
+ */
+void sshd_notify(const char *state);
+void sshd_notify_reloading(void);
 
 /* listen.c: accept and fork until a signal; 0, 1 or SSHD_RESTART. */
 int listen_loop(struct server *s, struct listener *l);
