@@ -494,7 +494,8 @@ agentd_input(struct agentd *a, struct agentd_conn *c,
 		    (uint32_t)q[2] << 8 | q[3];
 		if (len == 0 || len > AGENT_MAX_MSG) {
 			log_debug("agent: bad request length %u", len);
-			return ERR_PACKET_TOO_LARGE;
+			r = ERR_PACKET_TOO_LARGE;
+			break;
 		}
 		if (sbuf_len(c->in) - 4 < len)
 			break;
