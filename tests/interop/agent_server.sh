@@ -296,6 +296,20 @@ else
 	echo "skipped: another uid (needs root)"
 fi
 
+# The current OpenSSH's ssh-add too, when there is one (not a skip).
+O105=$(sh "$SRC/scripts/peer_openssh.sh" -q 2>/dev/null)
+if [ -n "$O105" ] && [ -x "$O105/bin/ssh-add" ]; then
+	"$O105/bin/ssh-add" -D > /dev/null 2>&1
+	"$O105/bin/ssh-add" "$T/id_ecdsa" "$T/id_rsa" > /dev/null 2>&1
+	check "OpenSSH 10.5's ssh-add adds a key, a certificate and RSA" \
+	    [ "$("$O105/bin/ssh-add" -l | wc -l)" = 3 ]
+	"$O105/bin/ssh-add" -d "$T/id_ecdsa" > /dev/null 2>&1
+	check "... and removes the key and its certificate" \
+	    [ "$("$O105/bin/ssh-add" -l | wc -l)" = 1 ]
+else
+	echo "skipped: OpenSSH 10.5's ssh-add (no peer build)"
+fi
+
 kill $APID
 wait $APID
 check "the agent exits on SIGTERM and removes its socket" [ ! -e "$SOCK" ]
