@@ -30,7 +30,7 @@
 
 #define MAX_CLIENTS	1000
 #define READ_CHUNK	16384
-#define OUT_HIGH	(2 * AGENT_MAX_MSG)	/* stop reading past this */
+#define OUT_HIGH	AGENTD_OUT_MAX		/* stop reading past this */
 #define PARENT_CHECK	10			/* seconds, with a command */
 
 struct client {
@@ -155,8 +155,9 @@ client_read(struct agentd *a, struct client *cl)
 	return 0;
 }
 
+/* Send what the socket takes; then handle requests that waited. */
 static int
-client_write(struct client *cl)
+client_write(struct agentd *a, struct client *cl)
 {
 	ssize_t n;
 
@@ -168,6 +169,9 @@ client_write(struct client *cl)
 	(void)sbuf_consume(cl->out, (size_t)n);
 	if (sbuf_len(cl->out) == 0)
 		sbuf_wipe(cl->out);
+	if (sbuf_len(cl->out) < OUT_HIGH && agentd_conn_pending(cl->conn) > 0 &&
+	    agentd_input(a, cl->conn, NULL, 0, cl->out) != 0)
+		return -1;
 	return 0;
 }
 
@@ -209,7 +213,7 @@ serve_turn(struct agent_loop *l, struct client *cls, size_t *ncl,
 		rev = pfd[i].revents;
 		if (rev == 0)
 			continue;
-		if (((rev & POLLOUT) && client_write(&cls[i]) != 0) ||
+		if (((rev & POLLOUT) && client_write(l->store, &cls[i]) != 0) ||
 		    ((rev & (POLLIN | POLLHUP | POLLERR)) &&
 		    client_read(l->store, &cls[i]) != 0))
 			client_close(&cls[i]);

@@ -7,7 +7,7 @@
  *   ssh-agent [-c | -s] -k
  *
  * Without -a the socket is agent.<pid> in a fresh 0700 directory
- * $TMPDIR/ssh-XXXXXXXXXXXX (TMPDIR unset: /tmp). The agent forks: the
+ * $TMPDIR/ssh-XXXXXXXXXXXX (TMPDIR unset or not a directory: /tmp). The agent forks: the
  * parent prints the shell commands that set SSH_AUTH_SOCK and
  * SSH_AGENT_PID (sh, or csh with -c or a SHELL ending in "csh") and
  * exits, or, given a command, becomes that command with the two
@@ -184,6 +184,7 @@ static void
 make_socket_name(const struct opts *o, pid_t parent)
 {
 	const char *tmp = getenv("TMPDIR");
+	struct stat st;
 
 	if (o->bind_address != NULL) {
 		if (strlen(o->bind_address) >= sizeof(socket_name))
@@ -191,7 +192,8 @@ make_socket_name(const struct opts *o, pid_t parent)
 		strcpy(socket_name, o->bind_address);
 		return;
 	}
-	if (tmp == NULL || *tmp == '\0')
+	if (tmp == NULL || *tmp == '\0' || stat(tmp, &st) != 0 ||
+	    !S_ISDIR(st.st_mode))
 		tmp = "/tmp";
 	if ((size_t)snprintf(socket_dir, sizeof(socket_dir),
 	    "%s/ssh-XXXXXXXXXXXX", tmp) >= sizeof(socket_dir) ||
@@ -294,8 +296,8 @@ main(int argc, char **argv)
 	parent = getpid();
 	make_socket_name(&o, parent);
 	if ((r = agent_listen(socket_name, &l.listen_fd)) != 0) {
-		fprintf(stderr, "cannot bind to path %s: %s\n", socket_name,
-		    strerror(errno));
+		fprintf(stderr, "unix_listener: cannot bind to path %s: %s\n",
+		    socket_name, strerror(errno));
 		if (o.bind_address == NULL)
 			cleanup_socket();
 		exit(1);

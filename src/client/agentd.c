@@ -105,6 +105,12 @@ agentd_count(const struct agentd *a)
 }
 
 size_t
+agentd_conn_pending(const struct agentd_conn *c)
+{
+	return sbuf_len(c->in);
+}
+
+size_t
 agentd_conn_bindings(const struct agentd_conn *c)
 {
 	return c->nbinds;
@@ -486,9 +492,10 @@ agentd_input(struct agentd *a, struct agentd_conn *c,
 	uint32_t len;
 	int r;
 
-	if ((r = sbuf_put(c->in, p, n)) != 0)
+	if (n > 0 && (r = sbuf_put(c->in, p, n)) != 0)
 		return r;
-	while (sbuf_len(c->in) >= 4) {
+	r = 0;
+	while (sbuf_len(c->in) >= 4 && sbuf_len(out) < AGENTD_OUT_MAX) {
 		q = sbuf_ptr(c->in);
 		len = (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 |
 		    (uint32_t)q[2] << 8 | q[3];

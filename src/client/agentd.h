@@ -35,6 +35,7 @@
 
 #define AGENTD_MAX_SESSION_IDS	16	/* bindings per connection */
 #define AGENTD_MAX_SID_LEN	128	/* longest session identifier */
+#define AGENTD_OUT_MAX		(1024u * 1024)	/* answers held per client */
 
 struct agentd_config {
 	/* Lifetime (seconds) of keys added without one; 0: forever (-t). */
@@ -64,7 +65,9 @@ void agentd_conn_free(struct agentd_conn *c);
 /*
  * Append the n bytes a client sent to its connection's buffer, handle
  * every whole request and append the answers to out. 0, or an error:
- * close the connection.
+ * close the connection. Requests wait in the buffer while out holds
+ * AGENTD_OUT_MAX bytes or more: call again (n 0) once out has drained
+ * and agentd_conn_pending() is not 0.
  */
 int agentd_input(struct agentd *a, struct agentd_conn *c,
     const unsigned char *p, size_t n, struct sbuf *out);
@@ -82,6 +85,8 @@ int agentd_request(struct agentd *a, struct agentd_conn *c,
 long agentd_expire(struct agentd *a);
 /* Identities held (locked or not). */
 size_t agentd_count(const struct agentd *a);
+/* Bytes a connection holds that are not handled yet. */
+size_t agentd_conn_pending(const struct agentd_conn *c);
 /* Session bindings recorded on a connection. */
 size_t agentd_conn_bindings(const struct agentd_conn *c);
 

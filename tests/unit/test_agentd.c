@@ -524,6 +524,17 @@ test_framing(void)
 		CHECK_OK(agentd_input(a, c, two + i, 1, out));
 	CHECK(sbuf_len(out) == sizeof(want) &&
 	    memcmp(sbuf_ptr(out), want, sizeof(want)) == 0);
+	/* A full output holds requests back until it drains. */
+	sbuf_reset(out);
+	sbuf_reserve(out, AGENTD_OUT_MAX, NULL);
+	CHECK_OK(agentd_input(a, c, two, sizeof(two), out));
+	CHECK(sbuf_len(out) == AGENTD_OUT_MAX);
+	CHECK(agentd_conn_pending(c) == sizeof(two));
+	sbuf_reset(out);
+	CHECK_OK(agentd_input(a, c, NULL, 0, out));
+	CHECK(agentd_conn_pending(c) == 0);
+	CHECK(sbuf_len(out) == sizeof(want) &&
+	    memcmp(sbuf_ptr(out), want, sizeof(want)) == 0);
 	CHECK(agentd_input(a, c, big, sizeof(big), out) != 0);
 	agentd_conn_free(c);
 	c = agentd_conn_new();
