@@ -7,11 +7,11 @@
  *   ssh-agent [-c | -s] -k
  *
  * Without -a the socket is agent.<pid> in a fresh 0700 directory
- * $TMPDIR/ssh-XXXXXXXXXXXX (TMPDIR unset or not a directory: /tmp). The agent forks: the
- * parent prints the shell commands that set SSH_AUTH_SOCK and
- * SSH_AGENT_PID (sh, or csh with -c or a SHELL ending in "csh") and
- * exits, or, given a command, becomes that command with the two
- * variables set; the child serves, detached, and exits once the command
+ * $TMPDIR/ssh-XXXXXXXXXXXX (TMPDIR unset or not a directory: /tmp).
+ * The agent forks: the parent prints the shell commands that set
+ * SSH_AUTH_SOCK and SSH_AGENT_PID (sh, or csh with -c or a SHELL ending
+ * in "csh") and exits, or, given a command, becomes that command with
+ * the two variables set; the child serves, detached, and exits once the command
  * is gone. -d (debug to stderr) and -D (stay in the foreground) do not
  * fork. -k kills the agent $SSH_AGENT_PID names. The agent is never
  * dumpable: it holds private keys.
@@ -89,7 +89,8 @@ parse_args(int argc, char **argv, struct opts *o)
 	while ((ch = getopt(argc, argv, "+cDdksE:a:O:P:t:")) != -1) {
 		switch (ch) {
 		case 'E':
-			if (key_fp_hash_from_name(optarg, &o->cfg.fp_hash) != 0) {
+			if (key_fp_hash_from_name(optarg,
+			    &o->cfg.fp_hash) != 0) {
 				fprintf(stderr, "Invalid hash algorithm "
 				    "\"%s\"\n", optarg);
 				exit(255);

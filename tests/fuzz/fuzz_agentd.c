@@ -32,7 +32,14 @@ static int answer;
 
 static uint64_t fz_now(void) { return 5000; }
 static void fz_delay(unsigned long usec) { (void)usec; }
-static int fz_confirm(void *arg, const char *p) { (void)arg; (void)p; return answer; }
+
+static int
+fz_confirm(void *arg, const char *prompt)
+{
+	(void)arg;
+	(void)prompt;
+	return answer;
+}
 
 static struct key *
 load(const char *text)
@@ -115,8 +122,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	agentd_new(&cfg, &a);
 	c = agentd_conn_new();
 	out = sbuf_new();
-	if (agentd_input(a, c, sbuf_ptr(preload), sbuf_len(preload), out) != 0 ||
-	    agentd_count(a) != 4)
+	if (agentd_input(a, c, sbuf_ptr(preload), sbuf_len(preload),
+	    out) != 0 || agentd_count(a) != 4)
 		abort();
 	agentd_conn_free(c);
 	c = agentd_conn_new();
