@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -25,8 +26,13 @@
 static void __attribute__((noreturn))
 run_askpass(const char *askpass, const char *prompt, int out)
 {
+	sigset_t none;
 	int fd;
 
+	/* Not the agent's blocked or ignored signals. */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
 	if (dup2(out, STDOUT_FILENO) < 0)
 		_exit(1);
 	if ((fd = open("/dev/null", O_RDONLY)) >= 0 && fd != STDIN_FILENO) {

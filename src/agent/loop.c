@@ -19,6 +19,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -188,10 +189,29 @@ poll_timeout(struct agent_loop *l)
 	return (int)(secs > 86400 ? 86400 : secs) * 1000 + 100;
 }
 
+/*
+ * Wait for events with the stopping signals let through only while
+ * waiting, so one that comes just before the wait is not missed.
+ */
+static int
+wait_events(struct agent_loop *l, struct pollfd *pfd, size_t n,
+    const sigset_t *waitmask)
+{
+	struct timespec ts, *tsp = NULL;
+	int ms = poll_timeout(l);
+
+	if (ms >= 0) {
+		ts.tv_sec = ms / 1000;
+		ts.tv_nsec = (long)(ms % 1000) * 1000000L;
+		tsp = &ts;
+	}
+	return ppoll(pfd, n, tsp, waitmask);
+}
+
 /* One poll and what it found; 1 when the listener has clients. */
 static int
 serve_turn(struct agent_loop *l, struct client *cls, size_t *ncl,
-    struct pollfd *pfd)
+    struct pollfd *pfd, const sigset_t *waitmask)
 {
 	size_t i, np = 0, lslot;
 	short rev;
@@ -207,7 +227,7 @@ serve_turn(struct agent_loop *l, struct client *cls, size_t *ncl,
 	pfd[np].fd = *ncl < MAX_CLIENTS ? l->listen_fd : -1;
 	pfd[np].events = POLLIN;
 	pfd[np].revents = 0;
-	if (poll(pfd, np + 1, poll_timeout(l)) <= 0)
+	if (wait_events(l, pfd, np + 1, waitmask) <= 0)
 		return 0;
 	for (i = 0; i < np; i++) {
 		rev = pfd[i].revents;
@@ -232,11 +252,20 @@ agent_loop_run(struct agent_loop *l)
 {
 	struct client *cls = x_calloc(MAX_CLIENTS, sizeof(*cls));
 	struct pollfd *pfd = x_calloc(MAX_CLIENTS + 1, sizeof(*pfd));
+	sigset_t stops, waitmask;
 	size_t ncl = 0, i;
 	int n;
 
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
+	sigaddset(&stops, SIGINT);
+	sigprocmask(SIG_BLOCK, &stops, &waitmask);
+	sigdelset(&waitmask, SIGTERM);
+	sigdelset(&waitmask, SIGHUP);
+	sigdelset(&waitmask, SIGINT);
 	while (!stop_signal) {
-		if (serve_turn(l, cls, &ncl, pfd)) {
+		if (serve_turn(l, cls, &ncl, pfd, &waitmask)) {
 			for (n = 0; n < 16 && ncl < MAX_CLIENTS; n++) {
 				if (!accept_one(l->listen_fd, cls, &ncl))
 					break;

@@ -312,7 +312,7 @@ agentd_add(struct agentd *a, struct sbuf *m, int *okp)
 		r = 0;
 		goto out;
 	}
-	log_debug("add_identity: add %s %s (life %u) (confirm %d)",
+	log_debug("add_identity: add %s %.100s (life %u) (confirm %d)",
 	    key_type_name(k), comment, (unsigned)life, confirm);
 	k = NULL;
 	c = NULL;
