@@ -492,6 +492,25 @@ test_cuts(void)
 		cert_free(cert);
 	}
 	CHECK(agentd_count(a) == 6);
+	/* Lock, and a session-bind signed by the CA key. */
+	b = sbuf_new();
+	sbuf_put_cstring(b, "passphrase");
+	cut_everywhere(a, SSH_AGENTC_LOCK, b);
+	sbuf_reset(b);
+	{
+		struct sbuf *kb = blob_of(ca, NULL), *sig = sbuf_new();
+
+		key_sign(ca, NULL, (const unsigned char *)"sid", 3, sig);
+		sbuf_put_cstring(b, "session-bind@openssh.com");
+		sbuf_put_stringb(b, kb);
+		sbuf_put_cstring(b, "sid");
+		sbuf_put_stringb(b, sig);
+		sbuf_put_u8(b, 0);
+		cut_everywhere(a, SSH_AGENTC_EXTENSION, b);
+		sbuf_free(kb);
+		sbuf_free(sig);
+	}
+	sbuf_free(b);
 	key_free(ca);
 	agentd_free(a);
 }
