@@ -8,7 +8,8 @@
 # signs. The program: its output lines against Debian's ssh-agent, the
 # socket's and directory's modes, -k, a command to run; another uid is
 # refused at connect (root only); malformed, oversized and truncated
-# requests end that connection while another client keeps working.
+# requests end that connection while another client keeps working, and
+# fifty clients at once are answered; our own ssh uses the agent too.
 . "$(dirname "$0")/lib.sh"
 need ssh-agent
 need ssh-add
@@ -142,6 +143,11 @@ for t in ed25519 ecdsa; do
 	check "Debian's ssh logs in with the agent's $t key" \
 	    [ "$(dssh)" = agent-login ]
 done
+out=$("$BIN/ssh" -F /dev/null -o BatchMode=yes \
+    -o StrictHostKeyChecking=no -o UserKnownHostsFile="$T/known_hosts" \
+    -o IdentityFile="$T/none" -p "$PORT" "$ME@127.0.0.1" \
+    'echo agent-login' </dev/null 2>>"$T/ssh.err")
+check "our ssh logs in with our agent's ecdsa key" [ "$out" = agent-login ]
 cp "$T/ca.pub" "$T/ca_keys"
 : > "$T/empty_keys"
 AKF=$T/empty_keys restart_sshd "TrustedUserCAKeys $T/ca_keys"
@@ -265,11 +271,16 @@ for req in (struct.pack(">I", 300000) + b"\x0b" * 16,      # oversized
     s = conn(); s.sendall(req); res.append(closed(s) and lists(good))
 s = conn(); s.sendall(struct.pack(">IB", 100, 17) + b"\0\0")  # truncated
 s.shutdown(socket.SHUT_WR); res.append(closed(s) and lists(good))
+many = [conn() for _ in range(50)]
+for m in many:
+    m.sendall(struct.pack(">IB", 1, 11))
+res.append(all(recvn(m, 5)[4:] == b"\x0c" for m in many))
 print(" ".join("1" if r else "0" for r in res))
 EOF
 out=$("$PY" "$T/bad.py" 2>&1)
 check "bad requests close their connection; another client goes on" \
-    [ "$out" = "1 1 1 1" ]
+    [ "${out% *}" = "1 1 1 1" ]
+check "... and fifty clients at once are all answered" [ "${out##* }" = 1 ]
 check "the agent is still up" kill -0 $APID
 
 # Another uid is refused at connect (root only: a temporary user).
