@@ -194,6 +194,20 @@ check "... removing it again fails" [ $? != 0 ]
 ssh-add -D > /dev/null 2>&1
 check "ssh-add -D removes all" sh -c "ssh-add -l | grep -q 'no identities'"
 
+# Certificates of the other key types; each signs (ssh-add -T).
+mkdir "$T/c2"
+for t in ed25519 rsa; do
+	cp "$T/id_$t" "$T/id_$t.pub" "$T/c2/"
+	ssh-keygen -q -s "$T/ca" -I "c2-$t" -n "$ME" "$T/c2/id_$t.pub"
+done
+ssh-add "$T/c2/id_ed25519" "$T/c2/id_rsa" > "$T/c2.out" 2>&1
+check "ssh-add loads ed25519 and RSA certificates" \
+    [ "$(grep -c "^Certificate added" "$T/c2.out")" = 2 ]
+ssh-add -T "$T/c2/id_ed25519-cert.pub" "$T/c2/id_rsa-cert.pub" \
+    > /dev/null 2>&1
+check "... and the agent signs with each (ssh-add -T)" [ $? = 0 ]
+ssh-add -D > /dev/null 2>&1
+
 # Lock and unlock.
 ssh-add -q "$T/id_ed25519" 2>/dev/null
 export SSH_ASKPASS=$T/askpass SSH_ASKPASS_REQUIRE=force
