@@ -73,10 +73,11 @@ cleanup_socket(void)
 		(void)rmdir(socket_dir);
 }
 
+/* A fatal error as OpenSSH's log prints it on stderr (CR LF). */
 static void __attribute__((noreturn))
 fatal_exit(const char *msg)
 {
-	fprintf(stderr, "%s\n", msg);
+	fprintf(stderr, "%s\r\n", msg);
 	exit(255);
 }
 
@@ -86,13 +87,14 @@ parse_args(int argc, char **argv, struct opts *o)
 	long life;
 	int ch;
 
+	opterr = 0;	/* OpenSSH's wording below, without the name */
 	while ((ch = getopt(argc, argv, "+cDdksE:a:O:P:t:")) != -1) {
 		switch (ch) {
 		case 'E':
 			if (key_fp_hash_from_name(optarg,
 			    &o->cfg.fp_hash) != 0) {
 				fprintf(stderr, "Invalid hash algorithm "
-				    "\"%s\"\n", optarg);
+				    "\"%s\"\r\n", optarg);
 				exit(255);
 			}
 			break;
@@ -136,6 +138,12 @@ parse_args(int argc, char **argv, struct opts *o)
 			o->cfg.default_life = (uint32_t)life;
 			break;
 		default:
+			if (optopt != 0 && strchr("EaOPt", optopt) != NULL)
+				fprintf(stderr, "option requires an argument "
+				    "-- %c\r\n", optopt);
+			else
+				fprintf(stderr, "unknown option -- %c\r\n",
+				    optopt);
 			usage();
 		}
 	}
@@ -297,7 +305,7 @@ main(int argc, char **argv)
 	parent = getpid();
 	make_socket_name(&o, parent);
 	if ((r = agent_listen(socket_name, &l.listen_fd)) != 0) {
-		fprintf(stderr, "unix_listener: cannot bind to path %s: %s\n",
+		fprintf(stderr, "unix_listener: cannot bind to path %s: %s\r\n",
 		    socket_name, strerror(errno));
 		if (o.bind_address == NULL)
 			cleanup_socket();

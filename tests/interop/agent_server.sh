@@ -66,8 +66,16 @@ check "... the agent removed its socket and directory" \
 check "-k without SSH_AGENT_PID: Debian's message" [ \
     "$(env -u SSH_AGENT_PID "$A" -k 2>&1; echo $?)" = \
     "$(env -u SSH_AGENT_PID ssh-agent -k 2>&1; echo $?)" ]
-check "-t nonsense: Debian's message and status" [ \
-    "$("$A" -t xyz 2>&1; echo $?)" = "$(ssh-agent -t xyz 2>&1; echo $?)" ]
+touch "$T/taken"
+for args in "-t xyz" "-x" "-a" "-E" "-E foo" "-O foo" "-c -s" "-d -D" \
+    "-k -s x" "-a $T/taken"; do
+	"$A" $args > "$T/e.ours" 2>&1
+	echo "status $?" >> "$T/e.ours"
+	ssh-agent $args > "$T/e.deb" 2>&1
+	echo "status $?" >> "$T/e.deb"
+	check "ssh-agent $args: Debian's bytes and status" \
+	    cmp -s "$T/e.ours" "$T/e.deb"
+done
 
 # A command: its status is ours; the agent leaves when it has gone.
 out=$(TMPDIR=$T "$A" sh -c 'echo "$SSH_AUTH_SOCK $SSH_AGENT_PID"; exit 3')
