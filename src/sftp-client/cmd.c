@@ -85,7 +85,7 @@ split_words(const char *line, struct word **wp, size_t *np)
 		w[n].text = text;
 		w[n++].pat = pat;
 		if (q != 0) {
-			fprintf(stderr, "Unterminated quote\n");
+			fprintf(stderr, "Unterminated quote\r\n");
 			free_words(w, n);
 			return -1;
 		}
@@ -98,7 +98,7 @@ split_words(const char *line, struct word **wp, size_t *np)
 void
 conn_lost(int r)
 {
-	fprintf(stderr, "Connection closed\n");
+	fprintf(stderr, "Connection closed\r\n");
 	exit(255);
 }
 
@@ -141,7 +141,7 @@ remote_err(int r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, ": %s\n", sftp_client_errmsg(r));
+	fprintf(stderr, ": %s\r\n", sftp_client_errmsg(r));
 	return -1;
 }
 
@@ -177,7 +177,7 @@ cmd_cd(struct sftp_ctx *x, int argc, struct word *w)
 	}
 	if (!(a.flags & SSH2_FILEXFER_ATTR_PERMISSIONS) || !S_ISDIR(a.perm)) {
 		fprintf(stderr, "Can't change directory: \"%s\" is not a "
-		    "directory\n", real);
+		    "directory\r\n", real);
 		x_free(real);
 		x_free(abs);
 		return -1;
@@ -197,7 +197,7 @@ cmd_lcd(struct sftp_ctx *x, int argc, struct word *w)
 		dir = "/";
 	if (chdir(dir) == -1) {
 		fprintf(stderr, "Couldn't change local directory to \"%s\": "
-		    "%s\n", dir, strerror(errno));
+		    "%s\r\n", dir, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -216,7 +216,7 @@ cmd_lpwd(struct sftp_ctx *x, int argc, struct word *w)
 	char *cwd = getcwd(NULL, 0);
 
 	if (cwd == NULL) {
-		fprintf(stderr, "Couldn't get local cwd: %s\n",
+		fprintf(stderr, "Couldn't get local cwd: %s\r\n",
 		    strerror(errno));
 		return -1;
 	}
@@ -246,7 +246,7 @@ cmd_lmkdir(struct sftp_ctx *x, int argc, struct word *w)
 {
 	if (mkdir(w[1].text, 0777) == -1) {
 		fprintf(stderr, "Couldn't create local directory \"%s\": "
-		    "%s\n", w[1].text, strerror(errno));
+		    "%s\r\n", w[1].text, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -371,7 +371,7 @@ chattr_one(struct sftp_ctx *x, const char *path, void *arg)
 			return remote_err(r, "stat %s", path);
 		if (!(a.flags & SSH2_FILEXFER_ATTR_UIDGID)) {
 			fprintf(stderr, "Can't get current ownership of "
-			    "remote file \"%s\"\n", path);
+			    "remote file \"%s\"\r\n", path);
 			return -1;
 		}
 		if (!x->quiet)
@@ -399,7 +399,7 @@ parse_num(const char *cmd, const char *s, int base, unsigned long max,
 	if (*s == '\0' || *end != '\0' || errno != 0 || *vp > max ||
 	    *s == '-') {
 		fprintf(stderr, "You must supply a numeric argument to the %s "
-		    "command.\n", cmd);
+		    "command.\r\n", cmd);
 		return -1;
 	}
 	return 0;
@@ -580,7 +580,7 @@ parse_flags(struct sftp_ctx *x, const struct command *cmd, struct word *w,
 		}
 		for (p = w[i].text + 1; *p != '\0'; p++) {
 			if (strchr(cmd->flags, *p) == NULL) {
-				fprintf(stderr, "%s: Invalid flag -%c\n",
+				fprintf(stderr, "%s: Invalid flag -%c\r\n",
 				    cmd->name, *p);
 				return -1;
 			}
@@ -613,7 +613,7 @@ shell_escape(const char *cmd)
 	fflush(stdout);
 	pid_t pid = fork();
 	if (pid == -1) {
-		fprintf(stderr, "fork: %s\n", strerror(errno));
+		fprintf(stderr, "fork: %s\r\n", strerror(errno));
 		return -1;
 	}
 	if (pid == 0) {
@@ -621,7 +621,7 @@ shell_escape(const char *cmd)
 			execl(sh, sh, (char *)NULL);
 		else
 			execl(sh, sh, "-c", cmd, (char *)NULL);
-		fprintf(stderr, "Couldn't execute \"%s\": %s\n", sh,
+		fprintf(stderr, "Couldn't execute \"%s\": %s\r\n", sh,
 		    strerror(errno));
 		_exit(1);
 	}
@@ -629,9 +629,9 @@ shell_escape(const char *cmd)
 		if (errno != EINTR)
 			return -1;
 	if (!WIFEXITED(st))
-		fprintf(stderr, "Shell exited abnormally\n");
+		fprintf(stderr, "Shell exited abnormally\r\n");
 	else if (WEXITSTATUS(st) != 0)
-		fprintf(stderr, "Shell exited with status %d\n",
+		fprintf(stderr, "Shell exited with status %d\r\n",
 		    WEXITSTATUS(st));
 	return 0;
 }
@@ -650,13 +650,13 @@ check_command(struct sftp_ctx *x, const struct command **cmdp,
 			cmd = &commands[i];
 	*cmdp = cmd;
 	if (cmd == NULL) {
-		fprintf(stderr, "Invalid command.\n");
+		fprintf(stderr, "Invalid command.\r\n");
 		return -1;
 	}
 	if (parse_flags(x, cmd, w, np) != 0)
 		return -1;
 	if ((int)*np - 1 < cmd->nargs) {
-		fprintf(stderr, "You must specify %s command.\n", cmd->need);
+		fprintf(stderr, "You must specify %s command.\r\n", cmd->need);
 		return -1;
 	}
 	if (cmd->numeric && parse_num(cmd->name, w[1].text, cmd->numeric,

@@ -374,7 +374,7 @@ ls_dir(struct sftp_ctx *x, const char *abs, const char *prefix)
 	if ((r = sftp_client_ls(x->c, abs, &names, &n)) < 0)
 		conn_lost(r);
 	if (r > 0) {
-		fprintf(stderr, "Couldn't read directory: %s\n",
+		fprintf(stderr, "Couldn't read directory: %s\r\n",
 		    sftp_client_errmsg(r));
 		return -1;
 	}
@@ -385,7 +385,7 @@ ls_dir(struct sftp_ctx *x, const char *abs, const char *prefix)
 		if (f[0] == '.' && !has_flag(x, 'a'))
 			continue;
 		e[k].show = x_asprintf("%s%s", prefix, f);
-		e[k].width = strlen(f);
+		e[k].width = strlen(e[k].show);
 		e[k].a = names[i].a;
 		e[k].idx = k;
 		k++;
@@ -423,7 +423,7 @@ ls_glob(struct sftp_ctx *x, const char *abs, const char *typed)
 	rglob(x, abs, 1, 0, &m, &n);
 	if (n == 0) {
 		un = unescape(abs);
-		fprintf(stderr, "Can't ls: \"%s\" not found\n", un);
+		fprintf(stderr, "Can't ls: \"%s\" not found\r\n", un);
 		x_free(un);
 		free_strv(m, n);
 		return -1;
@@ -506,10 +506,8 @@ cmd_df(struct sftp_ctx *x, int argc, struct word *w)
 	x_free(abs);
 	if (r < 0)
 		conn_lost(r);
-	if (r > 0) {
-		fprintf(stderr, "statvfs: %s\n", sftp_client_errmsg(r));
+	if (r > 0)	/* OpenSSH's says nothing here either */
 		return -1;
-	}
 	if (has_flag(x, 'i')) {
 		printf("%11s %11s %11s %11s %12s\n", "Inodes", "Used", "Avail",
 		    "(root)", "%Capacity");

@@ -80,7 +80,7 @@ download_file(struct sftp_ctx *x, const char *src, const char *dst,
 	if ((r = sftp_client_open(x->c, src, SSH2_FXF_READ, NULL, &h)) != 0) {
 		if (r < 0)
 			conn_lost(r);
-		fprintf(stderr, "remote open(\"%s\"): %s\n", src,
+		fprintf(stderr, "remote open(\"%s\"): %s\r\n", src,
 		    sftp_client_errmsg(r));
 		return -1;
 	}
@@ -91,7 +91,7 @@ download_file(struct sftp_ctx *x, const char *src, const char *dst,
 	fd = open(dst, O_WRONLY | O_CREAT | (o->resume ? 0 : O_TRUNC),
 	    mode | S_IWUSR);
 	if (fd == -1) {
-		fprintf(stderr, "open local \"%s\": %s\n", dst,
+		fprintf(stderr, "open local \"%s\": %s\r\n", dst,
 		    strerror(errno));
 		goto out;
 	}
@@ -102,11 +102,11 @@ download_file(struct sftp_ctx *x, const char *src, const char *dst,
 		if ((a.flags & SSH2_FILEXFER_ATTR_SIZE) && a.size <= off) {
 			if (a.size == off)
 				fprintf(stderr, "File \"%s\" was not "
-				    "modified\n", dst);
+				    "modified\r\n", dst);
 			else
 				fprintf(stderr, "Unable to resume download "
 				    "of \"%s\": local file is larger than "
-				    "remote\n", dst);
+				    "remote\r\n", dst);
 			ret = a.size == off ? 0 : -1;
 			goto out;
 		}
@@ -115,17 +115,17 @@ download_file(struct sftp_ctx *x, const char *src, const char *dst,
 	if (r < 0 && r != ERR_SYSTEM)
 		conn_lost(r);
 	if (r == ERR_SYSTEM) {
-		fprintf(stderr, "write local \"%s\": %s\n", dst,
+		fprintf(stderr, "write local \"%s\": %s\r\n", dst,
 		    strerror(errno));
 		goto out;
 	}
 	if (r > 0) {
-		fprintf(stderr, "read remote \"%s\" : %s\n", src,
+		fprintf(stderr, "read remote \"%s\" : %s\r\n", src,
 		    sftp_client_errmsg(r));
 		goto out;
 	}
 	if (ftruncate(fd, (off_t)(off + done)) == -1) {
-		fprintf(stderr, "local ftruncate \"%s\": %s\n", dst,
+		fprintf(stderr, "local ftruncate \"%s\": %s\r\n", dst,
 		    strerror(errno));
 		goto out;
 	}
@@ -138,11 +138,11 @@ download_file(struct sftp_ctx *x, const char *src, const char *dst,
 		tv[1].tv_sec = a.mtime;
 		tv[0].tv_usec = tv[1].tv_usec = 0;
 		if (futimes(fd, tv) == -1)
-			fprintf(stderr, "Can't set times on \"%s\": %s\n",
+			fprintf(stderr, "Can't set times on \"%s\": %s\r\n",
 			    dst, strerror(errno));
 	}
 	if (o->fsync && fsync(fd) == -1)
-		fprintf(stderr, "fsync \"%s\": %s\n", dst, strerror(errno));
+		fprintf(stderr, "fsync \"%s\": %s\r\n", dst, strerror(errno));
 	ret = 0;
 out:
 	if (fd != -1)
@@ -163,7 +163,7 @@ download_dir(struct sftp_ctx *x, const char *src, const char *dst,
 
 	if (depth > 64) {
 		fprintf(stderr, "Maximum directory depth exceeded: %d "
-		    "levels\n", depth);
+		    "levels\r\n", depth);
 		return -1;
 	}
 	shown = x_strdup(src);
@@ -172,14 +172,14 @@ download_dir(struct sftp_ctx *x, const char *src, const char *dst,
 	printf("Retrieving %s\n", shown);
 	fflush(stdout);
 	if (mkdir(dst, 0777) == -1 && errno != EEXIST) {
-		fprintf(stderr, "mkdir %s: %s\n", dst, strerror(errno));
+		fprintf(stderr, "mkdir %s: %s\r\n", dst, strerror(errno));
 		x_free(shown);
 		return -1;
 	}
 	if ((r = sftp_client_ls(x->c, shown, &e, &n)) < 0)
 		conn_lost(r);
 	if (r > 0) {
-		fprintf(stderr, "%s: Failed to get directory contents\n",
+		fprintf(stderr, "%s: Failed to get directory contents\r\n",
 		    shown);
 		x_free(shown);
 		return -1;
@@ -199,7 +199,7 @@ download_dir(struct sftp_ctx *x, const char *src, const char *dst,
 			ret = download_file(x, s, d, o);
 		else
 			fprintf(stderr, "download \"%s\": not a regular "
-			    "file\n", s);
+			    "file\r\n", s);
 		x_free(s);
 		x_free(d);
 	}
@@ -230,13 +230,13 @@ cmd_get(struct sftp_ctx *x, int argc, struct word *w, int resume)
 	char *abs = rpath_abs(x, w[1].pat), **m, *dst, *un;
 	const char *local = argc > 2 ? w[2].text : NULL;
 	size_t n, i;
-	int r = 0, isdir;
+	int r = 0, isdir, skipped = 0;
 
 	get_opts(x, resume, &o);
 	rglob(x, abs, 1, 0, &m, &n);
 	if (n == 0) {
 		un = unescape(abs);
-		fprintf(stderr, "File \"%s\" not found.\n", un);
+		fprintf(stderr, "File \"%s\" not found.\r\n", un);
 		x_free(un);
 		x_free(abs);
 		free_strv(m, n);
@@ -245,7 +245,7 @@ cmd_get(struct sftp_ctx *x, int argc, struct word *w, int resume)
 	x_free(abs);
 	if (n > 1 && local != NULL && !local_is_dir(local)) {
 		fprintf(stderr, "Multiple source paths, but destination \"%s\" "
-		    "is not a directory\n", local);
+		    "is not a directory\r\n", local);
 		free_strv(m, n);
 		return -1;
 	}
@@ -265,15 +265,16 @@ cmd_get(struct sftp_ctx *x, int argc, struct word *w, int resume)
 		if (isdir && o.recurse)
 			r = download_dir(x, m[i], dst, &o, 0);
 		else if (isdir) {
-			fprintf(stderr, "download %s: not a regular file\n",
+			/* Skipped, and the others still fetched. */
+			fprintf(stderr, "download %s: not a regular file\r\n",
 			    m[i]);
-			r = -1;
+			skipped = 1;
 		} else
 			r = download_file(x, m[i], dst, &o);
 		x_free(dst);
 	}
 	free_strv(m, n);
-	return r;
+	return r != 0 || skipped ? -1 : 0;
 }
 
 static int
@@ -288,13 +289,13 @@ upload_file(struct sftp_ctx *x, const char *src, const char *dst,
 
 	if ((fd = open(src, O_RDONLY)) == -1 || fstat(fd, &st) == -1) {
 		fprintf(stderr, "Couldn't open local file \"%s\" for reading: "
-		    "%s\n", src, strerror(errno));
+		    "%s\r\n", src, strerror(errno));
 		if (fd != -1)
 			close(fd);
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		fprintf(stderr, "local \"%s\" is not a regular file\n", src);
+		fprintf(stderr, "local \"%s\" is not a regular file\r\n", src);
 		close(fd);
 		return -1;
 	}
@@ -306,7 +307,7 @@ upload_file(struct sftp_ctx *x, const char *src, const char *dst,
 			off = ra.size;
 		if (off >= (uint64_t)st.st_size && r == 0) {
 			fprintf(stderr, "resume \"%s\": destination file same "
-			    "size or larger\n", src);
+			    "size or larger\r\n", src);
 			close(fd);
 			return -1;
 		}
@@ -319,7 +320,7 @@ upload_file(struct sftp_ctx *x, const char *src, const char *dst,
 	if (r != 0) {
 		if (r < 0)
 			conn_lost(r);
-		fprintf(stderr, "dest open \"%s\": %s\n", dst,
+		fprintf(stderr, "dest open \"%s\": %s\r\n", dst,
 		    sftp_client_errmsg(r));
 		close(fd);
 		return -1;
@@ -328,10 +329,10 @@ upload_file(struct sftp_ctx *x, const char *src, const char *dst,
 	if (r < 0 && r != ERR_SYSTEM)
 		conn_lost(r);
 	if (r == ERR_SYSTEM)
-		fprintf(stderr, "read local \"%s\": %s\n", src,
+		fprintf(stderr, "read local \"%s\": %s\r\n", src,
 		    strerror(errno));
 	else if (r > 0)
-		fprintf(stderr, "write remote \"%s\": %s\n", dst,
+		fprintf(stderr, "write remote \"%s\": %s\r\n", dst,
 		    sftp_client_errmsg(r));
 	else
 		ret = 0;
@@ -352,7 +353,7 @@ upload_file(struct sftp_ctx *x, const char *src, const char *dst,
 	if ((r = sftp_client_close(x->c, h)) < 0)
 		conn_lost(r);
 	if (r > 0 && ret == 0) {
-		fprintf(stderr, "close remote \"%s\": %s\n", dst,
+		fprintf(stderr, "close remote \"%s\": %s\r\n", dst,
 		    sftp_client_errmsg(r));
 		ret = -1;
 	}
@@ -371,7 +372,7 @@ upload_dir(struct sftp_ctx *x, const char *src, const char *dst,
 
 	if (depth > 64) {
 		fprintf(stderr, "Maximum directory depth exceeded: %d "
-		    "levels\n", depth);
+		    "levels\r\n", depth);
 		return -1;
 	}
 	printf("Entering %s\n", src);
@@ -382,7 +383,7 @@ upload_dir(struct sftp_ctx *x, const char *src, const char *dst,
 	if ((r = sftp_client_mkdir(x->c, dst, &a)) < 0)
 		conn_lost(r);
 	if (r > 0 && !rpath_is_dir(x, dst)) {
-		fprintf(stderr, "remote mkdir \"%s\": %s\n", dst,
+		fprintf(stderr, "remote mkdir \"%s\": %s\r\n", dst,
 		    sftp_client_errmsg(r));
 		return -1;
 	}
@@ -424,12 +425,12 @@ cmd_put(struct sftp_ctx *x, int argc, struct word *w, int resume)
 	char *dst, *rdst = NULL;
 	glob_t g;
 	size_t i;
-	int r = 0, rdir = 0;
+	int r = 0, rdir = 0, skipped = 0;
 
 	get_opts(x, resume, &o);
 	memset(&g, 0, sizeof(g));
 	if (glob(w[1].pat, GLOB_NOCHECK | GLOB_MARK, NULL, &g) != 0) {
-		fprintf(stderr, "File \"%s\" not found.\n", w[1].text);
+		fprintf(stderr, "File \"%s\" not found.\r\n", w[1].text);
 		return -1;
 	}
 	if (argc > 2) {
@@ -441,7 +442,7 @@ cmd_put(struct sftp_ctx *x, int argc, struct word *w, int resume)
 	}
 	if (g.gl_pathc > 1 && !rdir) {
 		fprintf(stderr, "Multiple paths match, but destination \"%s\" "
-		    "is not a directory\n", rdst);
+		    "is not a directory\r\n", rdst);
 		r = -1;
 	}
 	for (i = 0; r == 0 && i < g.gl_pathc; i++) {
@@ -449,7 +450,7 @@ cmd_put(struct sftp_ctx *x, int argc, struct word *w, int resume)
 		char *b;
 
 		if (stat(p, &st) == -1) {
-			fprintf(stderr, "stat %s: %s\n", p, strerror(errno));
+			fprintf(stderr, "stat %s: %s\r\n", p, strerror(errno));
 			r = -1;
 			break;
 		}
@@ -465,11 +466,15 @@ cmd_put(struct sftp_ctx *x, int argc, struct word *w, int resume)
 		fflush(stdout);
 		if (S_ISDIR(st.st_mode) && o.recurse)
 			r = upload_dir(x, p, dst, &o, 0);
-		else
+		else if (!S_ISREG(st.st_mode)) {
+			fprintf(stderr, "local \"%s\" is not a regular "
+			    "file\r\n", p);
+			skipped = 1;
+		} else
 			r = upload_file(x, p, dst, &o);
 		x_free(dst);
 	}
 	x_free(rdst);
 	globfree(&g);
-	return r;
+	return r != 0 || skipped ? -1 : 0;
 }

@@ -61,7 +61,7 @@ number(const char *s, unsigned long min, unsigned long max, const char *what)
 	v = strtoul(s, &end, 10);
 	if (*s == '\0' || *s == '-' || *end != '\0' || errno != 0 ||
 	    v < min || v > max) {
-		fprintf(stderr, "Invalid %s \"%s\"\n", what, s);
+		fprintf(stderr, "Invalid %s \"%s\"\r\n", what, s);
 		exit(1);
 	}
 	return v;
@@ -75,11 +75,11 @@ start_server(char **argv, int *in_fd, int *out_fd)
 	pid_t pid;
 
 	if (pipe(to) == -1 || pipe(from) == -1) {
-		fprintf(stderr, "pipe: %s\n", strerror(errno));
+		fprintf(stderr, "pipe: %s\r\n", strerror(errno));
 		exit(1);
 	}
 	if ((pid = fork()) == -1) {
-		fprintf(stderr, "fork: %s\n", strerror(errno));
+		fprintf(stderr, "fork: %s\r\n", strerror(errno));
 		exit(1);
 	}
 	if (pid == 0) {
@@ -92,7 +92,7 @@ start_server(char **argv, int *in_fd, int *out_fd)
 		close(from[1]);
 		signal(SIGPIPE, SIG_DFL);
 		execvp(argv[0], argv);
-		fprintf(stderr, "exec: %s: %s\n", argv[0], strerror(errno));
+		fprintf(stderr, "exec: %s: %s\r\n", argv[0], strerror(errno));
 		_exit(1);
 	}
 	close(to[0]);
@@ -148,7 +148,7 @@ parse_dest(const char *s, struct dest *d)
 	}
 	d->host = t;
 	if (*t == '\0') {
-		fprintf(stderr, "Missing hostname\n");
+		fprintf(stderr, "Missing hostname\r\n");
 		return -1;
 	}
 	if (d->path != NULL && *d->path == '\0') {
@@ -223,7 +223,7 @@ main(int argc, char **argv)
 		switch (ch) {
 		case '1':
 			fprintf(stderr, "SSH protocol v.1 is no longer "
-			    "supported\n");
+			    "supported\r\n");
 			exit(1);
 		case '2':
 			break;
@@ -276,7 +276,7 @@ main(int argc, char **argv)
 				o.num_requests = (uint32_t)number(optarg + 10,
 				    1, 4096, "number of requests");
 			else {
-				fprintf(stderr, "Invalid -X option\n");
+				fprintf(stderr, "Invalid -X option\r\n");
 				exit(1);
 			}
 			break;
@@ -304,7 +304,7 @@ main(int argc, char **argv)
 		if (strcmp(batchfile, "-") == 0)
 			bf = stdin;
 		else if ((bf = fopen(batchfile, "r")) == NULL) {
-			fprintf(stderr, "Couldn't open \"%s\": %s\n", batchfile,
+			fprintf(stderr, "Couldn't open \"%s\": %s\r\n", batchfile,
 			    strerror(errno));
 			exit(1);
 		}
@@ -341,7 +341,7 @@ main(int argc, char **argv)
 		pid = start_server(srv.v, &in_fd, &out_fd);
 	}
 	if ((r = sftp_client_init(in_fd, out_fd, &o, &x.c)) != 0) {
-		fprintf(stderr, "Connection closed\n");
+		fprintf(stderr, "Connection closed\r\n");
 		exit(255);
 	}
 	if (!x.quiet) {
@@ -351,7 +351,7 @@ main(int argc, char **argv)
 			fprintf(stderr, "Connected to %s.\n", d.host);
 	}
 	if ((r = sftp_client_realpath(x.c, ".", &x.rcwd)) != 0) {
-		fprintf(stderr, "Need cwd\n");
+		fprintf(stderr, "Need cwd\r\n");
 		exit(1);
 	}
 	st = 0;
