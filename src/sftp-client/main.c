@@ -165,7 +165,7 @@ command_loop(struct sftp_ctx *x, FILE *f, int batch)
 	char *line = NULL, *p;
 	size_t cap = 0;
 	ssize_t len;
-	int r, ignore;
+	int r, ignore, quiet_line;
 
 	for (;;) {
 		if (!batch && isatty(fileno(f))) {
@@ -177,11 +177,16 @@ command_loop(struct sftp_ctx *x, FILE *f, int batch)
 		while (len > 0 && (line[len - 1] == '\n' ||
 		    line[len - 1] == '\r'))
 			line[--len] = '\0';
+		/* Prefixes: '-' goes on after an error, '@' is not echoed. */
 		p = line + strspn(line, " \t");
-		ignore = *p == '-';
-		if (ignore)
-			p++;
-		x->echo = isatty(fileno(f)) ? NULL : line;
+		ignore = quiet_line = 0;
+		for (; *p == '-' || *p == '@'; p++) {
+			if (*p == '-')
+				ignore = 1;
+			else
+				quiet_line = 1;
+		}
+		x->echo = isatty(fileno(f)) || quiet_line ? NULL : line;
 		r = run_command(x, p);
 		x->echo = NULL;
 		if (r == 1)

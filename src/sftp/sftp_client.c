@@ -99,7 +99,7 @@ pump(struct sftp_conn *c)
 	unsigned char *p;
 	nfds_t n = 0;
 	ssize_t got;
-	int r, want_in = sbuf_len(c->in) < IN_HIGH;
+	int r, want_in = sbuf_len(c->in) < IN_HIGH && !c->in_eof;
 
 	if (want_in) {
 		pfd[n].fd = c->in_fd;
@@ -110,7 +110,7 @@ pump(struct sftp_conn *c)
 		pfd[n++].events = POLLOUT;
 	}
 	if (n == 0)
-		return ERR_INTERNAL;
+		return c->in_eof ? ERR_CONN_CLOSED : ERR_INTERNAL;
 	if (poll(pfd, n, -1) == -1)
 		return errno == EINTR ? 0 : ERR_SYSTEM;
 	if (sbuf_len(c->out) > 0) {
@@ -127,7 +127,7 @@ pump(struct sftp_conn *c)
 	got = read(c->in_fd, p, READ_CHUNK);
 	(void)sbuf_consume_end(c->in, READ_CHUNK - (got > 0 ? (size_t)got : 0));
 	if (got == 0)
-		return ERR_CONN_CLOSED;
+		c->in_eof = 1;	/* an error only when a reply is missing */
 	if (got == -1 && errno != EAGAIN && errno != EINTR)
 		return ERR_SYSTEM;
 	return 0;
@@ -163,6 +163,8 @@ sc_reply(struct sftp_conn *c, uint8_t *typep, uint32_t *idp)
 			if (sbuf_len(c->in) >= 4 + (size_t)len)
 				break;
 		}
+		if (c->in_eof)
+			return ERR_CONN_CLOSED;
 		if ((r = pump(c)) != 0)
 			return r;
 	}

@@ -75,7 +75,8 @@ typedef void sftp_progress_fn(void *arg, uint64_t done);
 
 /*
  * Send INIT, read VERSION (and ask limits@openssh.com when offered).
- * The descriptors stay the caller's. *cp is freed with sftp_client_free.
+ * The descriptors stay the caller's (made non-blocking). *cp is freed
+ * with sftp_client_free.
  */
 int sftp_client_init(int in_fd, int out_fd, const struct sftp_client_opts *o,
     struct sftp_conn **cp);

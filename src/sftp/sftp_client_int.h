@@ -19,6 +19,7 @@
 
 struct sftp_conn {
 	int in_fd, out_fd;
+	int in_eof;		/* the server closed its end */
 	uint32_t version;
 	unsigned int exts;	/* SFTP_EXT_* the server offered */
 	uint32_t next_id;
