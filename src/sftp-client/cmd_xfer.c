@@ -74,8 +74,9 @@ download_file(struct sftp_ctx *x, const char *src, const char *dst,
 	struct sftp_attrs a;
 	struct stat st;
 	uint64_t off = 0, done = 0;
-	int fd, r, ret = -1;
+	int fd, r, ret = -1, meter;
 	mode_t mode = 0666;
+	struct progress pm;
 
 	if ((r = sftp_client_open(x->c, src, SSH2_FXF_READ, NULL, &h)) != 0) {
 		if (r < 0)
@@ -111,7 +112,14 @@ download_file(struct sftp_ctx *x, const char *src, const char *dst,
 			goto out;
 		}
 	}
-	r = sftp_client_read_file(x->c, h, fd, off, &done, NULL, NULL);
+	meter = x->progress && isatty(STDOUT_FILENO);
+	if (meter)
+		progress_start(&pm, src, (a.flags & SSH2_FILEXFER_ATTR_SIZE) ?
+		    a.size : 0, off);
+	r = sftp_client_read_file(x->c, h, fd, off, &done,
+	    meter ? progress_update : NULL, &pm);
+	if (meter)
+		progress_end(&pm);
 	if (r < 0 && r != ERR_SYSTEM)
 		conn_lost(r);
 	if (r == ERR_SYSTEM) {
@@ -284,8 +292,9 @@ upload_file(struct sftp_ctx *x, const char *src, const char *dst,
 	struct sftp_handle *h;
 	struct sftp_attrs a, ra;
 	struct stat st;
+	struct progress pm;
 	uint64_t off = 0, done = 0;
-	int fd, r, ret = -1;
+	int fd, r, ret = -1, meter;
 
 	if ((fd = open(src, O_RDONLY)) == -1 || fstat(fd, &st) == -1) {
 		fprintf(stderr, "Couldn't open local file \"%s\" for reading: "
@@ -325,7 +334,13 @@ upload_file(struct sftp_ctx *x, const char *src, const char *dst,
 		close(fd);
 		return -1;
 	}
-	r = sftp_client_write_file(x->c, h, fd, off, &done, NULL, NULL);
+	meter = x->progress && isatty(STDOUT_FILENO);
+	if (meter)
+		progress_start(&pm, src, (uint64_t)st.st_size, off);
+	r = sftp_client_write_file(x->c, h, fd, off, &done,
+	    meter ? progress_update : NULL, &pm);
+	if (meter)
+		progress_end(&pm);
 	if (r < 0 && r != ERR_SYSTEM)
 		conn_lost(r);
 	if (r == ERR_SYSTEM)

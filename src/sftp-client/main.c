@@ -289,6 +289,7 @@ main(int argc, char **argv)
 			usage();
 		}
 	}
+	x.progress = batchfile == NULL;
 	if (verbose)
 		log_set_level(LOG_LEVEL_DEBUG1 + (verbose > 3 ? 2 :
 		    verbose - 1));
