@@ -165,7 +165,8 @@ rglob(struct sftp_ctx *x, const char *pat, int mark, int nocheck,
 	ncur = keep;
 	if (ncur == 0 && nocheck)
 		push(&cur, &ncur, unescape(pat));
-	qsort(cur, ncur, sizeof(*cur), cmp_str);
+	if (ncur > 1)
+		qsort(cur, ncur, sizeof(*cur), cmp_str);
 	*outp = cur;
 	*np = ncur;
 	return 0;
@@ -315,9 +316,10 @@ print_entries(struct sftp_ctx *x, struct entry *e, size_t n)
 {
 	struct winsize ws;
 	size_t i, maxw = 0, width = 80, cols, colspace;
-	int lng = has_flag(x, 'l') || has_flag(x, 'n') || has_flag(x, 'h');
+	int lng = has_flag(x, 'l') || has_flag(x, 'n');
 
-	if (!has_flag(x, 'f') || has_flag(x, 'S') || has_flag(x, 't')) {
+	if (n > 1 && (!has_flag(x, 'f') || has_flag(x, 'S') ||
+	    has_flag(x, 't'))) {
 		sort_ctx = x;
 		qsort(e, n, sizeof(*e), cmp_entry);
 	}
@@ -441,7 +443,7 @@ ls_glob(struct sftp_ctx *x, const char *abs, const char *typed)
 		e[i].show = strip_cwd(x, m[i], rel);
 		e[i].width = strlen(m[i]);
 		e[i].idx = i;
-		if (has_flag(x, 'l') || has_flag(x, 'n') || has_flag(x, 'h')) {
+		if (has_flag(x, 'l') || has_flag(x, 'n')) {
 			r = sftp_client_stat(x->c, m[i], 0, &e[i].a);
 			if (r < 0)
 				conn_lost(r);

@@ -36,6 +36,16 @@ addarg(struct args *a, const char *s)
 }
 
 static void
+free_args(struct args *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		x_free(a->v[i]);
+	x_free(a->v);
+}
+
+static void
 usage(void)
 {
 	fprintf(stderr,
@@ -385,5 +395,12 @@ done:
 		;
 	if (bf != NULL && bf != stdin)
 		fclose(bf);
+	free_args(&ssh);
+	free_args(&srv);
+	x_free(d.user);
+	x_free(d.host);
+	x_free(d.port);
+	x_free(d.path);
+	x_free(x.rcwd);
 	return st;
 }

@@ -100,6 +100,8 @@ ls -1
 ls -lh d
 ls -lS
 ls -lr
+ls -h
+ls -1 -a
 ls -1t
 ls -f
 ls d
