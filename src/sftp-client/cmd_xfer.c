@@ -312,6 +312,13 @@ upload_file(struct sftp_ctx *x, const char *src, const char *dst,
 		r = sftp_client_stat(x->c, dst, 1, &ra);
 		if (r < 0)
 			conn_lost(r);
+		if (r > 0) {
+			/* Nothing to resume is an error, as OpenSSH's. */
+			fprintf(stderr, "stat remote: %s\r\n",
+			    sftp_client_errmsg(r));
+			close(fd);
+			return -1;
+		}
 		if (r == 0 && (ra.flags & SSH2_FILEXFER_ATTR_SIZE))
 			off = ra.size;
 		if (off >= (uint64_t)st.st_size && r == 0) {

@@ -358,9 +358,6 @@ ask_limits(struct sftp_conn *c, const struct sftp_client_opts *o)
 		if (b >= 512)
 			c->buflen = (uint32_t)b;
 	}
-	if (lhandles > 0 && (o == NULL || o->num_requests == 0) &&
-	    lhandles < c->num_requests)
-		c->num_requests = (uint32_t)lhandles;
 	return 0;
 }
 
