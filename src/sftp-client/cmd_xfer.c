@@ -177,8 +177,11 @@ download_dir(struct sftp_ctx *x, const char *src, const char *dst,
 	shown = x_strdup(src);
 	if (strlen(shown) > 1 && shown[strlen(shown) - 1] == '/')
 		shown[strlen(shown) - 1] = '\0';
-	printf("Retrieving %s\n", shown);
+	d = x_strdup(shown);
+	vis_inplace(d);
+	printf("Retrieving %s\n", d);
 	fflush(stdout);
+	x_free(d);
 	if (mkdir(dst, 0777) == -1 && errno != EEXIST) {
 		fprintf(stderr, "mkdir %s: %s\r\n", dst, strerror(errno));
 		x_free(shown);
@@ -266,9 +269,16 @@ cmd_get(struct sftp_ctx *x, int argc, struct word *w, int resume)
 			dst = x_strdup(local != NULL ? local : b);
 		x_free(b);
 		isdir = m[i][strlen(m[i]) - 1] == '/';
-		if (!x->quiet)
+		if (!x->quiet) {
+			char *v = x_strdup(m[i]), *vd = x_strdup(dst);
+
+			vis_inplace(v);
+			vis_inplace(vd);
 			printf("%s %s to %s\n", o.resume ? "Resuming" :
-			    "Fetching", m[i], dst);
+			    "Fetching", v, vd);
+			x_free(v);
+			x_free(vd);
+		}
 		fflush(stdout);
 		if (isdir && o.recurse)
 			r = download_dir(x, m[i], dst, &o, 0);

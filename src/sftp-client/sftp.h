@@ -57,6 +57,8 @@ int rglob(struct sftp_ctx *x, const char *pat, int mark, int nocheck,
     char ***outp, size_t *np);
 void free_strv(char **v, size_t n);
 int has_glob(const char *pat);
+/* Control characters (a hostile server's names) shown as '?'. */
+void vis_inplace(char *s);
 /* The pattern with its escapes removed. */
 char *unescape(const char *pat);
 
