@@ -71,8 +71,10 @@ number(const char *s, unsigned long min, unsigned long max, const char *what)
 	v = strtoul(s, &end, 10);
 	if (*s == '\0' || *s == '-' || *end != '\0' || errno != 0 ||
 	    v < min || v > max) {
+		if (what == NULL)
+			usage();
 		fprintf(stderr, "Invalid %s \"%s\"\r\n", what, s);
-		exit(1);
+		exit(255);
 	}
 	return v;
 }
@@ -231,8 +233,9 @@ main(int argc, char **argv)
 	addarg(&ssh, "-oForwardX11 no");
 	addarg(&ssh, "-oPermitLocalCommand no");
 	addarg(&ssh, "-oClearAllForwardings yes");
+	opterr = 0;	/* the messages are BSD getopt's, as OpenSSH's */
 	while ((ch = getopt(argc, argv,
-	    "1246AaCfNpqrvB:b:c:D:F:i:J:l:o:P:R:S:s:X:")) != -1) {
+	    ":1246AaCfNpqrvB:b:c:D:F:i:J:l:o:P:R:S:s:X:")) != -1) {
 		char opt[3] = { '-', (char)ch, '\0' };
 
 		switch (ch) {
@@ -272,8 +275,8 @@ main(int argc, char **argv)
 			batchfile = optarg;
 			break;
 		case 'B':
-			o.buflen = (uint32_t)number(optarg, 1,
-			    SFTP_MAX_READ_LENGTH, "buffer size");
+			o.buflen = (uint32_t)number(optarg, 1, UINT32_MAX,
+			    "buffer size");	/* the library caps it */
 			break;
 		case 'R':
 			o.num_requests = (uint32_t)number(optarg, 1, 4096,
@@ -281,12 +284,12 @@ main(int argc, char **argv)
 			break;
 		case 'l':
 			o.limit_kbps = number(optarg, 1, 100 * 1024 * 1024,
-			    "bandwidth limit");
+			    NULL);
 			break;
 		case 'X':
 			if (strncmp(optarg, "buffer=", 7) == 0)
 				o.buflen = (uint32_t)number(optarg + 7, 1,
-				    SFTP_MAX_READ_LENGTH, "buffer size");
+				    UINT32_MAX, "buffer size");
 			else if (strncmp(optarg, "nrequests=", 10) == 0)
 				o.num_requests = (uint32_t)number(optarg + 10,
 				    1, 4096, "number of requests");
@@ -295,7 +298,13 @@ main(int argc, char **argv)
 				exit(1);
 			}
 			break;
+		case ':':
+			fprintf(stderr, "option requires an argument -- %c\r\n",
+			    optopt);
+			usage();
+			break;
 		default:
+			fprintf(stderr, "unknown option -- %c\r\n", optopt);
 			usage();
 		}
 	}
