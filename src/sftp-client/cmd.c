@@ -348,6 +348,54 @@ cmd_ln(struct sftp_ctx *x, int argc, struct word *w)
 	return r;
 }
 
+/* cp/copy: the server copies with copy-data, the bytes never come here. */
+static int
+cmd_cp(struct sftp_ctx *x, int argc, struct word *w)
+{
+	char *a = rpath_abs(x, w[1].text), *b = rpath_abs(x, w[2].text);
+	struct sftp_handle *rh = NULL, *wh = NULL;
+	struct sftp_attrs at;
+	int r, ret = -1;
+
+	if (!sftp_client_has(x->c, SFTP_EXT_COPY_DATA)) {
+		fprintf(stderr, "Server does not support copy-data "
+		    "extension\r\n");
+		goto out;
+	}
+	if ((r = sftp_client_stat(x->c, a, 1, &at)) != 0) {
+		remote_err(r, "stat remote");
+		goto out;
+	}
+	if (!(at.flags & SSH2_FILEXFER_ATTR_PERMISSIONS) ||
+	    !S_ISREG(at.perm)) {
+		fprintf(stderr, "Cannot copy non-regular file: %s\r\n", a);
+		goto out;
+	}
+	at.flags &= SSH2_FILEXFER_ATTR_PERMISSIONS;
+	at.perm &= 0777;
+	if ((r = sftp_client_open(x->c, a, SSH2_FXF_READ, NULL, &rh)) != 0) {
+		remote_err(r, "remote open(\"%s\")", a);
+		goto out;
+	}
+	if ((r = sftp_client_open(x->c, b, SSH2_FXF_WRITE | SSH2_FXF_CREAT |
+	    SSH2_FXF_TRUNC, &at, &wh)) != 0) {
+		remote_err(r, "remote open(\"%s\")", b);
+		goto out;
+	}
+	r = sftp_client_copy_data(x->c, rh, 0, 0, wh, 0);
+	ret = remote_err(r, "remote copy \"%s\" to \"%s\"", a, b);
+out:
+	if (rh != NULL && (r = sftp_client_close(x->c, rh)) < 0)
+		conn_lost(r);
+	if (wh != NULL && (r = sftp_client_close(x->c, wh)) != 0) {
+		if (ret == 0)
+			ret = remote_err(r, "remote close \"%s\"", b);
+	}
+	x_free(a);
+	x_free(b);
+	return ret;
+}
+
 struct chattr {
 	int what;		/* 'm' mode, 'u' owner, 'g' group */
 	unsigned long v;
@@ -445,6 +493,8 @@ static const char help_text[] =
 "chgrp [-h] grp path                Change group of file 'path' to 'grp'\n"
 "chmod [-h] mode path               Change permissions of file 'path' to 'mode'\n"
 "chown [-h] own path                Change owner of file 'path' to 'own'\n"
+"copy oldpath newpath               Copy remote file\n"
+"cp oldpath newpath                 Copy remote file\n"
 "df [-hi] [path]                    Display statistics for current directory or\n"
 "                                   filesystem containing 'path'\n"
 "exit                               Quit sftp\n"
@@ -531,6 +581,8 @@ static const struct command {
 	{ "rm", cmd_rm, "", 1, "a path after a rm", 0 },
 	{ "rename", cmd_rename, "l", 2, "two paths after a rename", 0 },
 	{ "symlink", cmd_symlink, "", 2, "two paths after a symlink", 0 },
+	{ "cp", cmd_cp, "", 2, "two paths after a cp", 0 },
+	{ "copy", cmd_cp, "", 2, "two paths after a copy", 0 },
 	{ "ln", cmd_ln, "s", 2, "two paths after a ln", 0 },
 	{ "chmod", cmd_chattr, "h", 2, "a path after a chmod", 8 },
 	{ "chown", cmd_chattr, "h", 2, "a path after a chown", 10 },

@@ -9,7 +9,9 @@
 # 2. The same batch (ls in its forms, errors, transfers, directories) in
 #    two directories of the same name length: Debian's sftp and ours
 #    print the same transcript on stdout and stderr, against Debian's
-#    sftp-server and against ours (dates and df figures left out).
+#    sftp-server and against ours (dates and df figures left out); the
+#    same with commands on standard input (not batch mode: "Fetching..."
+#    lines shown, errors do not stop), and the same usage errors.
 # 3. Through ssh: our sftp runs our ssh (-S) to our sshd and to
 #    Debian's sshd (Subsystem sftp), put/get with checksums; and the
 #    argv it gives ssh is the one Debian's sftp gives (a fake -S).
@@ -141,6 +143,10 @@ ls ..
 ls -l ../f
 cd ..
 version
+help
+cp f fcp
+-cp d x
+-cp nonexist x
 @pwd
 # a comment
 
@@ -152,7 +158,8 @@ lmkdir zz
 df
 rm hard4
 EOB
-# run_twin CLIENT SERVER TAG: the batch in $T/tw/X (same name length).
+# run_twin CLIENT SERVER TAG [BATCH]: the batch (-b, or on standard
+# input when BATCH is given) in $T/tw/TAG (the same name length).
 run_twin() {
 	rm -rf "$T/tw"
 	mkdir -p "$T/tw/$3/d"
@@ -162,7 +169,11 @@ run_twin() {
 	head -c 20000 /dev/zero > z
 	ln -s f sl
 	touch -h -d '2025-01-02 03:04' f d/g sl d z
-	$1 -b "$T/b4" -D "$2" > "$T/tout_$3" 2> "$T/terr_$3"
+	if [ $# -gt 3 ]; then
+		$1 -D "$2" < "$4" > "$T/tout_$3" 2> "$T/terr_$3"
+	else
+		$1 -b "$T/b4" -D "$2" > "$T/tout_$3" 2> "$T/terr_$3"
+	fi
 	echo "rc $?" >> "$T/tout_$3"
 	cd "$T" || exit 1
 	# One tag's path is the other's; dates and df figures vary.
@@ -183,6 +194,39 @@ for srv in "$BIN/sftp-server" "$DEB"; do
 	    diff "$T/terr_deb" "$T/terr_our" >&2
 done
 check "the transcript has ls -l lines" grep -q '^-rw-r--r-- .* f$' "$T/tout_our"
+
+# Not in batch mode: "Fetching", "Uploading", "Removing"... are shown.
+cat > "$T/b4p" <<'EOB'
+get f f2
+put f2 f5
+get -r d d2
+put -r d2 d3
+rm f5
+-rm nonexist
+get *
+reget z z
+reput z z
+put -a f fa
+chmod 600 f2
+get d
+put d
+EOB
+run_twin sftp "$BIN/sftp-server" deb "$T/b4p"
+run_twin "$BIN/sftp" "$BIN/sftp-server" our "$T/b4p"
+check "interactive transcript (stdin not a terminal) as Debian's" \
+    cmp -s "$T/tout_deb" "$T/tout_our"
+check "its errors as Debian's" cmp -s "$T/terr_deb" "$T/terr_our"
+cmp -s "$T/tout_deb" "$T/tout_our" || diff "$T/tout_deb" "$T/tout_our" >&2
+cmp -s "$T/terr_deb" "$T/terr_our" || diff "$T/terr_deb" "$T/terr_our" >&2
+check "it says what it fetches" grep -q '^Fetching /.*/f to f2$' "$T/tout_our"
+
+# Usage errors as Debian's.
+for a in "-z" "-b" "" "-B 0 -D x" "-l 0 -D x"; do
+	sftp $a > "$T/ud" 2>&1; echo "rc $?" >> "$T/ud"
+	"$BIN/sftp" $a > "$T/uo" 2>&1; echo "rc $?" >> "$T/uo"
+	check "usage error as Debian's: sftp $a" cmp -s "$T/ud" "$T/uo"
+done
+
 
 # 3. The argv ssh gets, as Debian's sftp builds it.
 cat > "$T/fakessh" <<EOF
