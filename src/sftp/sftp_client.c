@@ -6,8 +6,8 @@
  * requests are written while replies are read, so any number of
  * requests may be queued before a reply is waited for. A reply's length
  * is checked against SFTP_MAX_MSG_LENGTH before its bytes are kept, and
- * read from the input only as far as that length says; the bytes of one
- * reply are copied into c->pkt and parsed from there.
+ * read from the input only as far as that length says; c->pkt is a
+ * read-only view of one reply's bytes in the input buffer.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +23,7 @@
 #define READ_CHUNK	(64 * 1024)
 #define IN_HIGH		(2 * SFTP_MAX_MSG_LENGTH)	/* stop reading above */
 #define MAX_EXTENSIONS	1024
+#define OUT_HIGH	(2 * SFTP_MAX_MSG_LENGTH)	/* flush above */
 
 static const struct {
 	const char *name;
@@ -47,7 +48,7 @@ sc_begin(struct sftp_conn *c, uint8_t type, uint32_t *idp)
 {
 	int r;
 
-	sbuf_reset(c->req);
+	(void)sbuf_consume(c->req, sbuf_len(c->req));	/* no wipe: not secret */
 	if ((r = sbuf_put_u8(c->req, type)) != 0)
 		return r;
 	if (idp == NULL)
@@ -88,7 +89,27 @@ sc_send(struct sftp_conn *c)
 	if ((r = sbuf_put_u32(c->out, (uint32_t)sbuf_len(c->req))) != 0 ||
 	    (r = sbuf_putb(c->out, c->req)) != 0)
 		return r;
+	/* Many queued WRITEs: send them now rather than grow the queue. */
+	if (sbuf_len(c->out) > OUT_HIGH)
+		return sc_flush(c);
 	return 0;
+}
+
+/*
+ * The current reply is a view into c->in (no copy); its bytes are
+ * consumed only when the next reply is wanted or more input is read,
+ * either of which may move c->in's storage.
+ */
+static int
+release_pkt(struct sftp_conn *c)
+{
+	if (c->pkt_len > 0) {
+		(void)sbuf_consume(c->in, c->pkt_len);
+		c->pkt_len = 0;
+	}
+	sbuf_free(c->pkt);
+	c->pkt = sbuf_from("", 0);
+	return c->pkt == NULL ? ERR_ALLOC : 0;
 }
 
 /* One poll turn: write what the output takes, read what has come. */
@@ -111,6 +132,8 @@ pump(struct sftp_conn *c)
 	}
 	if (n == 0)
 		return c->in_eof ? ERR_CONN_CLOSED : ERR_INTERNAL;
+	if ((r = release_pkt(c)) != 0)
+		return r;
 	if (poll(pfd, n, -1) == -1)
 		return errno == EINTR ? 0 : ERR_SYSTEM;
 	if (sbuf_len(c->out) > 0) {
@@ -151,6 +174,8 @@ sc_reply(struct sftp_conn *c, uint8_t *typep, uint32_t *idp)
 	uint32_t len;
 	int r;
 
+	if ((r = release_pkt(c)) != 0)
+		return r;
 	for (;;) {
 		if (sbuf_len(c->in) >= 4) {
 			p = sbuf_ptr(c->in);
@@ -168,10 +193,11 @@ sc_reply(struct sftp_conn *c, uint8_t *typep, uint32_t *idp)
 		if ((r = pump(c)) != 0)
 			return r;
 	}
-	sbuf_reset(c->pkt);
-	if ((r = sbuf_put(c->pkt, sbuf_ptr(c->in) + 4, len)) != 0 ||
-	    (r = sbuf_consume(c->in, 4 + (size_t)len)) != 0 ||
-	    (r = sbuf_get_u8(c->pkt, typep)) != 0)
+	sbuf_free(c->pkt);
+	if ((c->pkt = sbuf_from(sbuf_ptr(c->in) + 4, len)) == NULL)
+		return ERR_ALLOC;
+	c->pkt_len = 4 + (size_t)len;
+	if ((r = sbuf_get_u8(c->pkt, typep)) != 0)
 		return r;
 	if (*typep == SSH2_FXP_VERSION)
 		return idp == NULL ? 0 : ERR_PROTOCOL;
@@ -385,7 +411,7 @@ sftp_client_init(int in_fd, int out_fd, const struct sftp_client_opts *o,
 	c->req = sbuf_new();
 	c->out = sbuf_new();
 	c->in = sbuf_new();
-	c->pkt = sbuf_new();
+	c->pkt = sbuf_from("", 0);
 	c->buflen = o && o->buflen ? o->buflen : SFTP_DEFAULT_BUFLEN;
 	if (c->buflen > SFTP_MAX_READ_LENGTH)
 		c->buflen = SFTP_MAX_READ_LENGTH;

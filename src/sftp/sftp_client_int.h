@@ -6,7 +6,8 @@
  * sc_send(), which frames it into c->out. sc_reply() pumps both
  * directions until one whole reply sits in c->pkt, with its type and id
  * already read; the caller parses the rest of c->pkt before the next
- * sc_reply(). The sc_expect_* helpers check that the reply answers the
+ * sc_reply() or sc_flush() (c->pkt is a view into the input buffer,
+ * which they may move). The sc_expect_* helpers check that the reply answers the
  * id given and is of a type that request may be answered with.
  */
 #ifndef MOAT_SFTP_CLIENT_INT_H
@@ -30,14 +31,16 @@ struct sftp_conn {
 	struct sbuf *req;	/* request being built */
 	struct sbuf *out;	/* framed requests not yet written */
 	struct sbuf *in;	/* bytes read, not yet parsed */
-	struct sbuf *pkt;	/* the current reply */
+	struct sbuf *pkt;	/* view of the current reply in c->in */
+	size_t pkt_len;		/* its bytes in c->in, framing included */
 };
 
 /* Start a request in c->req; *idp is its id (NULL for INIT). */
 int sc_begin(struct sftp_conn *c, uint8_t type, uint32_t *idp);
 /* Start an SSH2_FXP_EXTENDED request named ext. */
 int sc_begin_ext(struct sftp_conn *c, const char *ext, uint32_t *idp);
-/* Queue c->req; nothing is written until a reply is waited for. */
+/* Queue c->req; written when a reply is waited for or the queue is
+ * long (then replies are read meanwhile, and c->pkt is gone). */
 int sc_send(struct sftp_conn *c);
 /* Write everything queued (reading replies meanwhile). */
 int sc_flush(struct sftp_conn *c);
