@@ -415,7 +415,8 @@ chattr_one(struct sftp_ctx *x, const char *path, void *arg)
 		a.flags = SSH2_FILEXFER_ATTR_PERMISSIONS;
 		a.perm = (uint32_t)ca->v;
 	} else {
-		if ((r = sftp_client_stat(x->c, path, 1, &a)) != 0)
+		if ((r = sftp_client_stat(x->c, path,
+		    !has_flag(x, 'h'), &a)) != 0)
 			return remote_err(r, "stat %s", path);
 		if (!(a.flags & SSH2_FILEXFER_ATTR_UIDGID)) {
 			fprintf(stderr, "Can't get current ownership of "
@@ -431,6 +432,10 @@ chattr_one(struct sftp_ctx *x, const char *path, void *arg)
 			a.gid = (uint32_t)ca->v;
 		a.flags = SSH2_FILEXFER_ATTR_UIDGID;
 	}
+	/* -h: the link itself, when the server can. */
+	if (has_flag(x, 'h') && sftp_client_has(x->c, SFTP_EXT_LSETSTAT))
+		return remote_err(sftp_client_lsetstat(x->c, path, &a),
+		    "remote lsetstat \"%s\"", path);
 	return remote_err(sftp_client_setstat(x->c, path, &a),
 	    "remote setstat \"%s\"", path);
 }

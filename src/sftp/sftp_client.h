@@ -96,6 +96,9 @@ int sftp_client_stat(struct sftp_conn *c, const char *path, int follow,
     struct sftp_attrs *a);
 int sftp_client_setstat(struct sftp_conn *c, const char *path,
     const struct sftp_attrs *a);
+/* lsetstat@openssh.com: the link itself, not what it points at. */
+int sftp_client_lsetstat(struct sftp_conn *c, const char *path,
+    const struct sftp_attrs *a);
 int sftp_client_remove(struct sftp_conn *c, const char *path);
 int sftp_client_mkdir(struct sftp_conn *c, const char *path,
     const struct sftp_attrs *a);
@@ -149,7 +152,9 @@ int sftp_client_copy_data(struct sftp_conn *c, const struct sftp_handle *rh,
  * descriptor, starting at offset (the same on both sides). A download
  * ends at the server's EOF; an upload at the local end of file. *done
  * is the byte count written at the destination contiguously from
- * offset (valid on failure too, for a later resume).
+ * offset (valid on failure too, for a later resume). ERR_SYSTEM (errno
+ * set) is a local read or write that failed: the connection is still
+ * usable, and so it is after a refusal (a positive status).
  */
 int sftp_client_read_file(struct sftp_conn *c, const struct sftp_handle *h,
     int local_fd, uint64_t offset, uint64_t *done,

@@ -121,6 +121,22 @@ sftp_client_setstat(struct sftp_conn *c, const char *path,
 }
 
 int
+sftp_client_lsetstat(struct sftp_conn *c, const char *path,
+    const struct sftp_attrs *a)
+{
+	uint32_t id;
+	int r;
+
+	if (!(c->exts & SFTP_EXT_LSETSTAT))
+		return SSH2_FX_OP_UNSUPPORTED;
+	if ((r = sc_begin_ext(c, "lsetstat@openssh.com", &id)) != 0 ||
+	    (r = sc_put_path(c, path)) != 0 ||
+	    (r = sftp_attrs_encode(c->req, a)) != 0)
+		return r;
+	return send_status(c, id);
+}
+
+int
 sftp_client_remove(struct sftp_conn *c, const char *path)
 {
 	return path_status(c, SSH2_FXP_REMOVE, path);

@@ -220,6 +220,10 @@ test_ops(void)
 	a.flags = SSH2_FILEXFER_ATTR_PERMISSIONS;
 	a.perm = 0600;
 	CHECK_OK(sftp_client_setstat(c, f, &a));
+	a.perm = 0604;
+	CHECK_OK(sftp_client_lsetstat(c, f, &a));
+	CHECK_OK(sftp_client_stat(c, f, 0, &a));
+	CHECK((a.perm & 0777) == 0604);
 	CHECK_OK(sftp_client_rename(c, f, g, 1));
 	CHECK_OK(sftp_client_rename(c, g, f, 0));
 	CHECK_OK(sftp_client_symlink(c, "f", l));
