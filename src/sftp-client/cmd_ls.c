@@ -8,7 +8,8 @@
  * OpenSSH's sftp does: a directory's entries sorted by name (or size,
  * time, none) in columns as wide as the longest name allows, or long
  * lines with the link count shown as "?"; the owner and group names
- * come from users-groups-by-id@openssh.com when the server has it.
+ * come from users-groups-by-id@openssh.com when the server has it, and
+ * otherwise the line is the server's own longname, as OpenSSH's shows.
  */
 #include <fnmatch.h>
 #include <stdio.h>
@@ -224,7 +225,7 @@ struct entry {
 	char *show;		/* name as printed */
 	size_t width;		/* its length for the columns */
 	struct sftp_attrs a;
-	const char *longname;	/* the server's, when names are unknown */
+	char *longname;		/* the server's, when names are unknown */
 	char *user, *group;
 	size_t idx;
 };
@@ -333,8 +334,16 @@ print_entries(struct sftp_ctx *x, struct entry *e, size_t n)
 	}
 	if (lng) {
 		lookup_names(x, e, n);
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			/* A server without users-groups-by-id: its own
+			 * `ls -l` line, which has the names. */
+			if (e[i].longname != NULL && !has_flag(x, 'n') &&
+			    !sftp_client_has(x->c, SFTP_EXT_USERS_GROUPS)) {
+				printf("%s\n", e[i].longname);
+				continue;
+			}
 			print_long(&e[i], has_flag(x, 'h'));
+		}
 		return;
 	}
 	if (has_flag(x, '1')) {
@@ -366,6 +375,7 @@ free_entries(struct entry *e, size_t n)
 
 	for (i = 0; i < n; i++) {
 		x_free(e[i].show);
+		x_free(e[i].longname);
 		x_free(e[i].user);
 		x_free(e[i].group);
 	}
@@ -396,6 +406,8 @@ ls_dir(struct sftp_ctx *x, const char *abs, const char *prefix)
 			continue;
 		e[k].show = x_asprintf("%s%s", prefix, f);
 		vis_inplace(e[k].show);
+		e[k].longname = x_strdup(names[i].longname);
+		vis_inplace(e[k].longname);
 		e[k].width = strlen(e[k].show);
 		e[k].a = names[i].a;
 		e[k].idx = k;

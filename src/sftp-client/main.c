@@ -184,8 +184,11 @@ command_loop(struct sftp_ctx *x, FILE *f, int batch)
 			printf("sftp> ");
 			fflush(stdout);
 		}
-		if ((len = getline(&line, &cap, f)) == -1)
+		if ((len = getline(&line, &cap, f)) == -1) {
+			if (!batch && isatty(fileno(f)))
+				printf("\n");
 			break;
+		}
 		while (len > 0 && (line[len - 1] == '\n' ||
 		    line[len - 1] == '\r'))
 			line[--len] = '\0';
