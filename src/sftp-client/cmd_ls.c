@@ -338,6 +338,7 @@ print_entries(struct sftp_ctx *x, struct entry *e, size_t n)
 			/* A server without users-groups-by-id: its own
 			 * `ls -l` line, which has the names. */
 			if (e[i].longname != NULL && !has_flag(x, 'n') &&
+			    !has_flag(x, 'h') &&
 			    !sftp_client_has(x->c, SFTP_EXT_USERS_GROUPS)) {
 				printf("%s\n", e[i].longname);
 				continue;

@@ -9,7 +9,8 @@
 # 2. The same batch (ls in its forms, errors, transfers, directories) in
 #    two directories of the same name length: Debian's sftp and ours
 #    print the same transcript on stdout and stderr, against Debian's
-#    sftp-server and against ours (dates and df figures left out); the
+#    sftp-server (also one that cannot name owners: its longnames are
+#    shown) and against ours (dates and df figures left out); the
 #    same with commands on standard input (not batch mode: "Fetching..."
 #    lines shown, errors do not stop), and the same usage errors.
 # 3. Through ssh: our sftp runs our ssh (-S) to our sshd and to
@@ -181,7 +182,7 @@ run_twin() {
 	    -e 's/ [A-Z][a-z][a-z] [ 0-9][0-9] [ 0-9][0-9]:*[0-9][0-9] / DATE /' \
 	    -e '/^ *[0-9][0-9]* *[0-9][0-9]* /d' "$T/tout_$3" "$T/terr_$3"
 }
-for srv in "$BIN/sftp-server" "$DEB"; do
+for srv in "$BIN/sftp-server" "$DEB" "$DEB -P users-groups-by-id"; do
 	run_twin sftp "$srv" deb
 	run_twin "$BIN/sftp" "$srv" our
 	check "transcript as Debian's sftp's ($srv)" \
