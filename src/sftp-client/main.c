@@ -22,6 +22,28 @@
 #include "mem.h"
 #include "sftp.h"
 
+/* ^C during an interactive command: the transfer stops (see
+ * sftp_client_set_cancel); at the prompt it is ignored. */
+static volatile sig_atomic_t interrupted;
+
+static void
+on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void
+sigint_catch(int on)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on ? on_sigint : SIG_IGN;	/* no SA_RESTART */
+	(void)sigaction(SIGINT, &sa, NULL);
+}
+
 struct args {
 	char **v;
 	size_t n;
@@ -79,9 +101,10 @@ number(const char *s, unsigned long min, unsigned long max, const char *what)
 	return v;
 }
 
-/* Run argv with its stdin/stdout on two pipes. */
+/* Run argv with its stdin/stdout on two pipes; an interactive
+ * session's ^C is ours, not the server's (ssh's). */
 static pid_t
-start_server(char **argv, int *in_fd, int *out_fd)
+start_server(char **argv, int *in_fd, int *out_fd, int interactive)
 {
 	int to[2], from[2];
 	pid_t pid;
@@ -103,6 +126,8 @@ start_server(char **argv, int *in_fd, int *out_fd)
 		close(from[0]);
 		close(from[1]);
 		signal(SIGPIPE, SIG_DFL);
+		if (interactive)
+			signal(SIGINT, SIG_IGN);
 		execvp(argv[0], argv);
 		fprintf(stderr, "exec: %s: %s\r\n", argv[0], strerror(errno));
 		_exit(1);
@@ -177,8 +202,10 @@ command_loop(struct sftp_ctx *x, FILE *f, int batch)
 	char *line = NULL, *p;
 	size_t cap = 0;
 	ssize_t len;
-	int r, ignore, quiet_line;
+	int r, ignore, quiet_line, interactive = !batch && isatty(fileno(f));
 
+	if (interactive)
+		sigint_catch(0);
 	for (;;) {
 		if (!batch && isatty(fileno(f))) {
 			printf("sftp> ");
@@ -202,7 +229,13 @@ command_loop(struct sftp_ctx *x, FILE *f, int batch)
 				quiet_line = 1;
 		}
 		x->echo = isatty(fileno(f)) || quiet_line ? NULL : line;
+		if (interactive) {
+			interrupted = 0;
+			sigint_catch(1);
+		}
 		r = run_command(x, p);
+		if (interactive)
+			sigint_catch(0);
 		x->echo = NULL;
 		if (r == 1)
 			break;
@@ -226,7 +259,7 @@ main(int argc, char **argv)
 	const char *subsystem = "sftp", *port = NULL;
 	char *abs;
 	FILE *bf = NULL;
-	int ch, in_fd, out_fd, r, st, noquiet = 0, verbose = 0;
+	int ch, in_fd, out_fd, r, st, noquiet = 0, verbose = 0, interactive;
 	pid_t pid;
 
 	memset(&x, 0, sizeof(x));
@@ -338,6 +371,7 @@ main(int argc, char **argv)
 		}
 		addarg(&ssh, "-obatchmode yes");
 	}
+	interactive = bf == NULL && isatty(STDIN_FILENO);
 	if (direct == NULL) {
 		char *pa;
 
@@ -356,7 +390,7 @@ main(int argc, char **argv)
 		addarg(&ssh, "--");
 		addarg(&ssh, d.host);
 		addarg(&ssh, subsystem);
-		pid = start_server(ssh.v, &in_fd, &out_fd);
+		pid = start_server(ssh.v, &in_fd, &out_fd, interactive);
 	} else {
 		char *copy = x_strdup(direct), *tok, *save = NULL;
 
@@ -366,12 +400,14 @@ main(int argc, char **argv)
 		x_free(copy);
 		if (srv.n == 0)
 			usage();
-		pid = start_server(srv.v, &in_fd, &out_fd);
+		pid = start_server(srv.v, &in_fd, &out_fd, interactive);
 	}
 	if ((r = sftp_client_init(in_fd, out_fd, &o, &x.c)) != 0) {
 		fprintf(stderr, "Connection closed\r\n");
 		exit(255);
 	}
+	if (interactive)
+		sftp_client_set_cancel(x.c, &interrupted);
 	if (!x.quiet) {
 		if (direct != NULL)
 			fprintf(stderr, "Attached to %s.\n", direct);

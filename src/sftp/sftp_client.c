@@ -467,6 +467,12 @@ sftp_client_has(const struct sftp_conn *c, unsigned int ext)
 	return (c->exts & ext) != 0;
 }
 
+void
+sftp_client_set_cancel(struct sftp_conn *c, volatile sig_atomic_t *flag)
+{
+	c->cancel = flag;
+}
+
 uint32_t
 sftp_client_buflen(const struct sftp_conn *c)
 {

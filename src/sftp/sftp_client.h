@@ -19,6 +19,7 @@
 #ifndef MOAT_SFTP_CLIENT_H
 #define MOAT_SFTP_CLIENT_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -162,5 +163,11 @@ int sftp_client_read_file(struct sftp_conn *c, const struct sftp_handle *h,
 int sftp_client_write_file(struct sftp_conn *c, const struct sftp_handle *h,
     int local_fd, uint64_t offset, uint64_t *done,
     sftp_progress_fn *progress, void *arg);
+/*
+ * While *flag is non-zero (a signal handler sets it), a transfer sends
+ * no new request, collects the outstanding ones and returns ERR_SYSTEM
+ * with errno EINTR. NULL: never.
+ */
+void sftp_client_set_cancel(struct sftp_conn *c, volatile sig_atomic_t *flag);
 
 #endif

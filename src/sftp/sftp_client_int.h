@@ -13,6 +13,7 @@
 #ifndef MOAT_SFTP_CLIENT_INT_H
 #define MOAT_SFTP_CLIENT_INT_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "sbuf.h"
@@ -28,6 +29,7 @@ struct sftp_conn {
 	uint32_t num_requests;	/* outstanding READ/WRITE requests */
 	uint64_t limit_kbps;
 	uint64_t lim_write;	/* limits@openssh.com, 0 when unknown */
+	volatile sig_atomic_t *cancel; /* set: stop the transfer */
 	struct sbuf *req;	/* request being built */
 	struct sbuf *out;	/* framed requests not yet written */
 	struct sbuf *in;	/* bytes read, not yet parsed */

@@ -59,10 +59,26 @@ xfer_init(struct xfer *x, struct sftp_conn *c, const struct sftp_handle *h,
 	clock_gettime(CLOCK_MONOTONIC, &x->t0);
 }
 
+static void
+fail_at(struct xfer *x, uint64_t off, int err)
+{
+	if (off < x->hole)
+		x->hole = off;
+	if (x->err == 0)
+		x->err = err;
+}
+
 static struct slot *
 free_slot(struct xfer *x)
 {
 	size_t i;
+
+	/* Interrupted: no new request; the outstanding ones drain. */
+	if (x->c->cancel != NULL && *x->c->cancel && x->err == 0) {
+		x->local_errno = EINTR;
+		fail_at(x, x->next, ERR_SYSTEM);
+		return NULL;
+	}
 
 	for (i = 0; i < x->nslots; i++)
 		if (!x->slots[i].used)
@@ -79,15 +95,6 @@ find_slot(struct xfer *x, uint32_t id)
 		if (x->slots[i].used && x->slots[i].id == id)
 			return &x->slots[i];
 	return NULL;
-}
-
-static void
-fail_at(struct xfer *x, uint64_t off, int err)
-{
-	if (off < x->hole)
-		x->hole = off;
-	if (x->err == 0)
-		x->err = err;
 }
 
 /* -l: sleep while more bits went out than the limit allows by now. */
@@ -173,13 +180,14 @@ read_reply(struct xfer *x, sftp_progress_fn *progress, void *arg)
 		    len, s->len);
 		return ERR_PROTOCOL;
 	}
-	if (x->local_errno == 0) {
-		w = pwrite(x->fd, p, len, (off_t)s->off);
-		if (w != (ssize_t)len) {
-			x->local_errno = w == -1 ? errno : EIO;
-			fail_at(x, s->off, ERR_SYSTEM);
-			return 0;
-		}
+	/* After an error the rest only drains: not written, not paced. */
+	if (x->local_errno != 0)
+		return 0;
+	w = pwrite(x->fd, p, len, (off_t)s->off);
+	if (w != (ssize_t)len) {
+		x->local_errno = w == -1 ? errno : EIO;
+		fail_at(x, s->off, ERR_SYSTEM);
+		return 0;
 	}
 	bw_limit(x, len);
 	if (progress != NULL)
