@@ -5,7 +5,8 @@
  * fresh temporary directory): every operation and extension, and
  * pipelined transfers of a file of about a megabyte with several
  * buffer sizes and request counts (one request at a time, many, a
- * buffer that does not divide the file), resumed from the middle.
+ * buffer that does not divide the file), resumed from the middle, and
+ * one cancelled (EINTR, the connection still usable).
  *
  * Against a scripted server: a valid reply stream built by hand drives
  * a fixed series of operations to success; then the same stream cut at
@@ -14,7 +15,9 @@
  * huge length or count, an over-long handle, success where a handle
  * was due) must each be refused.
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +172,23 @@ test_transfers(void)
 		CHECK_OK(sftp_client_close(c, h));
 		close(lfd);
 		CHECK(same_files(src, dst));
+		/* Cancelled: EINTR, and the connection goes on. */
+		if (i == 0) {
+			static volatile sig_atomic_t stop = 1;
+			struct sftp_attrs at;
+
+			sftp_client_set_cancel(c, &stop);
+			lfd = open(dst, O_WRONLY | O_TRUNC);
+			CHECK_OK(sftp_client_open(c, rp, SSH2_FXF_READ, NULL,
+			    &h));
+			CHECK(sftp_client_read_file(c, h, lfd, 0, &done, NULL,
+			    NULL) == ERR_SYSTEM && errno == EINTR);
+			CHECK(done == 0);
+			CHECK_OK(sftp_client_close(c, h));
+			close(lfd);
+			CHECK_OK(sftp_client_stat(c, rp, 1, &at));
+			sftp_client_set_cancel(c, NULL);
+		}
 		size = 1048576 + 12345;
 		sftp_client_free(c);
 		CHECK(server_end(fd, pid) == 0);
