@@ -305,7 +305,8 @@ cmd_rename(struct sftp_ctx *x, int argc, struct word *w)
 	char *a = rpath_abs(x, w[1].text), *b = rpath_abs(x, w[2].text);
 	int r;
 
-	r = sftp_client_rename(x->c, a, b, 1);
+	/* -l: the plain RENAME, which refuses an existing target. */
+	r = sftp_client_rename(x->c, a, b, !has_flag(x, 'l'));
 	r = remote_err(r, "remote rename \"%s\" to \"%s\"", a, b);
 	x_free(a);
 	x_free(b);
