@@ -6,9 +6,10 @@
  * sc_send(), which frames it into c->out. sc_reply() pumps both
  * directions until one whole reply sits in c->pkt, with its type and id
  * already read; the caller parses the rest of c->pkt before the next
- * sc_reply() or sc_flush() (c->pkt is a view into the input buffer,
- * which they may move). The sc_expect_* helpers check that the reply answers the
- * id given and is of a type that request may be answered with.
+ * sc_reply(), sc_flush() or sc_send() (c->pkt is a view into the input
+ * buffer, which they may move). The sc_expect_* helpers check that the
+ * reply answers the id given and is of a type that request may be
+ * answered with.
  */
 #ifndef MOAT_SFTP_CLIENT_INT_H
 #define MOAT_SFTP_CLIENT_INT_H
