@@ -295,6 +295,21 @@ sc_extra_free(struct servconf *sc, const struct sc_kw *kw)
 	sc->nchannel_timeouts = 0;
 }
 
+int
+sc_extra_is_on(const struct servconf *sc, const struct sc_kw *kw)
+{
+	switch (kw->type) {
+	case T_FLAG: case T_TIMENONE:
+		return *FIELD(sc, kw->off, const int) != 0;
+	case T_REST:
+		return *FIELD(sc, kw->off, char *const) != NULL;
+	case T_CHANTIMEOUT:
+		return sc->nchannel_timeouts > 0;
+	default:
+		return 0;
+	}
+}
+
 void
 sc_extra_defaults(struct servconf *sc)
 {

@@ -26,6 +26,8 @@ enum { SC_UNSUPP_FLAG, SC_UNSUPP_INT, SC_UNSUPP_STR };
 #define KWF_MATCH	0x01	/* allowed inside a Match block */
 #define KWF_ACCUM	0x02	/* every line adds to the list */
 #define KWF_NONE	0x04	/* "none" means unset (NULL) */
+#define KWF_NOTYET	0x08	/* kept, not acted on: a value that asks
+				   for something says "Unsupported option" */
 
 struct sc_enum {
 	const char *name;
@@ -115,6 +117,8 @@ void sc_extra_copy(struct servconf *dst, const struct servconf *src,
     const struct sc_kw *kw);
 void sc_extra_free(struct servconf *sc, const struct sc_kw *kw);
 void sc_extra_defaults(struct servconf *sc);
+/* Whether kw's value in sc asks for something (not no, none, 0). */
+int sc_extra_is_on(const struct servconf *sc, const struct sc_kw *kw);
 /* Decimal as OpenSSH's integer keywords; *whatp: "invalid"... */
 int sc_parse_int_checked(const char *s, int *vp, const char **whatp);
 const char *sc_ipqos_name(int v, char buf[8]);

@@ -225,14 +225,16 @@ const struct sc_kw sc_keywords[] = {
 	{ "requiredrsasize", T_INT, M, F(required_rsa_size), 0, NULL },
 	{ "fingerprinthash", T_FPHASH, 0, F(fingerprint_hash), 0, NULL },
 	{ "permituserrc", T_FLAG, M, F(permit_user_rc), 0, NULL },
-	{ "exposeauthinfo", T_FLAG, M, F(expose_auth_info), 0, NULL },
-	{ "logverbose", T_REST, M, F(log_verbose), 0, NULL },
+	{ "exposeauthinfo", T_FLAG, M | KWF_NOTYET, F(expose_auth_info), 0,
+	    NULL },
+	{ "logverbose", T_REST, M | KWF_NOTYET, F(log_verbose), 0, NULL },
 	{ "casignaturealgorithms", T_ALGS, M, F(ca_signature_algorithms), 0,
 	    &alg_ca },
 	{ "pubkeyauthoptions", T_PKOPTS, M, F(pubkey_auth_options), 0, NULL },
-	{ "unusedconnectiontimeout", T_TIMENONE, M,
+	{ "unusedconnectiontimeout", T_TIMENONE, M | KWF_NOTYET,
 	    F(unused_connection_timeout), 0, NULL },
-	{ "channeltimeout", T_CHANTIMEOUT, M, F(channel_timeouts), 0, NULL },
+	{ "channeltimeout", T_CHANTIMEOUT, M | KWF_NOTYET, F(channel_timeouts),
+	    0, NULL },
 	{ "ipqos", T_IPQOS, M, F(ipqos_interactive), 0, NULL },
 	{ "debianbanner", T_FLAG, 0, F(debian_banner), 0, NULL },
 	/* Features we do not have: the value is checked, then logged. */
@@ -738,6 +740,9 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 	default:
 		return -1;	/* Include/Match are handled by the loader */
 	}
+	if ((kw->flags & KWF_NOTYET) && sc_extra_is_on(sc, kw))
+		log_info("%s line %d: Unsupported option %s", src, line,
+		    argv[0]);
 	sc_mark_set(sc, kw->off);
 	return 0;
  bad:

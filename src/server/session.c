@@ -211,6 +211,7 @@ req_subsystem(struct session *s, struct sbuf *b)
 		}
 		log_verbose("subsystem request for %.100s by user %s", name,
 		    s->conn->pw->pw_name);
+		s->is_subsystem = 1;
 		r = start(s, sc->subsystems[i].command);
 		goto out;
 	}

@@ -35,6 +35,7 @@ struct session {
 	int id;
 	pid_t pid;			/* 0: no child (yet, or reaped) */
 	int started;			/* exec/shell/subsystem done */
+	int is_subsystem;		/* started by a subsystem request */
 	int exit_sent;
 	int ptyfd, ttyfd;		/* -1: no pty */
 	char ttyname[64];
