@@ -10,7 +10,8 @@
  * user (OpenSSH's variables and order, see build_env: it may read
  * ~/.ssh/environment), changes to the home directory,
  * prints the "Last login" line and /etc/motd for shells (unless
- * ~/.hushlogin exists), runs ~/.ssh/rc or /etc/ssh/sshrc, and execs "shell -c command" or the login shell
+ * ~/.hushlogin exists), runs ~/.ssh/rc or /etc/ssh/sshrc, and execs
+ * "shell -c command" or the login shell
  * ("-" + basename as argv[0]). A failure in the child is written to its
  * stderr and it exits 1.
  *
