@@ -1,8 +1,10 @@
 /*
  * sesschild.c: starting the child process of a session.
  *
- * The parent builds argv, forks, hands its ends of the pipes (or a copy
- * of the pty master) to the channel, and closes the child's ends. The
+ * The parent builds argv, marks the connection with the IPQoS value
+ * (interactive for a pty session, bulk otherwise), forks, hands its
+ * ends of the pipes (or a copy of the pty master) to the channel, and
+ * closes the child's ends. The
  * child makes itself a session leader (with the pty as controlling
  * terminal, or the three pipes as 0/1/2), closes every other descriptor,
  * restores default signal handling, drops to the user when we are root
@@ -413,6 +415,9 @@ sess_spawn(struct session *s, const char *command,
 	    command == NULL ? "shell" : "command",
 	    s->ptyfd != -1 ? " on " : "", s->ptyfd != -1 ? s->ttyname : "",
 	    s->conn->pw->pw_name, s->conn->raddr, s->conn->rport, s->id);
+	/* OpenSSH's rule: a pty session is interactive, others bulk. */
+	sess_set_ipqos(s->conn->sockfd, s->ptyfd != -1 ?
+	    s->conn->sc->ipqos_interactive : s->conn->sc->ipqos_bulk);
 	if ((pid = fork()) == -1) {
 		log_error("fork: %s", strerror(errno));
 		goto out;

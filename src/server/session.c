@@ -504,6 +504,7 @@ session_serve(struct transport *t, const struct servconf *sc,
 	conn.opts = opts;
 	conn.raddr = remote_addr != NULL ? remote_addr : "UNKNOWN";
 	conn.rport = remote_port;
+	conn.sockfd = tr_fd_out(t);
 	local_endpoint(t, &conn);
 
 	/* Children are reaped through a signalfd: SIGCHLD must be blocked

@@ -24,6 +24,7 @@ struct sess_conn {
 	int rport;
 	char laddr[NI_MAXHOST];
 	int lport;
+	int sockfd;			/* the connection's socket, for IPQoS */
 	int nsessions;
 	int next_id;			/* session number for logs */
 };

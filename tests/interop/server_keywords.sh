@@ -7,6 +7,7 @@
 #   algorithm left out, with OpenSSH's log line, and takes it otherwise;
 # - FingerprintHash md5 shows in the "Accepted publickey" line;
 # - ~/.ssh/rc runs before the command, and PermitUserRC no skips it;
+# - IPQoS marks the connection (pty sessions interactive, others bulk);
 # - bad values (IPQoS, ChannelTimeout, GSSAPI flags...) fail sshd -t with
 #   Debian's message, good ones pass both, and sshd -T prints the values
 #   as Debian's sshd prints them.
@@ -90,6 +91,45 @@ if [ "$(id -u)" = 0 ]; then
 	check "no-user-rc key option: skipped" [ ! -e "$H/rc.out" ]
 else
 	echo "not root: ~/.ssh/rc checks skipped"
+fi
+
+# IPQoS: the server's end of the connection is marked with the
+# interactive value once a pty session starts, with the bulk value for
+# other sessions, and not at all before (what Debian's sshd does).
+# tos_during ARGS...: the tos ss shows on the server's socket while
+# "ossh ARGS... sleep 2" runs, in $tos.
+tos_during() {
+	ossh "$@" "$ME@127.0.0.1" sleep 2 </dev/null >/dev/null 2>&1 &
+	cpid=$!
+	tos=""
+	i=0
+	while [ -z "$tos" ] && [ $i -lt 100 ]; do
+		grep -q "Starting session" "$T/sshd.log" &&
+		    tos=$(ss -tn --tos state established "( sport = :$PORT )" |
+		    grep -o "tos:0x[0-9a-f]*" | head -1)
+		i=$((i + 1))
+		sleep 0.05
+	done
+	wait $cpid
+	: > "$T/sshd.log"
+}
+if command -v ss >/dev/null && ss -h 2>&1 | grep -q -- --tos; then
+	restart_sshd "IPQoS af11 cs1"
+	tos_during -T
+	check "IPQoS af11 cs1: a session without a pty is marked cs1 ($tos)" \
+	    [ "$tos" = tos:0x20 ]
+	tos_during -tt
+	check "IPQoS af11 cs1: a pty session is marked af11 ($tos)" \
+	    [ "$tos" = tos:0x28 ]
+	restart_sshd
+	tos_during -tt
+	check "IPQoS default: a pty session is marked lowdelay ($tos)" \
+	    [ "$tos" = tos:0x10 ]
+	tos_during -T
+	check "IPQoS default: other sessions are marked throughput ($tos)" \
+	    [ "$tos" = tos:0x8 ]
+else
+	echo "no ss with --tos: IPQoS marking not checked"
 fi
 
 # sshd -t: the same verdict and message as Debian's sshd for each line.
