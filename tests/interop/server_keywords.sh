@@ -58,6 +58,8 @@ ossh "$ME@127.0.0.1" true
 md5=$(ssh-keygen -l -E md5 -f "$T/id_ed25519.pub" | cut -d' ' -f2)
 check "FingerprintHash md5: the Accepted line shows the MD5 fingerprint" \
     wait_log "$T/sshd.log" "Accepted publickey for $ME .*ED25519 $md5"
+check "FingerprintHash md5: so does the authorized_keys match line" \
+    wait_log "$T/sshd.log" "matching key found: ssh-ed25519 $md5"
 
 # ~/.ssh/rc and PermitUserRC, as a temporary user.
 if [ "$(id -u)" = 0 ]; then
