@@ -56,9 +56,9 @@ auth_key_short_name(const struct key *k)
 }
 
 char *
-auth_key_desc(const struct key *k)
+auth_key_desc(const struct key *k, int fp_hash)
 {
-	char *fp = key_fingerprint(k, KEY_FP_SHA256), *s;
+	char *fp = key_fingerprint(k, (enum key_fp_hash)fp_hash), *s;
 
 	s = x_asprintf("%s %s", auth_key_short_name(k), fp ? fp : "?");
 	x_free(fp);
@@ -66,10 +66,11 @@ auth_key_desc(const struct key *k)
 }
 
 char *
-auth_cert_info(const struct key_cert *c)
+auth_cert_info(const struct key_cert *c, int fp_hash)
 {
-	char *fp = key_fingerprint(c->key, KEY_FP_SHA256);
-	char *cafp = key_fingerprint(c->ca_key, KEY_FP_SHA256), *s;
+	char *fp = key_fingerprint(c->key, (enum key_fp_hash)fp_hash);
+	char *cafp = key_fingerprint(c->ca_key, (enum key_fp_hash)fp_hash);
+	char *s;
 
 	s = x_asprintf(": %s-CERT %s ID %s (serial %" PRIu64 ") CA %s %s",
 	    auth_key_short_name(c->key), fp ? fp : "?", c->key_id, c->serial,
@@ -154,7 +155,8 @@ trusted_ca(const struct servconf *sc, const struct passwd *pw,
 	*optsp = NULL;
 	if (sc->trusted_user_ca_keys == NULL)
 		return ERR_NOT_FOUND;
-	cafp = key_fingerprint(c->ca_key, KEY_FP_SHA256);
+	cafp = key_fingerprint(c->ca_key,
+	    (enum key_fp_hash)sc->fingerprint_hash);
 	if (!ca_listed(sc->trusted_user_ca_keys, c->ca_key)) {
 		log_debug("CA %s %s is not listed in %s",
 		    key_type_name(c->ca_key), cafp ? cafp : "?",
@@ -250,7 +252,7 @@ auth_key_revoked(const struct servconf *sc, const struct key *key,
 
 	if (sc->revoked_keys == NULL)
 		return 0;
-	fp = key_fingerprint(key, KEY_FP_SHA256);
+	fp = key_fingerprint(key, (enum key_fp_hash)sc->fingerprint_hash);
 	/* OpenSSH's sshkey_type(): "ED25519", "RSA-CERT"... */
 	type = x_asprintf("%s%s", auth_key_short_name(key),
 	    cert != NULL ? "-CERT" : "");

@@ -70,7 +70,8 @@ auth_m_hostbased(struct authctxt *ac, struct sbuf *req,
 		r = 0;
 		goto out;
 	}
-	desc = auth_key_desc(key);
+	desc = auth_key_desc(key, ac->sc != NULL ? ac->sc->fingerprint_hash :
+	    KEY_FP_SHA256);
 	host = hostbased_clean_name(chost);
 	*infop = x_asprintf(": %s, client user \"%s\", client host \"%s\"",
 	    desc, cuser, host);

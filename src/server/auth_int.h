@@ -50,9 +50,9 @@ int auth_wait_failed(struct authctxt *ac, int r);
 /* auth_cert.c: "ED25519" for a key's type, as OpenSSH logs it. */
 const char *auth_key_short_name(const struct key *k);
 /* "TYPE SHA256:..." as OpenSSH logs a key (caller frees). */
-char *auth_key_desc(const struct key *k);
+char *auth_key_desc(const struct key *k, int fp_hash);
 /* ": ED25519-CERT SHA256:... ID id (serial N) CA ED25519 SHA256:..." */
-char *auth_cert_info(const struct key_cert *c);
+char *auth_cert_info(const struct key_cert *c, int fp_hash);
 
 /* Method handlers outside auth.c. */
 int auth_m_publickey(struct authctxt *, struct sbuf *, enum auth_outcome *,

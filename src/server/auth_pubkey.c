@@ -22,9 +22,9 @@
 #include "mem.h"
 
 static char *
-key_log_info(const struct key *k)
+key_log_info(const struct key *k, int fp_hash)
 {
-	char *d = auth_key_desc(k), *s;
+	char *d = auth_key_desc(k, fp_hash), *s;
 
 	s = x_asprintf(": %s", d);
 	x_free(d);
@@ -50,7 +50,7 @@ key_used(const struct authctxt *ac, const struct key *k)
  */
 static int
 pubkey_decode(const char *alg, const unsigned char *blob, size_t blen,
-    struct key **keyp, struct key_cert **certp, char **infop)
+    int fp_hash, struct key **keyp, struct key_cert **certp, char **infop)
 {
 	enum key_type kt;
 	int r, nid;
@@ -61,7 +61,7 @@ pubkey_decode(const char *alg, const unsigned char *blob, size_t blen,
 			    alg, err_str(r));
 			return r;
 		}
-		*infop = auth_cert_info(*certp);
+		*infop = auth_cert_info(*certp, fp_hash);
 		if (!cert_sigalg_matches(*certp, alg)) {
 			log_error("userauth_pubkey: type mismatch for decoded "
 			    "key (received %s, expected %s)", alg,
@@ -75,7 +75,7 @@ pubkey_decode(const char *alg, const unsigned char *blob, size_t blen,
 		    err_str(r));
 		return r;
 	}
-	*infop = key_log_info(*keyp);
+	*infop = key_log_info(*keyp, fp_hash);
 	if (key_type_from_name(alg, &kt, &nid) != 0) {
 		log_verbose("userauth_pubkey: unsupported public key "
 		    "algorithm: %s", alg);
@@ -112,7 +112,8 @@ auth_m_publickey(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
 		goto out;
 	}
 	r = 0;
-	if (pubkey_decode(alg, q.blob, q.bloblen, &key, &cert, infop) != 0)
+	if (pubkey_decode(alg, q.blob, q.bloblen, ac->sc != NULL ?
+	    ac->sc->fingerprint_hash : KEY_FP_SHA256, &key, &cert, infop) != 0)
 		goto out;
 	subjp = cert != NULL ? &cert->key : &key;
 	q.user = ac->user;

@@ -190,7 +190,7 @@ cert_line_allows(const struct authopts *o, const struct key *k,
 
 	if (!o->cert_authority || !key_equal_public(k, q->cert->ca_key))
 		return 0;
-	fp = key_fingerprint(k, KEY_FP_SHA256);
+	fp = key_fingerprint(k, (enum key_fp_hash)q->fp_hash);
 	log_debug("%s: matching CA found: %s %s", loc, key_type_name(k),
 	    fp ? fp : "?");
 	x_free(fp);
@@ -236,7 +236,7 @@ check_line(const char *line, const char *loc, const struct passwd *pw,
 	}
 	if (!key_equal_public(k, q->key))
 		goto out;
-	fp = key_fingerprint(k, KEY_FP_SHA256);
+	fp = key_fingerprint(k, (enum key_fp_hash)q->fp_hash);
 	log_debug("%s: matching key found: %s %s", loc, key_type_name(k),
 	    fp ? fp : "?");
 	ok = options_allow(o, loc, pw, q);
@@ -439,6 +439,7 @@ query_init(struct authkeys_query *q, const struct servconf *sc,
 	q->remote_ip = remote_ip;
 	q->now = (uint64_t)time(NULL);
 	q->strict_modes = sc->strict_modes;
+	q->fp_hash = sc->fingerprint_hash;
 }
 
 int

@@ -45,6 +45,7 @@ struct authkeys_query {
 	 * valid now. NULL for a plain key.
 	 */
 	const struct key_cert *cert;
+	int fp_hash;			/* FingerprintHash, for the log lines */
 };
 
 /*
@@ -176,6 +177,7 @@ struct authcmd_tokens {
 	const struct key_cert *cert;	/* the offered certificate or NULL */
 	const char *conn_id;		/* %C; NULL: "UNKNOWN" */
 	const char *allowed;		/* the token letters accepted */
+	int fp_hash;			/* FingerprintHash, for %f and %F */
 };
 /* Split cmd and expand the arguments' tokens (see above). */
 int authcmd_argv(const char *cmd, const struct authcmd_tokens *tk,

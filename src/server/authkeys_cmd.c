@@ -38,12 +38,12 @@
 #define APC_TOKENS	"%uUhtfkTFKisCD"
 
 static int
-put_fp(struct sbuf *b, const struct key *k)
+put_fp(struct sbuf *b, const struct key *k, int fp_hash)
 {
 	char *s;
 	int r;
 
-	if ((s = key_fingerprint(k, KEY_FP_SHA256)) == NULL)
+	if ((s = key_fingerprint(k, (enum key_fp_hash)fp_hash)) == NULL)
 		return ERR_INTERNAL;
 	r = sbuf_putf(b, "%s", s);
 	x_free(s);
@@ -91,7 +91,7 @@ put_token(struct sbuf *b, int t, const struct authcmd_tokens *tk)
 		return sbuf_putf(b, "%s", c != NULL ? cert_type_name(k) :
 		    key_type_name(k));
 	case 'f':
-		return put_fp(b, k);
+		return put_fp(b, k, tk->fp_hash);
 	case 'k':
 		return put_b64(b, k, c);
 	case 'C':
@@ -106,7 +106,7 @@ put_token(struct sbuf *b, int t, const struct authcmd_tokens *tk)
 	case 'T':
 		return sbuf_putf(b, "%s", key_type_name(c->ca_key));
 	case 'F':
-		return put_fp(b, c->ca_key);
+		return put_fp(b, c->ca_key, tk->fp_hash);
 	case 'K':
 		return put_b64(b, c->ca_key, NULL);
 	case 'i':
@@ -266,6 +266,7 @@ keys_command(const struct servconf *sc, const struct passwd *pw,
 	tk.key = key;
 	tk.cert = cert;
 	tk.allowed = AKC_TOKENS;
+	tk.fp_hash = sc->fingerprint_hash;
 	if ((r = run_command(AKC_TAG, sc->authorized_keys_command,
 	    sc->authorized_keys_command_user,
 	    sc->authorized_keys_command_timeout, &tk, &out)) != 0)
@@ -273,6 +274,7 @@ keys_command(const struct servconf *sc, const struct passwd *pw,
 	memset(&q, 0, sizeof(q));
 	q.key = key;
 	q.cert = cert;
+	q.fp_hash = sc->fingerprint_hash;
 	q.remote_host = remote_host;
 	q.remote_ip = remote_ip;
 	q.now = (uint64_t)time(NULL);
@@ -332,6 +334,7 @@ authkeys_principals_command(const struct servconf *sc,
 	tk.cert = cert;
 	tk.conn_id = conn_id;
 	tk.allowed = APC_TOKENS;
+	tk.fp_hash = sc->fingerprint_hash;
 	if ((r = run_command(APC_TAG, sc->authorized_principals_command,
 	    sc->authorized_principals_command_user,
 	    sc->authorized_keys_command_timeout, &tk, &out)) != 0)
@@ -339,6 +342,7 @@ authkeys_principals_command(const struct servconf *sc,
 	memset(&q, 0, sizeof(q));
 	q.key = cert->key;
 	q.cert = cert;
+	q.fp_hash = sc->fingerprint_hash;
 	q.remote_host = remote_host;
 	q.remote_ip = remote_ip;
 	q.now = (uint64_t)time(NULL);

@@ -30,7 +30,6 @@
 #include "mem.h"
 #include "transport.h"
 
-#define RSA_MIN_BITS		1024
 #define PROVE_TAG		"hostkeys-prove-00@openssh.com"
 
 /* The session id, or NULL before the first key exchange is done. */
@@ -177,9 +176,19 @@ authority_local_pubkey_check(void *impl, const struct authority_pubkey_req *q,
 		    "PubkeyAcceptedAlgorithms", q->alg);
 		goto out;
 	}
-	if (subj->type == KEY_RSA && key_bits(subj) < RSA_MIN_BITS) {
-		log_verbose("userauth_pubkey: RSA key too small (%u bits)",
-		    key_bits(subj));
+	if (cert != NULL && (l->sc->ca_signature_algorithms == NULL ||
+	    cert->sig_alg == NULL || match_pattern_list(cert->sig_alg,
+	    l->sc->ca_signature_algorithms, 0) != 1)) {
+		log_info("userauth_pubkey: certificate signature algorithm "
+		    "%s: signature algorithm not supported",
+		    cert->sig_alg != NULL ? cert->sig_alg : "(null)");
+		goto out;
+	}
+	if (subj->type == KEY_RSA &&
+	    key_bits(subj) < (unsigned int)l->sc->required_rsa_size) {
+		/* OpenSSH's line, with sshkey_type()'s name. */
+		log_info("refusing %s key: Invalid key length",
+		    cert != NULL ? "RSA-CERT" : "RSA");
 		goto out;
 	}
 	if (auth_key_revoked(l->sc, subj, cert) || !l->valid)
@@ -304,7 +313,7 @@ hb_allowed(const struct authority_local *l, const struct key *key,
 	if (!hostbased_key_known(l->sc, l->pw, key, lookup,
 	    &hostbased_system_paths))
 		goto out;
-	fp = key_fingerprint(key, KEY_FP_SHA256);
+	fp = key_fingerprint(key, (enum key_fp_hash)l->sc->fingerprint_hash);
 	log_verbose("Accepted %s public key %s from %s@%s",
 	    auth_key_short_name(key), fp ? fp : "?", cuser, lookup);
 	x_free(fp);
@@ -354,7 +363,8 @@ authority_local_hostbased_check(void *impl,
 		    "HostbasedAcceptedAlgorithms", q->alg);
 		goto out;
 	}
-	if (key->type == KEY_RSA && key_bits(key) < RSA_MIN_BITS) {
+	if (key->type == KEY_RSA &&
+	    key_bits(key) < (unsigned int)l->sc->required_rsa_size) {
 		log_verbose("userauth_hostbased: refusing RSA key: Invalid "
 		    "key length (%u bits)", key_bits(key));
 		goto out;

@@ -538,7 +538,8 @@ static const struct int_default int_defaults[] = {
 	D(allow_tcp_forwarding, 3), D(allow_agent_forwarding, 1),
 	D(allow_streamlocal_forwarding, 3), D(streamlocal_bind_mask, 0177),
 	D(compression, 1), D(authorized_keys_command_timeout, 30),
-	D(ignore_rhosts, IGNORE_RHOSTS_YES),
+	D(ignore_rhosts, IGNORE_RHOSTS_YES), D(permit_user_rc, 1),
+	D(debian_banner, 1),
 };
 #undef D
 
@@ -620,6 +621,7 @@ check_match_auth_methods(const struct servconf *sc)
 		out = servconf_copy(sc);
 		for (k = 0; k < sc_nkeywords; k++) {
 			if (sc_keywords[k].type == T_IGNORE ||
+			    sc_keywords[k].type == T_UNSUPP ||
 			    sc_keywords[k].type == T_DEPRECATED ||
 			    sc_keywords[k].type == T_INCLUDE ||
 			    sc_keywords[k].type == T_MATCH ||
@@ -653,6 +655,7 @@ servconf_finish(struct servconf *sc)
 		sc->max_startups_max = 100;
 	}
 	sc_persource_finish(sc);
+	sc_extra_defaults(sc);
 	if (!sc_is_set(sc, offsetof(struct servconf, pid_file)))
 		sc->pid_file = x_strdup("/run/sshd.pid");
 	if (sc->pam_service_name == NULL)
@@ -760,6 +763,7 @@ servconf_apply_blocks(const struct servconf *sc, const uint32_t *blocks,
 	}
 	for (i = 0; !bad && i < sc_nkeywords; i++) {
 		if (sc_keywords[i].type == T_IGNORE ||
+		    sc_keywords[i].type == T_UNSUPP ||
 		    sc_keywords[i].type == T_DEPRECATED ||
 		    sc_keywords[i].type == T_INCLUDE ||
 		    sc_keywords[i].type == T_MATCH ||

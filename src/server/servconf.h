@@ -21,6 +21,9 @@
 
 #define SC_MAX_LIST 256
 
+#define SC_PKOPT_TOUCH	0x01	/* PubkeyAuthOptions touch-required */
+#define SC_PKOPT_VERIFY	0x02	/* PubkeyAuthOptions verify-required */
+
 enum permit_root {
 	PERMIT_ROOT_NO, PERMIT_ROOT_FORCED_ONLY /* forced-commands-only */,
 	PERMIT_ROOT_NO_PASSWORD /* prohibit-password, without-password */,
@@ -162,6 +165,19 @@ struct servconf {
 	int hostbased_uses_name_from_packet_only;
 	int ignore_rhosts;		/* enum ignore_rhosts */
 	int ignore_user_known_hosts;
+	/* Keys, logging, sessions (servconf_more.c parses the odd ones). */
+	int required_rsa_size;		/* bits; user keys below are refused */
+	int fingerprint_hash;		/* enum key_fp_hash, for log lines */
+	int permit_user_rc;		/* run ~/.ssh/rc */
+	int expose_auth_info;		/* $SSH_USER_AUTH */
+	char *log_verbose;		/* LogVerbose as written; NULL: none */
+	char *ca_signature_algorithms;	/* of certificate CA signatures */
+	int pubkey_auth_options;	/* SC_PKOPT_* bits */
+	int unused_connection_timeout;	/* seconds; 0: none */
+	char *channel_timeouts[SC_MAX_LIST];	/* "type=seconds" as written */
+	size_t nchannel_timeouts;
+	int ipqos_interactive, ipqos_bulk;	/* IP_TOS values; -1: none */
+	int debian_banner;		/* accepted; our banner has no tag */
 
 	/* Private to servconf.c: Match blocks and parse bookkeeping. */
 	void *priv;

@@ -107,8 +107,14 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	fprintf(f, "maxsessions %d\n", sc->max_sessions);
 	fprintf(f, "clientaliveinterval %d\n", sc->client_alive_interval);
 	fprintf(f, "clientalivecountmax %d\n", sc->client_alive_count_max);
+	fprintf(f, "requiredrsasize %d\n", sc->required_rsa_size);
 	fprintf(f, "streamlocalbindmask 0%o\n",
 	    (unsigned int)sc->streamlocal_bind_mask);
+	if (sc->unused_connection_timeout == 0)
+		put_str(f, "unusedconnectiontimeout", NULL);
+	else
+		fprintf(f, "unusedconnectiontimeout %d\n",
+		    sc->unused_connection_timeout);
 	put_str(f, "permitrootlogin",
 	    sc_enum_name(dump_root, sc->permit_root_login));
 	put_str(f, "ignorerhosts", sc_enum_name(dump_rhosts, sc->ignore_rhosts));
@@ -124,6 +130,7 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	put_yn(f, "printlastlog", sc->print_last_log);
 	put_yn(f, "x11forwarding", sc->x11_forwarding);
 	put_yn(f, "permittty", sc->permit_tty);
+	put_yn(f, "permituserrc", sc->permit_user_rc);
 	put_yn(f, "strictmodes", sc->strict_modes);
 	put_yn(f, "tcpkeepalive", sc->tcp_keep_alive);
 	put_yn(f, "permitemptypasswords", sc->permit_empty_passwords);
@@ -137,6 +144,9 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	put_str(f, "allowstreamlocalforwarding",
 	    sc_enum_name(dump_fwd, sc->allow_streamlocal_forwarding));
 	put_yn(f, "streamlocalbindunlink", sc->streamlocal_bind_unlink);
+	put_str(f, "fingerprinthash",
+	    sc_fingerprint_hash_name(sc->fingerprint_hash));
+	put_yn(f, "exposeauthinfo", sc->expose_auth_info);
 	put_str(f, "pidfile", sc->pid_file);
 	put_str(f, "modulifile", sc->moduli_file ? sc->moduli_file :
 	    MOAT_SSHDIR "/moduli");
@@ -158,6 +168,7 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	fprintf(f, "authorizedkeyscommandtimeout %d\n",
 	    sc->authorized_keys_command_timeout);
 	put_str(f, "kexalgorithms", sc->kex_algorithms);
+	put_str(f, "casignaturealgorithms", sc->ca_signature_algorithms);
 	put_str(f, "hostkeyalgorithms", sc->hostkey_algorithms);
 	put_str(f, "hostbasedacceptedalgorithms",
 	    sc->hostbased_accepted_algorithms);
@@ -173,10 +184,14 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	    sc->nhost_certificates);
 	put_str(f, "authenticationmethods", sc->authentication_methods ?
 	    sc->authentication_methods : "any");
+	if (sc->log_verbose != NULL)
+		put_str(f, "logverbose", sc->log_verbose);
+	sc_extra_dump_channel_timeouts(sc, f);
 	fprintf(f, "maxstartups %d:%d:%d\n", sc->max_startups_begin,
 	    sc->max_startups_rate, sc->max_startups_max);
 	sc_persource_dump(sc, f);
 	put_str(f, "permittunnel", sc_enum_name(dump_tun, sc->permit_tunnel));
+	sc_extra_dump_ipqos(sc, f);
 	fprintf(f, "rekeylimit %llu %u\n",
 	    (unsigned long long)sc->rekey_bytes, sc->rekey_seconds);
 	if (sc->permit_user_env_allowlist != NULL)
@@ -201,4 +216,5 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	for (i = 0; i < sc->nsubsystems; i++)
 		fprintf(f, "subsystem %s %s\n", sc->subsystems[i].name,
 		    sc->subsystems[i].command);
+	sc_extra_dump_pkopts(sc, f);
 }

@@ -16,11 +16,18 @@ enum sc_type {
 	T_LISTEN, T_LOGLEVEL, T_FACILITY, T_ALGS, T_REKEY, T_STARTUPS,
 	T_SUBSYS, T_SETENV, T_AUTHMETHODS, T_MODE, T_USERENV, T_IGNORE, T_DEPRECATED,
 	T_INCLUDE, T_MATCH, T_PERSOURCE,
+	/* servconf_extra.c */
+	T_UNSUPP, T_FPHASH, T_IPQOS, T_CHANTIMEOUT, T_TIMENONE, T_PKOPTS,
 };
+
+/* What a T_UNSUPP keyword's value must look like (its kw->arg). */
+enum { SC_UNSUPP_FLAG, SC_UNSUPP_INT, SC_UNSUPP_STR };
 
 #define KWF_MATCH	0x01	/* allowed inside a Match block */
 #define KWF_ACCUM	0x02	/* every line adds to the list */
 #define KWF_NONE	0x04	/* "none" means unset (NULL) */
+#define KWF_NOTYET	0x08	/* kept, not acted on: a value that asks
+				   for something says "Unsupported option" */
 
 struct sc_enum {
 	const char *name;
@@ -97,5 +104,27 @@ void sc_persource_copy(struct servconf *dst, const struct servconf *src,
     const struct sc_kw *kw);
 void sc_persource_free(struct servconf *sc, const struct sc_kw *kw);
 void sc_persource_dump(const struct servconf *sc, FILE *f);
+
+/*
+ * servconf_extra.c: the T_UNSUPP ... T_PKOPTS keywords: most arguments
+ * a line may have, parse one line (0 or -1, logged; T_UNSUPP sets
+ * nothing), copy, free, defaults, sshd -T lines.
+ */
+int sc_extra_maxargs(enum sc_type type);
+int sc_extra_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
+    int argc, const char *src, int line);
+void sc_extra_copy(struct servconf *dst, const struct servconf *src,
+    const struct sc_kw *kw);
+void sc_extra_free(struct servconf *sc, const struct sc_kw *kw);
+void sc_extra_defaults(struct servconf *sc);
+/* Whether kw's value in sc asks for something (not no, none, 0). */
+int sc_extra_is_on(const struct servconf *sc, const struct sc_kw *kw);
+/* Decimal as OpenSSH's integer keywords; *whatp: "invalid"... */
+int sc_parse_int_checked(const char *s, int *vp, const char **whatp);
+const char *sc_ipqos_name(int v, char buf[8]);
+const char *sc_fingerprint_hash_name(int v);
+void sc_extra_dump_pkopts(const struct servconf *sc, FILE *f);
+void sc_extra_dump_ipqos(const struct servconf *sc, FILE *f);
+void sc_extra_dump_channel_timeouts(const struct servconf *sc, FILE *f);
 
 #endif

@@ -64,6 +64,22 @@ static const struct sc_alg alg_kex = {
 static const struct sc_alg alg_sig = {
 	sigalg_defaults, cert_sigalg_all_names, 1, "key types" };
 
+static const char *
+ca_sigalg_defaults(void)
+{
+	/* OpenSSH 9.2's CASignatureAlgorithms default. */
+	return "ssh-ed25519,ecdsa-sha2-nistp256,ecdsa-sha2-nistp384,"
+	    "ecdsa-sha2-nistp521,sk-ssh-ed25519@openssh.com,"
+	    "sk-ecdsa-sha2-nistp256@openssh.com,rsa-sha2-512,rsa-sha2-256";
+}
+
+static const struct sc_alg alg_ca = {
+	ca_sigalg_defaults, key_sigalg_all_names, 1, "key types" };
+
+static const int unsupp_flag = SC_UNSUPP_FLAG;
+static const int unsupp_int = SC_UNSUPP_INT;
+static const int unsupp_str = SC_UNSUPP_STR;
+
 static const struct sc_enum enum_root[] = {
 	{ "yes", PERMIT_ROOT_YES }, { "no", PERMIT_ROOT_NO },
 	{ "without-password", PERMIT_ROOT_NO_PASSWORD },
@@ -206,30 +222,35 @@ const struct sc_kw sc_keywords[] = {
 	    NULL },
 	{ "include", T_INCLUDE, M, 0, 0, NULL },
 	{ "match", T_MATCH, M, 0, 0, NULL },
-	/* Accepted and not acted on (yet); allowed where OpenSSH allows. */
-	{ "casignaturealgorithms", T_IGNORE, M, 0, 0, NULL },
-	{ "channeltimeout", T_IGNORE, M, 0, 0, NULL },
-	{ "debianbanner", T_IGNORE, 0, 0, 0, NULL },
-	{ "exposeauthinfo", T_IGNORE, M, 0, 0, NULL },
-	{ "fingerprinthash", T_IGNORE, 0, 0, 0, NULL },
-	{ "gssapiauthentication", T_IGNORE, M, 0, 0, NULL },
-	{ "gssapicleanupcredentials", T_IGNORE, 0, 0, 0, NULL },
-	{ "gssapikeyexchange", T_IGNORE, 0, 0, 0, NULL },
-	{ "gssapistrictacceptorcheck", T_IGNORE, 0, 0, 0, NULL },
-	{ "hostkeyagent", T_IGNORE, 0, 0, 0, NULL },
-	{ "ipqos", T_IGNORE, M, 0, 0, NULL },
-	{ "kerberosauthentication", T_IGNORE, M, 0, 0, NULL },
-	{ "kerberosorlocalpasswd", T_IGNORE, 0, 0, 0, NULL },
-	{ "kerberosticketcleanup", T_IGNORE, 0, 0, 0, NULL },
-	{ "logverbose", T_IGNORE, M, 0, 0, NULL },
-	{ "permituserrc", T_IGNORE, M, 0, 0, NULL },
-	{ "pubkeyauthoptions", T_IGNORE, M, 0, 0, NULL },
-	{ "requiredrsasize", T_IGNORE, M, 0, 0, NULL },
-	{ "securitykeyprovider", T_IGNORE, 0, 0, 0, NULL },
-	{ "unusedconnectiontimeout", T_IGNORE, M, 0, 0, NULL },
-	{ "x11displayoffset", T_IGNORE, M, 0, 0, NULL },
-	{ "x11uselocalhost", T_IGNORE, M, 0, 0, NULL },
-	{ "xauthlocation", T_IGNORE, 0, 0, 0, NULL },
+	{ "requiredrsasize", T_INT, M, F(required_rsa_size), 0, NULL },
+	{ "fingerprinthash", T_FPHASH, 0, F(fingerprint_hash), 0, NULL },
+	{ "permituserrc", T_FLAG, M, F(permit_user_rc), 0, NULL },
+	{ "exposeauthinfo", T_FLAG, M | KWF_NOTYET, F(expose_auth_info), 0,
+	    NULL },
+	{ "logverbose", T_REST, M | KWF_NOTYET, F(log_verbose), 0, NULL },
+	{ "casignaturealgorithms", T_ALGS, M, F(ca_signature_algorithms), 0,
+	    &alg_ca },
+	{ "pubkeyauthoptions", T_PKOPTS, M, F(pubkey_auth_options), 0, NULL },
+	{ "unusedconnectiontimeout", T_TIMENONE, M | KWF_NOTYET,
+	    F(unused_connection_timeout), 0, NULL },
+	{ "channeltimeout", T_CHANTIMEOUT, M | KWF_NOTYET, F(channel_timeouts),
+	    0, NULL },
+	{ "ipqos", T_IPQOS, M, F(ipqos_interactive), 0, NULL },
+	{ "debianbanner", T_FLAG, 0, F(debian_banner), 0, NULL },
+	/* Features we do not have: the value is checked, then logged. */
+	{ "gssapiauthentication", T_UNSUPP, M, 0, 0, &unsupp_flag },
+	{ "gssapicleanupcredentials", T_UNSUPP, 0, 0, 0, &unsupp_flag },
+	{ "gssapikeyexchange", T_UNSUPP, 0, 0, 0, &unsupp_flag },
+	{ "gssapistorecredentialsonrekey", T_UNSUPP, 0, 0, 0, &unsupp_flag },
+	{ "gssapistrictacceptorcheck", T_UNSUPP, 0, 0, 0, &unsupp_flag },
+	{ "kerberosauthentication", T_UNSUPP, M, 0, 0, &unsupp_flag },
+	{ "kerberosorlocalpasswd", T_UNSUPP, 0, 0, 0, &unsupp_flag },
+	{ "kerberosticketcleanup", T_UNSUPP, 0, 0, 0, &unsupp_flag },
+	{ "hostkeyagent", T_UNSUPP, 0, 0, 0, &unsupp_str },
+	{ "securitykeyprovider", T_UNSUPP, 0, 0, 0, &unsupp_str },
+	{ "x11displayoffset", T_UNSUPP, M, 0, 0, &unsupp_int },
+	{ "x11uselocalhost", T_UNSUPP, M, 0, 0, &unsupp_flag },
+	{ "xauthlocation", T_UNSUPP, 0, 0, 0, &unsupp_str },
 	/*
 	 * Gone from OpenSSH long ago; its sshd still starts with them in
 	 * the file (old Debian configurations name several) and says so.
@@ -485,6 +506,7 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 {
 	int set = sc_is_set(sc, kw->off), v, i, maxargs = 2;
 	const struct sc_enum *e;
+	const char *what;
 	char **sp, *s = NULL;
 	size_t *np;
 
@@ -513,6 +535,10 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 	case T_REKEY:
 		maxargs = 3;
 		break;
+	case T_UNSUPP: case T_FPHASH: case T_IPQOS: case T_CHANTIMEOUT:
+	case T_TIMENONE: case T_PKOPTS:
+		maxargs = sc_extra_maxargs(kw->type);
+		break;
 	default:
 		break;
 	}
@@ -521,6 +547,8 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 		    "line", src, line, argv[0]);
 		return -1;
 	}
+	if (kw->type == T_UNSUPP)	/* checked, logged, kept nowhere */
+		return sc_extra_apply(sc, kw, argv, argc, src, line);
 	/*
 	 * First value wins: a set single-value keyword ignores later lines,
 	 * after checking them on a scratch config.
@@ -538,14 +566,25 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 			v = 1;
 		else if (strcasecmp(argv[1], "no") == 0)
 			v = 0;
-		else
-			goto bad;
+		else {
+			log_error("%s line %d: unsupported option \"%s\".",
+			    src, line, argv[1]);
+			return -1;
+		}
 		*FIELD(sc, kw->off, int) = v;
 		break;
 	case T_INT:
-		if (parse_int(argv[1], &v) != 0)
-			goto bad;
+		if (sc_parse_int_checked(argv[1], &v, &what) != 0) {
+			log_error("%s line %d: %s integer value %s.", src,
+			    line, argv[0], what);
+			return -1;
+		}
 		*FIELD(sc, kw->off, int) = v;
+		break;
+	case T_FPHASH: case T_IPQOS: case T_CHANTIMEOUT: case T_TIMENONE:
+	case T_PKOPTS:
+		if (sc_extra_apply(sc, kw, argv, argc, src, line) != 0)
+			return -1;
 		break;
 	case T_TIME:
 		if ((v = (int)sc_parse_time(argv[1])) < 0)
@@ -701,6 +740,9 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 	default:
 		return -1;	/* Include/Match are handled by the loader */
 	}
+	if ((kw->flags & KWF_NOTYET) && sc_extra_is_on(sc, kw))
+		log_info("%s line %d: Unsupported option %s", src, line,
+		    argv[0]);
 	sc_mark_set(sc, kw->off);
 	return 0;
  bad:
@@ -710,121 +752,4 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
  full:
 	log_error("%s line %d: too many %s entries.", src, line, argv[0]);
 	return -1;
-}
-
-void
-sc_kw_free_value(struct servconf *sc, const struct sc_kw *kw)
-{
-	char **arr;
-	size_t i, *np;
-
-	switch (kw->type) {
-	case T_STR: case T_REST: case T_ALGS: case T_AUTHMETHODS:
-		x_free(*FIELD(sc, kw->off, char *));
-		*FIELD(sc, kw->off, char *) = NULL;
-		break;
-	case T_USERENV:
-		x_free(*FIELD(sc, kw->cnt_off, char *));
-		*FIELD(sc, kw->cnt_off, char *) = NULL;
-		break;
-	case T_STRARR: case T_SETENV:
-		arr = FIELD(sc, kw->off, char *);
-		np = FIELD(sc, kw->cnt_off, size_t);
-		for (i = 0; i < *np; i++)
-			x_free(arr[i]);
-		*np = 0;
-		break;
-	case T_LISTEN:
-		for (i = 0; i < sc->nlisten; i++)
-			x_free(sc->listen[i].addr);
-		sc->nlisten = 0;
-		break;
-	case T_SUBSYS:
-		for (i = 0; i < sc->nsubsystems; i++) {
-			x_free(sc->subsystems[i].name);
-			x_free(sc->subsystems[i].command);
-		}
-		sc->nsubsystems = 0;
-		break;
-	case T_PERSOURCE:
-		sc_persource_free(sc, kw);
-		break;
-	default:
-		break;
-	}
-}
-
-/* Replace dst's value for kw with a deep copy of src's. */
-void
-sc_kw_copy_value(struct servconf *dst, const struct servconf *src,
-    const struct sc_kw *kw)
-{
-	const char *const *sarr;
-	char **darr;
-	const char *s;
-	size_t i, n;
-
-	switch (kw->type) {
-	case T_FLAG: case T_INT: case T_TIME: case T_ENUM: case T_LOGLEVEL:
-	case T_FACILITY: case T_MODE:
-		*FIELD(dst, kw->off, int) = *FIELD(src, kw->off, const int);
-		break;
-	case T_REKEY:
-		dst->rekey_bytes = src->rekey_bytes;
-		dst->rekey_seconds = src->rekey_seconds;
-		break;
-	case T_USERENV:
-		sc_kw_free_value(dst, kw);
-		*FIELD(dst, kw->off, int) = *FIELD(src, kw->off, const int);
-		s = *FIELD(src, kw->cnt_off, char *const);
-		*FIELD(dst, kw->cnt_off, char *) = s ? x_strdup(s) : NULL;
-		break;
-	case T_STARTUPS:
-		dst->max_startups_begin = src->max_startups_begin;
-		dst->max_startups_rate = src->max_startups_rate;
-		dst->max_startups_max = src->max_startups_max;
-		break;
-	case T_PORT:
-		memcpy(dst->ports, src->ports, sizeof(dst->ports));
-		dst->nports = src->nports;
-		break;
-	case T_STR: case T_REST: case T_ALGS: case T_AUTHMETHODS:
-		sc_kw_free_value(dst, kw);
-		s = *FIELD(src, kw->off, char *const);
-		*FIELD(dst, kw->off, char *) = s ? x_strdup(s) : NULL;
-		break;
-	case T_STRARR: case T_SETENV:
-		sc_kw_free_value(dst, kw);
-		sarr = (const char *const *)FIELD(src, kw->off, char *const);
-		darr = FIELD(dst, kw->off, char *);
-		n = *FIELD(src, kw->cnt_off, const size_t);
-		for (i = 0; i < n; i++)
-			darr[i] = x_strdup(sarr[i]);
-		*FIELD(dst, kw->cnt_off, size_t) = n;
-		break;
-	case T_LISTEN:
-		sc_kw_free_value(dst, kw);
-		for (i = 0; i < src->nlisten; i++) {
-			dst->listen[i].addr = src->listen[i].addr ?
-			    x_strdup(src->listen[i].addr) : NULL;
-			dst->listen[i].port = src->listen[i].port;
-		}
-		dst->nlisten = src->nlisten;
-		break;
-	case T_SUBSYS:
-		sc_kw_free_value(dst, kw);
-		for (i = 0; i < src->nsubsystems; i++) {
-			dst->subsystems[i].name =
-			    x_strdup(src->subsystems[i].name);
-			dst->subsystems[i].command =
-			    x_strdup(src->subsystems[i].command);
-		}
-		dst->nsubsystems = src->nsubsystems;
-		break;
-	case T_PERSOURCE:
-		sc_persource_copy(dst, src, kw);
-		break;
-	default:
-		break;
-	}
 }

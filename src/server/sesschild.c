@@ -1,8 +1,10 @@
 /*
  * sesschild.c: starting the child process of a session.
  *
- * The parent builds argv, forks, hands its ends of the pipes (or a copy
- * of the pty master) to the channel, and closes the child's ends. The
+ * The parent builds argv, marks the connection with the IPQoS value
+ * (interactive for a pty session, bulk otherwise), forks, hands its
+ * ends of the pipes (or a copy of the pty master) to the channel, and
+ * closes the child's ends. The
  * child makes itself a session leader (with the pty as controlling
  * terminal, or the three pipes as 0/1/2), closes every other descriptor,
  * restores default signal handling, drops to the user when we are root
@@ -10,7 +12,8 @@
  * user (OpenSSH's variables and order, see build_env: it may read
  * ~/.ssh/environment), changes to the home directory,
  * prints the "Last login" line and /etc/motd for shells (unless
- * ~/.hushlogin exists), and execs "shell -c command" or the login shell
+ * ~/.hushlogin exists), runs ~/.ssh/rc or /etc/ssh/sshrc, and execs
+ * "shell -c command" or the login shell
  * ("-" + basename as argv[0]). A failure in the child is written to its
  * stderr and it exits 1.
  *
@@ -46,6 +49,8 @@
 #define SESS_PATH_ROOT	"/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 #define SESS_MAILDIR	"/var/mail"
 #define SESS_MOTD	"/etc/motd"
+#define SESS_USER_RC	".ssh/rc"		/* relative to the home */
+#define SESS_SYSTEM_RC	"/etc/ssh/sshrc"
 #define SESS_PIPE_SIZE	(1024 * 1024)	/* stdin/stdout pipes of a command */
 
 static const char *
@@ -209,6 +214,60 @@ print_login_messages(const struct servconf *sc, const char *lastlog_msg)
 		print_motd();
 }
 
+/* Run argv (a shell) with stdin empty; wait for it. */
+static void
+run_and_wait(char **argv, char **envp)
+{
+	pid_t pid;
+	int fd, status;
+
+	if ((pid = fork()) == -1)
+		return;
+	if (pid == 0) {
+		if ((fd = open("/dev/null", O_RDONLY)) != -1 &&
+		    fd != STDIN_FILENO) {
+			(void)dup2(fd, STDIN_FILENO);
+			close(fd);
+		}
+		execve(argv[0], argv, envp);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+}
+
+/*
+ * ~/.ssh/rc (through the user's shell), else /etc/ssh/sshrc (through
+ * /bin/sh), before the command or shell, as OpenSSH does; we have no
+ * X11 forwarding, so there is no xauth data for their stdin. The
+ * user's file is skipped for a subsystem, under ForceCommand, with
+ * PermitUserRC no or a no-user-rc key option. The working directory is
+ * the home.
+ */
+static void
+run_rc_files(const struct session *s, char **envp)
+{
+	const struct sess_conn *conn = s->conn;
+	const struct authopts *o = conn->opts;
+	char *argv[4];
+	struct stat st;
+
+	if (!s->is_subsystem && conn->sc->permit_user_rc &&
+	    conn->sc->force_command == NULL &&
+	    (o == NULL || o->permit_user_rc) && stat(SESS_USER_RC, &st) == 0) {
+		argv[0] = (char *)user_shell(conn->pw);
+		argv[1] = "-c";
+		argv[2] = "/bin/sh " SESS_USER_RC;
+		argv[3] = NULL;
+		run_and_wait(argv, envp);
+	} else if (stat(SESS_SYSTEM_RC, &st) == 0) {
+		argv[0] = "/bin/sh";
+		argv[1] = SESS_SYSTEM_RC;
+		argv[2] = NULL;
+		run_and_wait(argv, envp);
+	}
+}
+
 static void __attribute__((noreturn))
 child_run(struct session *s, const char *command,
     const char *original_command, char **argv, int fds[3],
@@ -245,6 +304,7 @@ child_run(struct session *s, const char *command,
 	}
 	if (command == NULL)
 		print_login_messages(s->conn->sc, lastlog_msg);
+	run_rc_files(s, env.v);
 	execve(user_shell(pw), argv, env.v);
 	child_fail(user_shell(pw));
 }
@@ -355,6 +415,9 @@ sess_spawn(struct session *s, const char *command,
 	    command == NULL ? "shell" : "command",
 	    s->ptyfd != -1 ? " on " : "", s->ptyfd != -1 ? s->ttyname : "",
 	    s->conn->pw->pw_name, s->conn->raddr, s->conn->rport, s->id);
+	/* OpenSSH's rule: a pty session is interactive, others bulk. */
+	sess_set_ipqos(s->conn->sockfd, s->ptyfd != -1 ?
+	    s->conn->sc->ipqos_interactive : s->conn->sc->ipqos_bulk);
 	if ((pid = fork()) == -1) {
 		log_error("fork: %s", strerror(errno));
 		goto out;

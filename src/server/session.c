@@ -211,6 +211,7 @@ req_subsystem(struct session *s, struct sbuf *b)
 		}
 		log_verbose("subsystem request for %.100s by user %s", name,
 		    s->conn->pw->pw_name);
+		s->is_subsystem = 1;
 		r = start(s, sc->subsystems[i].command);
 		goto out;
 	}
@@ -503,6 +504,7 @@ session_serve(struct transport *t, const struct servconf *sc,
 	conn.opts = opts;
 	conn.raddr = remote_addr != NULL ? remote_addr : "UNKNOWN";
 	conn.rport = remote_port;
+	conn.sockfd = tr_fd_out(t);
 	local_endpoint(t, &conn);
 
 	/* Children are reaped through a signalfd: SIGCHLD must be blocked

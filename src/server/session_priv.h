@@ -24,6 +24,7 @@ struct sess_conn {
 	int rport;
 	char laddr[NI_MAXHOST];
 	int lport;
+	int sockfd;			/* the connection's socket, for IPQoS */
 	int nsessions;
 	int next_id;			/* session number for logs */
 };
@@ -35,6 +36,7 @@ struct session {
 	int id;
 	pid_t pid;			/* 0: no child (yet, or reaped) */
 	int started;			/* exec/shell/subsystem done */
+	int is_subsystem;		/* started by a subsystem request */
 	int exit_sent;
 	int ptyfd, ttyfd;		/* -1: no pty */
 	char ttyname[64];

@@ -1,14 +1,20 @@
 /*
  * sessutil.c: small helpers of the server's session code: the child
  * environment list, AcceptEnv and PermitUserEnvironment filtering, the
- * reading of ~/.ssh/environment, and the signal names of RFC 4254
- * section 6.10 (without the "SIG" prefix), each a table row.
+ * reading of ~/.ssh/environment, the signal names of RFC 4254
+ * section 6.10 (without the "SIG" prefix), each a table row, and the
+ * IPQoS marking of the connection.
  */
+#include <sys/socket.h>
+#include <netinet/in.h>
+
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
 #include "match.h"
 #include "mem.h"
 #include "servconf.h"
@@ -156,4 +162,25 @@ sess_env_read_file(struct sess_env *e, const struct servconf *sc,
 	}
 	free(line);
 	fclose(f);
+}
+
+void
+sess_set_ipqos(int fd, int tos)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (fd < 0 || tos < 0 ||
+	    getsockname(fd, (struct sockaddr *)&ss, &len) != 0)
+		return;
+	if (ss.ss_family == AF_INET6) {
+		if (setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &tos,
+		    sizeof(tos)) != 0)
+			log_error("setsockopt IPV6_TCLASS %d: %s", tos,
+			    strerror(errno));
+	} else if (ss.ss_family == AF_INET) {
+		if (setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)) != 0)
+			log_error("setsockopt IP_TOS %d: %s", tos,
+			    strerror(errno));
+	}
 }

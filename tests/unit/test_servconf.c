@@ -619,7 +619,7 @@ test_streamlocal(void)
 	CHECK(load_logs("StreamLocalBindMask 022 x\n", ERR_CONFIG,
 	    "extra arguments at end of line"));
 	CHECK(load_logs("StreamLocalBindUnlink maybe\n", ERR_CONFIG,
-	    "line 1: Bad StreamLocalBindUnlink value 'maybe'."));
+	    "line 1: unsupported option \"maybe\"."));
 	/* First value wins, and a later bad one is still an error. */
 	CHECK_OK(load_text("StreamLocalBindMask 0\n"
 	    "StreamLocalBindMask 077\n", &sc));

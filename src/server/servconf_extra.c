@@ -1,0 +1,380 @@
+/*
+ * servconf_extra.c: the sshd_config keywords whose values follow rules
+ * of their own, and those we accept without acting on them.
+ *
+ * Each parser checks a line's arguments as OpenSSH 9.2 (Debian's sshd)
+ * checks them and logs a refusal in its wording, so "sshd -t" fails on
+ * the same lines with the same messages: FingerprintHash (a digest
+ * name), IPQoS (one or two DSCP/ToS names or numbers 0..255),
+ * ChannelTimeout (type=interval words, or "none" alone),
+ * UnusedConnectionTimeout (an interval or "none") and PubkeyAuthOptions
+ * (none, touch-required, verify-required). Keywords of features we do
+ * not have (GSSAPI, Kerberos, X11 display settings, a host key agent,
+ * a security key provider) get their value checked too, then an
+ * "Unsupported option" line, as an OpenSSH built without them prints.
+ * The sshd -T lines of these keywords are printed here as well.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "key.h"
+#include "log.h"
+#include "mem.h"
+#include "servconf_int.h"
+
+#define FIELD(sc, off, T) ((T *)(void *)((char *)(sc) + (off)))
+
+/*
+ * IP_TOS values by name (RFC 2474 class selectors, RFC 2597 assured
+ * forwarding, RFC 3246 expedited forwarding, RFC 8622 lower effort,
+ * RFC 1349 ToS bits). sshd -T prints the first name of a value, so the
+ * order decides how 0x04 prints ("le", not "reliability").
+ */
+static const struct sc_enum ipqos_names[] = {
+	{ "af11", 0x28 }, { "af12", 0x30 }, { "af13", 0x38 },
+	{ "af21", 0x48 }, { "af22", 0x50 }, { "af23", 0x58 },
+	{ "af31", 0x68 }, { "af32", 0x70 }, { "af33", 0x78 },
+	{ "af41", 0x88 }, { "af42", 0x90 }, { "af43", 0x98 },
+	{ "cs0", 0x00 }, { "cs1", 0x20 }, { "cs2", 0x40 }, { "cs3", 0x60 },
+	{ "cs4", 0x80 }, { "cs5", 0xa0 }, { "cs6", 0xc0 }, { "cs7", 0xe0 },
+	{ "ef", 0xb8 }, { "le", 0x04 }, { "lowdelay", 0x10 },
+	{ "throughput", 0x08 }, { "reliability", 0x04 }, { NULL, 0 } };
+
+static const struct sc_enum fp_names[] = {
+	{ "MD5", KEY_FP_MD5 }, { "SHA1", KEY_FP_SHA1 },
+	{ "SHA256", KEY_FP_SHA256 }, { "SHA384", KEY_FP_SHA384 },
+	{ "SHA512", KEY_FP_SHA512 }, { NULL, 0 } };
+
+static const struct sc_enum pkopt_names[] = {
+	{ "touch-required", SC_PKOPT_TOUCH },
+	{ "verify-required", SC_PKOPT_VERIFY }, { NULL, 0 } };
+
+static int
+enum_lookup(const struct sc_enum *tab, const char *name, int *vp)
+{
+	for (; tab->name != NULL; tab++)
+		if (strcasecmp(tab->name, name) == 0) {
+			*vp = tab->value;
+			return 0;
+		}
+	return -1;
+}
+
+/*
+ * An integer as OpenSSH reads one: decimal digits, else *whatp says
+ * "invalid", "too small" or "too large". 0 or -1.
+ */
+int
+sc_parse_int_checked(const char *s, int *vp, const char **whatp)
+{
+	char *ep;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &ep, 10);
+	if (*s == '\0' || *ep != '\0') {
+		*whatp = "invalid";
+		return -1;
+	}
+	if ((errno == ERANGE && v == LLONG_MIN) || v < 0) {
+		*whatp = "too small";
+		return -1;
+	}
+	if (errno == ERANGE || v > INT_MAX) {
+		*whatp = "too large";
+		return -1;
+	}
+	*vp = (int)v;
+	return 0;
+}
+
+/* One IPQoS word: a name, "none" (-1) or a number 0..255 (C base). */
+static int
+parse_ipqos(const char *s, int *vp)
+{
+	char *ep;
+	long v;
+
+	if (strcasecmp(s, "none") == 0) {
+		*vp = -1;
+		return 0;
+	}
+	if (enum_lookup(ipqos_names, s, vp) == 0)
+		return 0;
+	errno = 0;
+	v = strtol(s, &ep, 0);
+	if (*s == '\0' || *ep != '\0' || errno != 0 || v < 0 || v > 255)
+		return -1;
+	*vp = (int)v;
+	return 0;
+}
+
+/* "type=interval": a type and an interval sc_parse_time() takes. */
+static int
+valid_channel_timeout(const char *s)
+{
+	const char *eq = strchr(s, '=');
+
+	return eq != NULL && eq != s && sc_parse_time(eq + 1) >= 0;
+}
+
+static int
+unsupported(const struct sc_kw *kw, char **argv, const char *src, int line)
+{
+	const char *what;
+	int v;
+
+	switch (*(const int *)kw->arg) {
+	case SC_UNSUPP_FLAG:
+		if (strcasecmp(argv[1], "yes") != 0 &&
+		    strcasecmp(argv[1], "no") != 0) {
+			log_error("%s line %d: unsupported option \"%s\".",
+			    src, line, argv[1]);
+			return -1;
+		}
+		break;
+	case SC_UNSUPP_INT:
+		if (sc_parse_int_checked(argv[1], &v, &what) != 0) {
+			log_error("%s line %d: %s integer value %s.", src,
+			    line, argv[0], what);
+			return -1;
+		}
+		break;
+	default:
+		break;		/* a path or a word: anything goes */
+	}
+	log_info("%s line %d: Unsupported option %s", src, line, argv[0]);
+	return 0;
+}
+
+static int
+channel_timeouts(struct servconf *sc, char **argv, int argc,
+    const char *src, int line)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcasecmp(argv[i], "none") == 0) {
+			if (argc > 2) {
+				log_error("%s line %d: keyword %s \"none\" "
+				    "argument must appear alone.", src, line,
+				    argv[0]);
+				return -1;
+			}
+			continue;
+		}
+		if (!valid_channel_timeout(argv[i])) {
+			log_error("%s line %d: invalid channel timeout %s",
+			    src, line, argv[i]);
+			return -1;
+		}
+		if (i > SC_MAX_LIST) {
+			log_error("%s line %d: too many %s entries.", src,
+			    line, argv[0]);
+			return -1;
+		}
+	}
+	for (i = 1; i < argc; i++)
+		if (strcasecmp(argv[i], "none") != 0)
+			sc->channel_timeouts[sc->nchannel_timeouts++] =
+			    x_strdup(argv[i]);
+	return 0;
+}
+
+int
+sc_extra_maxargs(enum sc_type type)
+{
+	switch (type) {
+	case T_IPQOS:
+		return 3;
+	case T_CHANTIMEOUT: case T_PKOPTS:
+		return INT_MAX;
+	default:
+		return 2;
+	}
+}
+
+int
+sc_extra_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
+    int argc, const char *src, int line)
+{
+	int v = 0, w = 0, i, bits = 0;
+	long t;
+
+	switch (kw->type) {
+	case T_UNSUPP:
+		return unsupported(kw, argv, src, line);
+	case T_FPHASH:
+		if (enum_lookup(fp_names, argv[1], &v) != 0) {
+			log_error("%s line %d: Invalid %s algorithm \"%s\".",
+			    src, line, argv[0], argv[1]);
+			return -1;
+		}
+		*FIELD(sc, kw->off, int) = v;
+		return 0;
+	case T_IPQOS:
+		for (i = 1; i < argc; i++)
+			if (parse_ipqos(argv[i], i == 1 ? &v : &w) != 0) {
+				log_error("%s line %d: Bad IPQoS value: %s",
+				    src, line, argv[i]);
+				return -1;
+			}
+		sc->ipqos_interactive = v;
+		sc->ipqos_bulk = argc > 2 ? w : v;
+		return 0;
+	case T_CHANTIMEOUT:
+		return channel_timeouts(sc, argv, argc, src, line);
+	case T_TIMENONE:
+		if (strcasecmp(argv[1], "none") == 0)
+			t = 0;
+		else if ((t = sc_parse_time(argv[1])) < 0) {
+			log_error("%s line %d: invalid time value.", src,
+			    line);
+			return -1;
+		}
+		*FIELD(sc, kw->off, int) = (int)t;
+		return 0;
+	case T_PKOPTS:
+		for (i = 1; i < argc; i++) {
+			if (strcasecmp(argv[i], "none") == 0)
+				continue;
+			if (enum_lookup(pkopt_names, argv[i], &v) != 0) {
+				log_error("%s line %d: unsupported %s option "
+				    "%s", src, line, argv[0], argv[i]);
+				return -1;
+			}
+			bits |= v;
+		}
+		*FIELD(sc, kw->off, int) = bits;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+void
+sc_extra_copy(struct servconf *dst, const struct servconf *src,
+    const struct sc_kw *kw)
+{
+	size_t i;
+
+	switch (kw->type) {
+	case T_FPHASH: case T_TIMENONE: case T_PKOPTS:
+		*FIELD(dst, kw->off, int) = *FIELD(src, kw->off, const int);
+		break;
+	case T_IPQOS:
+		dst->ipqos_interactive = src->ipqos_interactive;
+		dst->ipqos_bulk = src->ipqos_bulk;
+		break;
+	case T_CHANTIMEOUT:
+		sc_extra_free(dst, kw);
+		for (i = 0; i < src->nchannel_timeouts; i++)
+			dst->channel_timeouts[i] =
+			    x_strdup(src->channel_timeouts[i]);
+		dst->nchannel_timeouts = src->nchannel_timeouts;
+		break;
+	default:
+		break;
+	}
+}
+
+void
+sc_extra_free(struct servconf *sc, const struct sc_kw *kw)
+{
+	size_t i;
+
+	if (kw->type != T_CHANTIMEOUT)
+		return;
+	for (i = 0; i < sc->nchannel_timeouts; i++)
+		x_free(sc->channel_timeouts[i]);
+	sc->nchannel_timeouts = 0;
+}
+
+int
+sc_extra_is_on(const struct servconf *sc, const struct sc_kw *kw)
+{
+	switch (kw->type) {
+	case T_FLAG: case T_TIMENONE:
+		return *FIELD(sc, kw->off, const int) != 0;
+	case T_REST:
+		return *FIELD(sc, kw->off, char *const) != NULL;
+	case T_CHANTIMEOUT:
+		return sc->nchannel_timeouts > 0;
+	default:
+		return 0;
+	}
+}
+
+void
+sc_extra_defaults(struct servconf *sc)
+{
+	if (!sc_is_set(sc, offsetof(struct servconf, required_rsa_size)))
+		sc->required_rsa_size = 1024;
+	if (!sc_is_set(sc, offsetof(struct servconf, ipqos_interactive))) {
+		/* Debian's defaults (upstream 9.2 has af21 cs1). */
+		sc->ipqos_interactive = 0x10;
+		sc->ipqos_bulk = 0x08;
+	}
+}
+
+const char *
+sc_ipqos_name(int v, char buf[8])
+{
+	const struct sc_enum *e;
+
+	if (v < 0)
+		return "none";
+	for (e = ipqos_names; e->name != NULL; e++)
+		if (e->value == v)
+			return e->name;
+	snprintf(buf, 8, "0x%02x", (unsigned int)v & 0xff);
+	return buf;
+}
+
+const char *
+sc_fingerprint_hash_name(int v)
+{
+	return sc_enum_name(fp_names, v);
+}
+
+void
+sc_extra_dump_pkopts(const struct servconf *sc, FILE *f)
+{
+	const struct sc_enum *e;
+	const char *sep = " ";
+
+	fprintf(f, "pubkeyauthoptions");
+	if (sc->pubkey_auth_options == 0)
+		fprintf(f, " none");
+	for (e = pkopt_names; e->name != NULL; e++)
+		if (sc->pubkey_auth_options & e->value)
+			fprintf(f, "%s%s", sep, e->name);
+	fprintf(f, "\n");
+}
+
+void
+sc_extra_dump_ipqos(const struct servconf *sc, FILE *f)
+{
+	char a[8], b[8];
+
+	fprintf(f, "ipqos %s %s\n", sc_ipqos_name(sc->ipqos_interactive, a),
+	    sc_ipqos_name(sc->ipqos_bulk, b));
+}
+
+void
+sc_extra_dump_channel_timeouts(const struct servconf *sc, FILE *f)
+{
+	size_t i;
+
+	if (sc->nchannel_timeouts == 0)
+		return;
+	fprintf(f, "channeltimeout");
+	for (i = 0; i < sc->nchannel_timeouts; i++)
+		fprintf(f, " %s", sc->channel_timeouts[i]);
+	fprintf(f, "\n");
+}
