@@ -46,9 +46,9 @@ check_list() {
 KW=$SRC/src/server/servconf_kw.c
 awk '/^const struct sc_kw sc_keywords/,/^};/' "$KW" |
     grep -o '{ "[a-z0-9]*", T_[A-Z]*' | sed 's/[{",]//g' >"$T/sc.all"
-awk '$2 != "T_IGNORE" && $2 != "T_DEPRECATED" { print $1 }' "$T/sc.all" |
+awk '$2 != "T_IGNORE" && $2 != "T_DEPRECATED" && $2 != "T_UNSUPP" { print $1 }' "$T/sc.all" |
     sort -u >"$T/sc.acted"
-awk '$2 == "T_IGNORE" || $2 == "T_DEPRECATED" { print $1 }' "$T/sc.all" |
+awk '$2 == "T_IGNORE" || $2 == "T_DEPRECATED" || $2 == "T_UNSUPP" { print $1 }' "$T/sc.all" |
     sort -u >"$T/sc.ignored"
 entries "$MAN/sshd_config.5" >"$T/sc.entries"
 named "$MAN/sshd_config.5" >"$T/sc.named"
