@@ -14,6 +14,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "installdirs.h"
 #include "log.h"
 #include "mem.h"
 #include "servconf.h"
@@ -103,7 +104,7 @@ test_defaults(void)
 	CHECK(sc->permit_tty == 1);
 	CHECK(sc->log_level == LOG_LEVEL_INFO && sc->log_facility == LOG_AUTH);
 	CHECK(sc->nhostkeys == 3);
-	CHECK_STR(sc->hostkeys[2], "/etc/ssh/ssh_host_ed25519_key");
+	CHECK_STR(sc->hostkeys[2], MOAT_SSHDIR "/ssh_host_ed25519_key");
 	CHECK_STR(sc->pid_file, "/run/sshd.pid");
 	CHECK(sc->nauthorized_keys_files == 2);
 	CHECK_STR(sc->authorized_keys_files[1], ".ssh/authorized_keys2");
@@ -120,7 +121,7 @@ test_defaults(void)
 	CHECK(has_line(d, "compression yes"));
 	CHECK(has_line(d, "allowtcpforwarding yes"));
 	CHECK(has_line(d, "pidfile /run/sshd.pid"));
-	CHECK(has_line(d, "modulifile /etc/ssh/moduli"));
+	CHECK(has_line(d, "modulifile " MOAT_SSHDIR "/moduli"));
 	CHECK(has_line(d, "banner none"));
 	CHECK(has_line(d, "loglevel INFO"));
 	CHECK(has_line(d, "syslogfacility AUTH"));
