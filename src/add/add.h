@@ -23,6 +23,9 @@ struct add_opts {
 
 /* A line as OpenSSH's log writes one to standard error ("\r\n"). */
 void add_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same, then exit 255 (OpenSSH's fatal()). */
+void add_fatal(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
 /* OpenSSH's words for an agent call's error. */
 const char *add_agent_err(int r);
 /* OpenSSH's words for an error loading a private key file. */

@@ -390,9 +390,8 @@ add_delete_file(struct add_opts *o, const char *path)
 	certpath = x_asprintf("%s-cert.pub", path);
 	if (load_pub(certpath, &c) == 0) {
 		if (!key_equal_public(c.key, p.key)) {
-			add_log("Certificate %s does not match private key %s",
-			    certpath, path);
-			exit(255);
+			add_fatal("Certificate %s does not match private "
+			    "key %s", certpath, path);
 		}
 		if (delete_one(o, &c, certpath) == 0)
 			ret = 0;

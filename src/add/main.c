@@ -46,8 +46,8 @@ add_log(const char *fmt, ...)
 	fputs("\r\n", stderr);
 }
 
-static void __attribute__((format(printf, 1, 2), noreturn))
-fatal(const char *fmt, ...)
+void
+add_fatal(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -224,19 +224,20 @@ main(int argc, char **argv)
 			break;
 		case 'E':
 			if (key_fp_hash_from_name(optarg, &o.fp_hash) != 0)
-				fatal("Invalid hash algorithm \"%s\"", optarg);
+				add_fatal("Invalid hash algorithm \"%s\"",
+				    optarg);
 			break;
 		case 'k':
 			o.key_only = 1;
 			break;
 		case 'l': case 'L':
 			if (lflag != 0)
-				fatal("-%c flag already specified", lflag);
+				add_fatal("-%c flag already specified", lflag);
 			lflag = ch;
 			break;
 		case 'x': case 'X':
 			if (xflag != 0)
-				fatal("-%c flag already specified", xflag);
+				add_fatal("-%c flag already specified", xflag);
 			xflag = ch;
 			break;
 		case 'c':
@@ -263,7 +264,7 @@ main(int argc, char **argv)
 			o.lifetime = (uint32_t)life;
 			break;
 		case 'M': case 'm':
-			break;	/* XMSS signature counts: no XMSS keys here */
+			break;	/* XMSS signature limits: no XMSS here */
 		case 'h': case 'H': case 'K': case 'S': case 's': case 'e':
 			unsupported(ch);
 			break;
@@ -281,7 +282,7 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	if ((xflag != 0) + (lflag != 0) + (Dflag != 0) > 1)
-		fatal("Invalid combination of actions");
+		add_fatal("Invalid combination of actions");
 	if (xflag != 0)
 		ret = add_lock(&o, xflag == 'x') != 0;
 	else if (lflag != 0)
@@ -290,7 +291,7 @@ main(int argc, char **argv)
 		ret = add_delete_all(&o) != 0;
 	else if (Tflag) {
 		if (argc <= 0)
-			fatal("no keys to test");
+			add_fatal("no keys to test");
 		for (i = 0; i < argc; i++)
 			if (add_test_key(&o, argv[i]) != 0)
 				ret = 1;

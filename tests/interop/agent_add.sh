@@ -126,6 +126,9 @@ alike "errors: missing, bad, unreadable files" \
     '$A nonexistent; $A -d nonexistent; $A junk; $A empty; \
     $A id_ed25519.pub; $A open; $A id_rsa nonexistent'
 alike "bad flags" '$A -E foo -l; $A -t 1x; $A -l -L; $A -x -l; $A -?; $A -t'
+alike "a locked agent; lock passwords from standard input" \
+    '(echo pw; echo pw) | $A -x; $A id_ed25519; $A -l; $A -D; \
+    echo pw | $A -X; $A -l; printf "a\nb\n" | $A -x; $A -X'
 alike "no agent" 'SSH_AUTH_SOCK= $A -l; SSH_AUTH_SOCK=$T/none $A -l'
 
 # Keys ours added list as keys Debian's added (the ADD_IDENTITY bytes).
