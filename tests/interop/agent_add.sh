@@ -9,7 +9,8 @@
 # -k, -D, -t (the key gone after its lifetime), -c (the agent's own
 # askpass confirms or refuses), -x/-X on a terminal, -T, the default
 # identities of ~/.ssh, and the error cases (no agent, missing or bad
-# files, a wrong passphrase, a key others may read). Then Debian's ssh
+# files, a wrong passphrase, a key others may read), and the requests
+# both send, byte for byte, to a recording agent. Then Debian's ssh
 # logs in to our sshd with keys and a certificate our ssh-add loaded.
 . "$(dirname "$0")/lib.sh"
 need ssh-agent
@@ -145,6 +146,27 @@ same_add() {
 }
 check "what ours adds, Debian's ssh-add lists and tests alike" \
     same_add id_ed25519 id_ecdsa id_rsa
+
+# The requests themselves, byte for byte, as a recording agent sees them.
+"$PY" "$SRC/tests/interop/agent_add_record.py" "$T/rec.sock" "$T/rec.log" &
+REC_PID=$!
+at_exit "kill $REC_PID 2>/dev/null"
+i=0
+while [ ! -S "$T/rec.sock" ]; do
+	i=$((i + 1)); [ $i -gt 200 ] && break; sleep 0.05
+done
+for which in o m; do
+	if [ $which = o ]; then A=$OADD; else A=$ADD; fi
+	rm -f rec.log
+	(export A; SSH_AUTH_SOCK=$T/rec.sock setsid -w sh -c '
+	    $A -c -t 5 id_ed25519 id_ecdsa id_rsa pem_ec; $A id_rsa
+	    $A -d id_ed25519 id_rsa; $A -k -d id_ecdsa; $A -D
+	    (echo pw; echo pw) | $A -x; echo pw | $A -X; $A -l' \
+	    >/dev/null 2>&1 < /dev/null)
+	mv rec.log "rec.$which" 2>/dev/null
+done
+check "the agent is sent the same bytes by both (19 requests)" \
+    sh -c "cmp -s rec.o rec.m && [ \$(wc -l < rec.m) -eq 19 ]"
 
 # -t: gone once the lifetime is over.
 reset_agent
