@@ -17,6 +17,7 @@ struct add_opts {
 	int quiet;			/* -q */
 	int confirm;			/* -c */
 	uint32_t lifetime;		/* -t, seconds; 0: none */
+	uint32_t maxsign;		/* -M; 0: none */
 	enum key_fp_hash fp_hash;	/* -E */
 	char *pass;			/* the last passphrase that worked */
 };

@@ -234,7 +234,8 @@ static void
 add_cert(struct add_opts *o, const char *name, const struct key *k,
     const char *comment)
 {
-	struct agent_constraints cons = { o->lifetime, o->confirm };
+	struct agent_constraints cons = { o->lifetime, o->confirm,
+	    o->maxsign };
 	struct pub p;
 	char *certpath = x_asprintf("%s-cert.pub", name);
 	int r;
@@ -264,7 +265,8 @@ add_cert(struct add_opts *o, const char *name, const struct key *k,
 int
 add_file(struct add_opts *o, const char *path)
 {
-	struct agent_constraints cons = { o->lifetime, o->confirm };
+	struct agent_constraints cons = { o->lifetime, o->confirm,
+	    o->maxsign };
 	const char *name = strcmp(path, "-") == 0 ? "(stdin)" : path;
 	struct sbuf *file = NULL;
 	struct key *k = NULL;

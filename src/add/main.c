@@ -131,6 +131,22 @@ parse_life(const char *s)
 	return total;
 }
 
+/* -M and -m: a number from 1 to 2^32-1 (leading blanks allowed). */
+static int
+parse_count(const char *s, uint32_t *np)
+{
+	long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < 1 ||
+	    v > (long long)UINT32_MAX)
+		return -1;
+	*np = (uint32_t)v;
+	return 0;
+}
+
 static int
 connect_agent(void)
 {
@@ -205,6 +221,7 @@ int
 main(int argc, char **argv)
 {
 	struct add_opts o;
+	uint32_t count;
 	int ch, i, lflag = 0, xflag = 0, dflag = 0, Dflag = 0, Tflag = 0;
 	int loglevel = LOG_LEVEL_INFO, ret = 0;
 	long life;
@@ -264,7 +281,15 @@ main(int argc, char **argv)
 			o.lifetime = (uint32_t)life;
 			break;
 		case 'M': case 'm':
-			break;	/* XMSS signature limits: no XMSS here */
+			/* -m only tunes -M for XMSS keys: none here */
+			if (parse_count(optarg, &count) != 0) {
+				usage();
+				ret = 1;
+				goto done;
+			}
+			if (ch == 'M')
+				o.maxsign = count;
+			break;
 		case 'h': case 'H': case 'K': case 'S': case 's': case 'e':
 			unsupported(ch);
 			break;

@@ -340,7 +340,8 @@ agent_add(int fd, const struct key *k, const struct key_cert *c,
 	struct sbuf *req = sbuf_new();
 	int constrained, r;
 
-	constrained = cons != NULL && (cons->lifetime != 0 || cons->confirm);
+	constrained = cons != NULL && (cons->lifetime != 0 || cons->confirm ||
+	    cons->maxsign != 0);
 	if ((r = sbuf_put_u8(req, constrained ? SSH_AGENTC_ADD_ID_CONSTRAINED :
 	    SSH_AGENTC_ADD_IDENTITY)) != 0 ||
 	    (r = put_private(req, k, c)) != 0 ||
@@ -352,6 +353,10 @@ agent_add(int fd, const struct key *k, const struct key_cert *c,
 		goto out;
 	if (constrained && cons->confirm &&
 	    (r = sbuf_put_u8(req, SSH_AGENT_CONSTRAIN_CONFIRM)) != 0)
+		goto out;
+	if (constrained && cons->maxsign != 0 &&
+	    ((r = sbuf_put_u8(req, SSH_AGENT_CONSTRAIN_MAXSIGN)) != 0 ||
+	    (r = sbuf_put_u32(req, cons->maxsign)) != 0))
 		goto out;
 	r = simple_request(fd, req);
  out:

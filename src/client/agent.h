@@ -100,6 +100,7 @@ uint32_t agent_sign_flags(const char *alg);
 struct agent_constraints {
 	uint32_t lifetime;		/* seconds; 0: none */
 	int confirm;			/* ask before each use */
+	uint32_t maxsign;		/* signatures allowed; 0: no limit */
 };
 /*
  * ADD_IDENTITY (ADD_ID_CONSTRAINED when cons sets anything) of the

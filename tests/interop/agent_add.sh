@@ -130,6 +130,9 @@ alike "bad flags" '$A -E foo -l; $A -t 1x; $A -l -L; $A -x -l; $A -?; $A -t'
 alike "a locked agent; lock passwords from standard input" \
     '(echo pw; echo pw) | $A -x; $A id_ed25519; $A -l; $A -D; \
     echo pw | $A -X; $A -l; printf "a\nb\n" | $A -x; $A -X'
+alike "-M (the agent refuses it for these keys), -m" \
+    '$A -M 5 id_ed25519; $A -m 3 -k id_ecdsa; $A -l; $A -M 0 -l; \
+    $A -m x -l; $A -M " 4294967295" -l; $A -M 4294967296 -l'
 alike "no agent" 'SSH_AUTH_SOCK= $A -l; SSH_AUTH_SOCK=$T/none $A -l'
 
 # Keys ours added list as keys Debian's added (the ADD_IDENTITY bytes).

@@ -5,7 +5,7 @@
  * answer (then end of file) before the request is made, and the
  * request is read back from it afterwards and taken apart field by
  * field: the private key body of each type, the certificate forms of
- * ADD_IDENTITY, the constraints. Then every malformed answer: FAILURE,
+ * ADD_IDENTITY, the constraints (lifetime, confirm, maxsign). Then every malformed answer: FAILURE,
  * other types, surplus bytes, bad lengths, and the good answer cut at
  * every byte must each give an error, never a crash or a hang.
  */
@@ -38,7 +38,7 @@ static int
 run(enum op op, size_t i, const unsigned char *raw, size_t len,
     struct sbuf *sent)
 {
-	struct agent_constraints cons = { 5, 1 };
+	struct agent_constraints cons = { 5, 1, 7 };
 	unsigned char buf[4096];
 	struct sbuf *blob;
 	ssize_t n;
@@ -142,6 +142,9 @@ test_add_plain(void)
 		CHECK(sbuf_get_u32(req, &life) == 0 && life == 5);
 		CHECK(sbuf_get_u8(req, &c2) == 0 &&
 		    c2 == SSH_AGENT_CONSTRAIN_CONFIRM);
+		CHECK(sbuf_get_u8(req, &c1) == 0 &&
+		    c1 == SSH_AGENT_CONSTRAIN_MAXSIGN);
+		CHECK(sbuf_get_u32(req, &life) == 0 && life == 7);
 		CHECK(sbuf_len(req) == 0);
 		sbuf_free(req);
  next:
