@@ -1,8 +1,9 @@
 /*
  * add.h: what the files of ssh-add share: its settings, the messages
- * it prints in OpenSSH's words, and its three parts: asking for
- * passphrases (add_pass.c), keys and certificates from files into and
- * out of the agent (add_keys.c), and the command line (main.c).
+ * it prints in OpenSSH's words, and its parts: asking for passphrases
+ * (add_pass.c), keys and certificates from files into and out of the
+ * agent (add_keys.c), destination constraints (add_dest.c), and the
+ * command line (main.c).
  */
 #ifndef MOAT_ADD_H
 #define MOAT_ADD_H
@@ -10,6 +11,7 @@
 #include <stdint.h>
 
 #include "key.h"
+#include "sbuf.h"
 
 struct add_opts {
 	int fd;				/* the agent connection */
@@ -18,6 +20,9 @@ struct add_opts {
 	int confirm;			/* -c */
 	uint32_t lifetime;		/* -t, seconds; 0: none */
 	uint32_t maxsign;		/* -M; 0: none */
+	char **hostfiles;		/* -H, in order */
+	size_t nhostfiles;
+	struct sbuf *dest;		/* -h constraints, encoded; or NULL */
 	enum key_fp_hash fp_hash;	/* -E */
 	char *pass;			/* the last passphrase that worked */
 };
@@ -42,6 +47,14 @@ const char *add_file_err(int r);
  */
 char *add_read_pass(const char *prompt);
 void add_pass_free(char *p);
+
+/* ---- add_dest.c ---- */
+/*
+ * Append one -h constraint "[from>][user@]host" to o->dest, with the
+ * host keys of the hosts it names; a bad one is fatal, in OpenSSH's
+ * words.
+ */
+void add_dest_constraint(struct add_opts *o, const char *spec);
 
 /* ---- add_keys.c ---- */
 /* Each 0 or -1, having said why. */

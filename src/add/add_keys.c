@@ -235,7 +235,7 @@ add_cert(struct add_opts *o, const char *name, const struct key *k,
     const char *comment)
 {
 	struct agent_constraints cons = { o->lifetime, o->confirm,
-	    o->maxsign };
+	    o->maxsign, o->dest };
 	struct pub p;
 	char *certpath = x_asprintf("%s-cert.pub", name);
 	int r;
@@ -266,7 +266,7 @@ int
 add_file(struct add_opts *o, const char *path)
 {
 	struct agent_constraints cons = { o->lifetime, o->confirm,
-	    o->maxsign };
+	    o->maxsign, o->dest };
 	const char *name = strcmp(path, "-") == 0 ? "(stdin)" : path;
 	struct sbuf *file = NULL;
 	struct key *k = NULL;

@@ -7,8 +7,8 @@
  * exist. Exit 0 on success, 1 when something failed, 255 on a fatal
  * error (a bad flag combination, an unknown hash).
  *
- * Destination constraints (-h, -H), hardware keys (-K, -S) and PKCS#11
- * providers (-s, -e) are refused with a message: moat has none of them.
+ * Hardware keys (-K, -S) and PKCS#11 providers (-s, -e) are refused
+ * with a message: moat has neither.
  */
 #include <sys/stat.h>
 
@@ -172,10 +172,6 @@ static void
 unsupported(int ch)
 {
 	switch (ch) {
-	case 'h': case 'H':
-		fprintf(stderr, "Destination constraints (-%c) are not "
-		    "supported.\n", ch);
-		break;
 	case 'K': case 'S':
 		fprintf(stderr, "Hardware security keys (-%c) are not "
 		    "supported.\n", ch);
@@ -222,6 +218,8 @@ main(int argc, char **argv)
 {
 	struct add_opts o;
 	uint32_t count;
+	char **dests = NULL;
+	size_t ndests = 0;
 	int ch, i, lflag = 0, xflag = 0, dflag = 0, Dflag = 0, Tflag = 0;
 	int loglevel = LOG_LEVEL_INFO, ret = 0;
 	long life;
@@ -290,7 +288,17 @@ main(int argc, char **argv)
 			if (ch == 'M')
 				o.maxsign = count;
 			break;
-		case 'h': case 'H': case 'K': case 'S': case 's': case 'e':
+		case 'H':
+			o.hostfiles = x_reallocarray(o.hostfiles,
+			    o.nhostfiles + 1, sizeof(*o.hostfiles));
+			o.hostfiles[o.nhostfiles++] = optarg;
+			break;
+		case 'h':
+			dests = x_reallocarray(dests, ndests + 1,
+			    sizeof(*dests));
+			dests[ndests++] = optarg;
+			break;
+		case 'K': case 'S': case 's': case 'e':
 			unsupported(ch);
 			break;
 		default:
@@ -308,6 +316,8 @@ main(int argc, char **argv)
 	argv += optind;
 	if ((xflag != 0) + (lflag != 0) + (Dflag != 0) > 1)
 		add_fatal("Invalid combination of actions");
+	for (i = 0; i < (int)ndests; i++)
+		add_dest_constraint(&o, dests[i]);
 	if (xflag != 0)
 		ret = add_lock(&o, xflag == 'x') != 0;
 	else if (lflag != 0)
@@ -329,6 +339,9 @@ main(int argc, char **argv)
 				ret = 1;
 	}
  done:
+	x_free(dests);
+	x_free(o.hostfiles);
+	sbuf_free(o.dest);
 	add_pass_free(o.pass);
 	agent_close(o.fd);
 	return ret;

@@ -341,7 +341,7 @@ agent_add(int fd, const struct key *k, const struct key_cert *c,
 	int constrained, r;
 
 	constrained = cons != NULL && (cons->lifetime != 0 || cons->confirm ||
-	    cons->maxsign != 0);
+	    cons->maxsign != 0 || cons->dest != NULL);
 	if ((r = sbuf_put_u8(req, constrained ? SSH_AGENTC_ADD_ID_CONSTRAINED :
 	    SSH_AGENTC_ADD_IDENTITY)) != 0 ||
 	    (r = put_private(req, k, c)) != 0 ||
@@ -357,6 +357,11 @@ agent_add(int fd, const struct key *k, const struct key_cert *c,
 	if (constrained && cons->maxsign != 0 &&
 	    ((r = sbuf_put_u8(req, SSH_AGENT_CONSTRAIN_MAXSIGN)) != 0 ||
 	    (r = sbuf_put_u32(req, cons->maxsign)) != 0))
+		goto out;
+	if (constrained && cons->dest != NULL &&
+	    ((r = sbuf_put_u8(req, SSH_AGENT_CONSTRAIN_EXTENSION)) != 0 ||
+	    (r = sbuf_put_cstring(req, AGENT_RESTRICT_DESTINATION)) != 0 ||
+	    (r = sbuf_put_stringb(req, cons->dest)) != 0))
 		goto out;
 	r = simple_request(fd, req);
  out:

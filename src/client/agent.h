@@ -44,6 +44,7 @@
 #define SSH_AGENT_CONSTRAIN_CONFIRM	2
 #define SSH_AGENT_CONSTRAIN_MAXSIGN	3
 #define SSH_AGENT_CONSTRAIN_EXTENSION	255
+#define AGENT_RESTRICT_DESTINATION "restrict-destination-v00@openssh.com"
 /* Signature flags (section 5.3). */
 #define SSH_AGENT_RSA_SHA2_256		0x02
 #define SSH_AGENT_RSA_SHA2_512		0x04
@@ -101,6 +102,11 @@ struct agent_constraints {
 	uint32_t lifetime;		/* seconds; 0: none */
 	int confirm;			/* ask before each use */
 	uint32_t maxsign;		/* signatures allowed; 0: no limit */
+	/*
+	 * restrict-destination-v00@openssh.com (PROTOCOL.agent): the
+	 * encoded constraints (each a string), or NULL.
+	 */
+	const struct sbuf *dest;
 };
 /*
  * ADD_IDENTITY (ADD_ID_CONSTRAINED when cons sets anything) of the

@@ -7,7 +7,8 @@
 # standard input) and the certificates beside them, -l/-L listings (and
 # that what ours added lists as what Debian's adds), -d with and without
 # -k, -D, -t (the key gone after its lifetime), -c (the agent's own
-# askpass confirms or refuses), -x/-X on a terminal, -T, the default
+# askpass confirms or refuses), -h/-H destination constraints, -M, -x/-X
+# on a terminal, -T, the default
 # identities of ~/.ssh, and the error cases (no agent, missing or bad
 # files, a wrong passphrase, a key others may read), and the requests
 # both send, byte for byte, to a recording agent. Then Debian's ssh
@@ -23,8 +24,13 @@ unset DISPLAY WAYLAND_DISPLAY SSH_ASKPASS SSH_ASKPASS_REQUIRE
 make_keys
 cd "$T" || exit 1
 
-# Keys, certificates and askpass programs.
+# Keys, certificates, known_hosts files for -h and askpass programs.
 ssh-keygen -q -t ed25519 -N '' -f ca -C ca
+ssh-keygen -q -t ed25519 -N '' -f hk1 -C hk1
+ssh-keygen -q -t ecdsa -N '' -f hk2 -C hk2
+echo "hostA $(cat hk1.pub)" > kh_a
+{ echo "@cert-authority hostB $(cat hk2.pub)"; echo "hostB $(cat hk1.pub)"
+} > kh_b
 for t in ed25519 ecdsa rsa; do
 	ssh-keygen -q -s ca -I "cert-$t" -n "$ME" "id_$t.pub"
 done
@@ -133,6 +139,11 @@ alike "a locked agent; lock passwords from standard input" \
 alike "-M (the agent refuses it for these keys), -m" \
     '$A -M 5 id_ed25519; $A -m 3 -k id_ecdsa; $A -l; $A -M 0 -l; \
     $A -m x -l; $A -M " 4294967295" -l; $A -M 4294967296 -l'
+alike "-h destination constraints, -H host key files" \
+    '$A -H kh_a -H kh_b -h hostA -h "hostA>bob@hostB" -k id_ed25519; \
+    $A -l; $A -H kh_a -h "bob@hostA>hostB" id_rsa; \
+    $A -H kh_a -h nohost id_rsa; $A -H kh_a -h ">hostA" id_rsa; \
+    $A -H kh_a -h "hostA>hostB>hostA" id_rsa; $A -l'
 alike "no agent" 'SSH_AUTH_SOCK= $A -l; SSH_AUTH_SOCK=$T/none $A -l'
 
 # Keys ours added list as keys Debian's added (the ADD_IDENTITY bytes).
@@ -163,13 +174,14 @@ for which in o m; do
 	rm -f rec.log
 	(export A; SSH_AUTH_SOCK=$T/rec.sock setsid -w sh -c '
 	    $A -c -t 5 id_ed25519 id_ecdsa id_rsa pem_ec; $A id_rsa
+	    $A -H kh_a -H kh_b -h hostA -h "hostA>u@hostB" -M 3 id_ecdsa
 	    $A -d id_ed25519 id_rsa; $A -k -d id_ecdsa; $A -D
 	    (echo pw; echo pw) | $A -x; echo pw | $A -X; $A -l' \
 	    >/dev/null 2>&1 < /dev/null)
 	mv rec.log "rec.$which" 2>/dev/null
 done
-check "the agent is sent the same bytes by both (19 requests)" \
-    sh -c "cmp -s rec.o rec.m && [ \$(wc -l < rec.m) -eq 19 ]"
+check "the agent is sent the same bytes by both (21 requests)" \
+    sh -c "cmp -s rec.o rec.m && [ \$(wc -l < rec.m) -eq 21 ]"
 
 # -t: gone once the lifetime is over.
 reset_agent
@@ -249,6 +261,16 @@ for t in ed25519 ecdsa rsa; do
 	check "Debian's ssh logs in with the $t key ours added" login \
 	    "only_$t.pub"
 done
+# -h: the key signs for a host whose key the constraint names, and for
+# no other (Debian's ssh binds its agent connection to the host key).
+cat host_*.pub | sed 's/^/dest /' > kh_dest
+reset_agent
+"$ADD" -q -k -H kh_dest -h dest id_ed25519
+check "-h: Debian's ssh logs in to the host it names" login only_ed25519.pub
+reset_agent
+"$ADD" -q -k -H kh_a -h hostA id_ed25519
+no_login() { ! login "$@"; }
+check "-h: but not to another host" no_login only_ed25519.pub
 reset_agent
 "$ADD" -q certonly
 cp certonly-cert.pub only-cert.pub

@@ -5,7 +5,8 @@
  * answer (then end of file) before the request is made, and the
  * request is read back from it afterwards and taken apart field by
  * field: the private key body of each type, the certificate forms of
- * ADD_IDENTITY, the constraints (lifetime, confirm, maxsign). Then every malformed answer: FAILURE,
+ * ADD_IDENTITY, the constraints (lifetime, confirm, maxsign and the
+ * restrict-destination extension). Then every malformed answer: FAILURE,
  * other types, surplus bytes, bad lengths, and the good answer cut at
  * every byte must each give an error, never a crash or a hang.
  */
@@ -38,9 +39,9 @@ static int
 run(enum op op, size_t i, const unsigned char *raw, size_t len,
     struct sbuf *sent)
 {
-	struct agent_constraints cons = { 5, 1, 7 };
+	struct agent_constraints cons = { 5, 1, 7, NULL };
 	unsigned char buf[4096];
-	struct sbuf *blob;
+	struct sbuf *blob, *dest = sbuf_new();
 	ssize_t n;
 	int sv[2], r = ERR_INTERNAL;
 
@@ -49,6 +50,8 @@ run(enum op op, size_t i, const unsigned char *raw, size_t len,
 	if (len > 0 && write(sv[1], raw, len) != (ssize_t)len)
 		abort();
 	shutdown(sv[1], SHUT_WR);
+	sbuf_put_cstring(dest, "dest");
+	cons.dest = dest;
 	switch (op) {
 	case OP_ADD:
 		r = agent_add(sv[0], keys[i], NULL, "c", NULL);
@@ -73,6 +76,7 @@ run(enum op op, size_t i, const unsigned char *raw, size_t len,
 		r = agent_lock(sv[0], op == OP_LOCK, "pw");
 		break;
 	}
+	sbuf_free(dest);
 	close(sv[0]);
 	while (sent != NULL && (n = read(sv[1], buf, sizeof(buf))) > 0)
 		sbuf_put(sent, buf, (size_t)n);
@@ -104,8 +108,10 @@ static void
 test_add_plain(void)
 {
 	struct sbuf *sent, *req;
+	const unsigned char *p;
 	struct key *got;
 	char *comment;
+	size_t len;
 	uint32_t life;
 	uint8_t type, c1, c2;
 	size_t i;
@@ -145,6 +151,13 @@ test_add_plain(void)
 		CHECK(sbuf_get_u8(req, &c1) == 0 &&
 		    c1 == SSH_AGENT_CONSTRAIN_MAXSIGN);
 		CHECK(sbuf_get_u32(req, &life) == 0 && life == 7);
+		CHECK(sbuf_get_u8(req, &c1) == 0 &&
+		    c1 == SSH_AGENT_CONSTRAIN_EXTENSION);
+		CHECK(sbuf_get_cstring(req, &comment, NULL) == 0 &&
+		    strcmp(comment, AGENT_RESTRICT_DESTINATION) == 0);
+		x_free(comment);
+		CHECK(sbuf_get_string_direct(req, &p, &len) == 0 &&
+		    len == 8 && memcmp(p, "\0\0\0\4dest", 8) == 0);
 		CHECK(sbuf_len(req) == 0);
 		sbuf_free(req);
  next:
