@@ -316,15 +316,22 @@ main(int argc, char **argv)
 	argv += optind;
 	if ((xflag != 0) + (lflag != 0) + (Dflag != 0) > 1)
 		add_fatal("Invalid combination of actions");
+	if (xflag != 0) {
+		ret = add_lock(&o, xflag == 'x') != 0;
+		goto done;
+	}
+	if (lflag != 0) {
+		ret = add_list(&o, lflag == 'l') != 0;
+		goto done;
+	}
+	if (Dflag) {
+		ret = add_delete_all(&o) != 0;
+		goto done;
+	}
+	/* As OpenSSH: -h is looked at only by the other actions. */
 	for (i = 0; i < (int)ndests; i++)
 		add_dest_constraint(&o, dests[i]);
-	if (xflag != 0)
-		ret = add_lock(&o, xflag == 'x') != 0;
-	else if (lflag != 0)
-		ret = add_list(&o, lflag == 'l') != 0;
-	else if (Dflag)
-		ret = add_delete_all(&o) != 0;
-	else if (Tflag) {
+	if (Tflag) {
 		if (argc <= 0)
 			add_fatal("no keys to test");
 		for (i = 0; i < argc; i++)

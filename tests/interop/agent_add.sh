@@ -143,7 +143,8 @@ alike "-h destination constraints, -H host key files" \
     '$A -H kh_a -H kh_b -h hostA -h "hostA>bob@hostB" -k id_ed25519; \
     $A -l; $A -H kh_a -h "bob@hostA>hostB" id_rsa; \
     $A -H kh_a -h nohost id_rsa; $A -H kh_a -h ">hostA" id_rsa; \
-    $A -H kh_a -h "hostA>hostB>hostA" id_rsa; $A -l'
+    $A -H kh_a -h "hostA>hostB>hostA" id_rsa; $A -l; \
+    $A -h nohost -l; $A -h nohost -T id_ed25519.pub; $A -h nohost -D'
 alike "no agent" 'SSH_AUTH_SOCK= $A -l; SSH_AUTH_SOCK=$T/none $A -l'
 
 # Keys ours added list as keys Debian's added (the ADD_IDENTITY bytes).
