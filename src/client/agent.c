@@ -1,6 +1,8 @@
 /*
  * agent.c: talk to an ssh-agent (draft-miller-ssh-agent) over a stream
- * socket: REQUEST_IDENTITIES and SIGN_REQUEST, nothing else.
+ * socket: REQUEST_IDENTITIES and SIGN_REQUEST for ssh, and for ssh-add
+ * ADD_IDENTITY (plain keys and certificates, with a lifetime or confirm
+ * constraint), REMOVE_IDENTITY, REMOVE_ALL_IDENTITIES, LOCK and UNLOCK.
  *
  * A request is framed as "uint32 length, byte type, contents" and
  * written whole; the answer's length is read first and checked against
@@ -278,5 +280,143 @@ agent_sign(int fd, const unsigned char *blob, size_t bloblen,
 	sbuf_free(view);
 	sbuf_free(req);
 	sbuf_free(ans);
+	return r;
+}
+
+/* Requests that change the agent, answered SUCCESS or FAILURE ------- */
+
+/*
+ * Send req; 0 when the agent answers SUCCESS (and nothing more),
+ * ERR_PERMISSION_DENIED on FAILURE, ERR_PROTOCOL on anything else.
+ * req is wiped: it may hold a private key or a password.
+ */
+static int
+simple_request(int fd, struct sbuf *req)
+{
+	struct sbuf *ans = sbuf_new();
+	uint8_t type;
+	int r;
+
+	if ((r = transact(fd, req, ans, &type)) != 0)
+		goto out;
+	if (is_failure(type))
+		r = ERR_PERMISSION_DENIED;
+	else if (type != SSH_AGENT_SUCCESS || sbuf_len(ans) != 0) {
+		log_debug("agent: unexpected answer %u", type);
+		r = ERR_PROTOCOL;
+	}
+ out:
+	sbuf_wipe(req);
+	sbuf_free(ans);
+	return r;
+}
+
+/* The key (or certificate) and its private fields, as ADD_IDENTITY has. */
+static int
+put_private(struct sbuf *req, const struct key *k, const struct key_cert *c)
+{
+	struct sbuf *blob;
+	const char *name;
+	int r;
+
+	if (c == NULL)
+		return key_private_to_sbuf(k, req);
+	if ((name = cert_type_name(k)) == NULL ||
+	    !key_equal_public(k, c->key))
+		return ERR_INVALID_ARGUMENT;
+	blob = sbuf_new();
+	if ((r = cert_to_blob(c, blob)) == 0 &&
+	    (r = sbuf_put_cstring(req, name)) == 0 &&
+	    (r = sbuf_put_stringb(req, blob)) == 0)
+		r = key_private_cert_fields_to_sbuf(k, req);
+	sbuf_free(blob);
+	return r;
+}
+
+int
+agent_add(int fd, const struct key *k, const struct key_cert *c,
+    const char *comment, const struct agent_constraints *cons)
+{
+	struct sbuf *req = sbuf_new();
+	int constrained, r;
+
+	constrained = cons != NULL && (cons->lifetime != 0 || cons->confirm ||
+	    cons->maxsign != 0 || cons->dest != NULL);
+	if ((r = sbuf_put_u8(req, constrained ? SSH_AGENTC_ADD_ID_CONSTRAINED :
+	    SSH_AGENTC_ADD_IDENTITY)) != 0 ||
+	    (r = put_private(req, k, c)) != 0 ||
+	    (r = sbuf_put_cstring(req, comment != NULL ? comment : "")) != 0)
+		goto out;
+	if (constrained && cons->lifetime != 0 &&
+	    ((r = sbuf_put_u8(req, SSH_AGENT_CONSTRAIN_LIFETIME)) != 0 ||
+	    (r = sbuf_put_u32(req, cons->lifetime)) != 0))
+		goto out;
+	if (constrained && cons->confirm &&
+	    (r = sbuf_put_u8(req, SSH_AGENT_CONSTRAIN_CONFIRM)) != 0)
+		goto out;
+	if (constrained && cons->maxsign != 0 &&
+	    ((r = sbuf_put_u8(req, SSH_AGENT_CONSTRAIN_MAXSIGN)) != 0 ||
+	    (r = sbuf_put_u32(req, cons->maxsign)) != 0))
+		goto out;
+	if (constrained && cons->dest != NULL &&
+	    ((r = sbuf_put_u8(req, SSH_AGENT_CONSTRAIN_EXTENSION)) != 0 ||
+	    (r = sbuf_put_cstring(req, AGENT_RESTRICT_DESTINATION)) != 0 ||
+	    (r = sbuf_put_stringb(req, cons->dest)) != 0))
+		goto out;
+	r = simple_request(fd, req);
+ out:
+	sbuf_free(req);
+	return r;
+}
+
+int
+agent_remove(int fd, const unsigned char *blob, size_t bloblen)
+{
+	struct sbuf *req = sbuf_new();
+	int r;
+
+	if ((r = sbuf_put_u8(req, SSH_AGENTC_REMOVE_IDENTITY)) == 0 &&
+	    (r = sbuf_put_string(req, blob, bloblen)) == 0)
+		r = simple_request(fd, req);
+	sbuf_free(req);
+	return r;
+}
+
+int
+agent_remove_all(int fd)
+{
+	struct sbuf *req = sbuf_new();
+	int r, r1;
+
+	if ((r = sbuf_put_u8(req, SSH_AGENTC_REMOVE_ALL_IDENTITIES)) != 0)
+		goto out;
+	r = simple_request(fd, req);
+	if (r != 0 && r != ERR_PERMISSION_DENIED)
+		goto out;
+	/*
+	 * Then the protocol-1 form, as OpenSSH's ssh-add still sends; its
+	 * answer (or none) does not count.
+	 */
+	sbuf_reset(req);
+	if ((r1 = sbuf_put_u8(req, SSH_AGENTC_REMOVE_ALL_RSA_IDENTITIES)) == 0)
+		r1 = simple_request(fd, req);
+	if (r1 != 0)
+		log_debug("agent: remove all (protocol 1): %s", err_str(r1));
+ out:
+	sbuf_free(req);
+	return r;
+}
+
+int
+agent_lock(int fd, int lock, const char *password)
+{
+	struct sbuf *req = sbuf_new();
+	int r;
+
+	if ((r = sbuf_put_u8(req, lock ? SSH_AGENTC_LOCK :
+	    SSH_AGENTC_UNLOCK)) == 0 &&
+	    (r = sbuf_put_cstring(req, password)) == 0)
+		r = simple_request(fd, req);
+	sbuf_free(req);
 	return r;
 }

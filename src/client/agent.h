@@ -24,6 +24,7 @@
 #define SSH_AGENT_FAILURE		5
 #define SSH_AGENT_SUCCESS		6
 #define SSH_AGENTC_REQUEST_IDENTITIES	11
+#define SSH_AGENTC_REMOVE_ALL_RSA_IDENTITIES 9	/* protocol 1 */
 #define SSH_AGENT_IDENTITIES_ANSWER	12
 #define SSH_AGENTC_SIGN_REQUEST		13
 #define SSH_AGENT_SIGN_RESPONSE		14
@@ -43,6 +44,7 @@
 #define SSH_AGENT_CONSTRAIN_CONFIRM	2
 #define SSH_AGENT_CONSTRAIN_MAXSIGN	3
 #define SSH_AGENT_CONSTRAIN_EXTENSION	255
+#define AGENT_RESTRICT_DESTINATION "restrict-destination-v00@openssh.com"
 /* Signature flags (section 5.3). */
 #define SSH_AGENT_RSA_SHA2_256		0x02
 #define SSH_AGENT_RSA_SHA2_512		0x04
@@ -89,5 +91,39 @@ int agent_sign(int fd, const unsigned char *blob, size_t bloblen,
     struct sbuf *sig);
 /* The SIGN_REQUEST flags for signature algorithm alg (pure). */
 uint32_t agent_sign_flags(const char *alg);
+
+/*
+ * ssh-add's requests. Each returns 0 when the agent answers SUCCESS,
+ * ERR_PERMISSION_DENIED on FAILURE, ERR_PROTOCOL on any other or a
+ * malformed answer, or the I/O error (ERR_CONN_CLOSED, ERR_SYSTEM).
+ * Requests holding secrets are wiped before they are freed.
+ */
+struct agent_constraints {
+	uint32_t lifetime;		/* seconds; 0: none */
+	int confirm;			/* ask before each use */
+	uint32_t maxsign;		/* signatures allowed; 0: no limit */
+	/*
+	 * restrict-destination-v00@openssh.com (PROTOCOL.agent): the
+	 * encoded constraints (each a string), or NULL.
+	 */
+	const struct sbuf *dest;
+};
+/*
+ * ADD_IDENTITY (ADD_ID_CONSTRAINED when cons sets anything) of the
+ * private key k, or, when cert is not NULL, of that certificate of k
+ * (its type name, the certificate blob, then k's private fields).
+ * ERR_INVALID_ARGUMENT when k is public or cert is not k's.
+ */
+int agent_add(int fd, const struct key *k, const struct key_cert *cert,
+    const char *comment, const struct agent_constraints *cons);
+/* REMOVE_IDENTITY of a key or certificate blob. */
+int agent_remove(int fd, const unsigned char *blob, size_t bloblen);
+/*
+ * REMOVE_ALL_IDENTITIES, then the protocol-1 request OpenSSH's ssh-add
+ * still sends after it (its answer ignored). The first one's answer.
+ */
+int agent_remove_all(int fd);
+/* LOCK (lock 1) or UNLOCK with password. */
+int agent_lock(int fd, int lock, const char *password);
 
 #endif

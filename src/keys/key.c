@@ -749,11 +749,44 @@ put_bn_param(const struct key *k, const char *param, struct sbuf *b)
 	return r;
 }
 
-int
-key_private_to_sbuf(const struct key *k, struct sbuf *b)
+/* Ed25519's two private-body strings: the public key, seed || public. */
+static int
+ed25519_private_to_sbuf(const struct key *k, struct sbuf *b)
 {
 	unsigned char sk[ED25519_SK_LEN];
 	size_t len = 32;
+	int r;
+
+	r = ERR_LIBCRYPTO;
+	if (!EVP_PKEY_get_raw_private_key(k->pkey, sk, &len) || len != 32)
+		goto out;
+	len = ED25519_PK_LEN;
+	if (!EVP_PKEY_get_raw_public_key(k->pkey, sk + 32, &len) ||
+	    len != ED25519_PK_LEN)
+		goto out;
+	if ((r = sbuf_put_string(b, sk + 32, ED25519_PK_LEN)) == 0)
+		r = sbuf_put_string(b, sk, sizeof(sk));
+ out:
+	x_wipe(sk, sizeof(sk));
+	return r;
+}
+
+/* RSA's secret numbers as both bodies carry them: d, iqmp, p, q. */
+static int
+rsa_secrets_to_sbuf(const struct key *k, struct sbuf *b)
+{
+	int r;
+
+	if ((r = put_bn_param(k, OSSL_PKEY_PARAM_RSA_D, b)) != 0 ||
+	    (r = put_bn_param(k, OSSL_PKEY_PARAM_RSA_COEFFICIENT1, b)) != 0 ||
+	    (r = put_bn_param(k, OSSL_PKEY_PARAM_RSA_FACTOR1, b)) != 0)
+		return r;
+	return put_bn_param(k, OSSL_PKEY_PARAM_RSA_FACTOR2, b);
+}
+
+int
+key_private_to_sbuf(const struct key *k, struct sbuf *b)
+{
 	int r;
 
 	if (keytype_of(k) == NULL || !k->has_private)
@@ -762,33 +795,30 @@ key_private_to_sbuf(const struct key *k, struct sbuf *b)
 		return r;
 	switch (k->type) {
 	case KEY_ED25519:
-		if (!EVP_PKEY_get_raw_private_key(k->pkey, sk, &len) ||
-		    len != 32)
-			return ERR_LIBCRYPTO;
-		len = ED25519_PK_LEN;
-		if (!EVP_PKEY_get_raw_public_key(k->pkey, sk + 32, &len) ||
-		    len != ED25519_PK_LEN) {
-			r = ERR_LIBCRYPTO;
-			break;
-		}
-		if ((r = sbuf_put_string(b, sk + 32, ED25519_PK_LEN)) == 0)
-			r = sbuf_put_string(b, sk, sizeof(sk));
-		break;
+		return ed25519_private_to_sbuf(k, b);
 	case KEY_ECDSA:
 		if ((r = public_fields_to_sbuf(k, b)) == 0)
 			r = put_bn_param(k, OSSL_PKEY_PARAM_PRIV_KEY, b);
-		break;
+		return r;
 	default:
 		if ((r = put_bn_param(k, OSSL_PKEY_PARAM_RSA_N, b)) != 0 ||
-		    (r = put_bn_param(k, OSSL_PKEY_PARAM_RSA_E, b)) != 0 ||
-		    (r = put_bn_param(k, OSSL_PKEY_PARAM_RSA_D, b)) != 0 ||
-		    (r = put_bn_param(k, OSSL_PKEY_PARAM_RSA_COEFFICIENT1,
-		    b)) != 0 ||
-		    (r = put_bn_param(k, OSSL_PKEY_PARAM_RSA_FACTOR1, b)) != 0)
-			break;
-		r = put_bn_param(k, OSSL_PKEY_PARAM_RSA_FACTOR2, b);
-		break;
+		    (r = put_bn_param(k, OSSL_PKEY_PARAM_RSA_E, b)) != 0)
+			return r;
+		return rsa_secrets_to_sbuf(k, b);
 	}
-	x_wipe(sk, sizeof(sk));
-	return r;
+}
+
+int
+key_private_cert_fields_to_sbuf(const struct key *k, struct sbuf *b)
+{
+	if (keytype_of(k) == NULL || !k->has_private)
+		return ERR_INVALID_ARGUMENT;
+	switch (k->type) {
+	case KEY_ED25519:
+		return ed25519_private_to_sbuf(k, b);
+	case KEY_ECDSA:
+		return put_bn_param(k, OSSL_PKEY_PARAM_PRIV_KEY, b);
+	default:
+		return rsa_secrets_to_sbuf(k, b);
+	}
 }

@@ -142,6 +142,19 @@ int key_save_private_as(const struct key *k, const char *path,
 int key_save_public(const struct key *k, const char *path,
     const char *comment);
 
+/*
+ * A private key's body as openssh-key-v1 files and the agent protocol's
+ * ADD_IDENTITY carry it: string type name, then the type's public and
+ * private fields. ERR_INVALID_ARGUMENT for a public key.
+ */
+int key_private_to_sbuf(const struct key *k, struct sbuf *b);
+/*
+ * The private fields that follow a certificate in ADD_IDENTITY
+ * (PROTOCOL.certkeys forms): Ed25519 string pk, string seed||pk;
+ * ECDSA mpint d; RSA mpint d, iqmp, p, q.
+ */
+int key_private_cert_fields_to_sbuf(const struct key *k, struct sbuf *b);
+
 void key_free(struct key *k);
 
 #endif

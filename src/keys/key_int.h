@@ -52,11 +52,10 @@ int key_public_from_sbuf(const struct keytype *kt, struct sbuf *b,
 
 /*
  * Private key body as in PROTOCOL.key: string type then the type's
- * public and private fields. key_private_from_sbuf reads it, the
- * other appends it.
+ * public and private fields (key_private_to_sbuf, in key.h, appends
+ * it).
  */
 int key_private_from_sbuf(struct sbuf *b, struct key **keyp);
-int key_private_to_sbuf(const struct key *k, struct sbuf *b);
 
 /* Uncompressed EC point 04||X||Y of an EC key into out (alloc'd). */
 int key_ec_point(const struct key *k, unsigned char **pp, size_t *lenp);

@@ -1,10 +1,11 @@
 /*
  * fuzz_agent.c: the ssh-agent client's reading of an agent's answers.
  * The first byte picks the request (even: list identities; odd: sign
- * with an ed25519 or, when bit 1 is set, an RSA algorithm); the rest is
- * what the "agent" says, put into a socketpair before the request is
- * made, then end of file. Whatever it says, agent_list and agent_sign
- * must return cleanly (an error or a well-formed result).
+ * with an ed25519 or, when bit 1 is set, an RSA algorithm; with bit 2
+ * set, ssh-add's requests instead: even lock, odd remove all); the
+ * rest is what the "agent" says, put into a socketpair before the
+ * request is made, then end of file. Whatever it says, each call must
+ * return cleanly (an error or a well-formed result).
  */
 #include <signal.h>
 #include <stdint.h>
@@ -53,7 +54,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		off += (size_t)n;
 	}
 	(void)shutdown(sv[1], SHUT_WR);
-	if ((data[0] & 1) == 0) {
+	if ((data[0] & 4) != 0) {
+		if ((data[0] & 1) == 0)
+			(void)agent_lock(sv[0], 1, "password");
+		else
+			(void)agent_remove_all(sv[0]);
+	} else if ((data[0] & 1) == 0) {
 		if (agent_list(sv[0], &ids, &nids) == 0)
 			agent_identities_free(ids, nids);
 	} else {

@@ -6,8 +6,8 @@
 # sshd_config(5) and ssh_config(5): a keyword that is acted on needs an
 # ".It Cm Keyword" entry; one accepted and ignored (T_IGNORE and
 # T_DEPRECATED rows, ssh's ignored list) must at least be named with
-# ".Cm Keyword" (the pages list them in their own section). sshd(8) and
-# ssh(1): each option letter needs an ".It Fl x" entry. Names compare
+# ".Cm Keyword" (the pages list them in their own section). sshd(8),
+# ssh(1) and ssh-add(1): each option letter needs an ".It Fl x" entry. Names compare
 # without regard to case, as the parsers compare them.
 . "$(dirname "$0")/lib.sh"
 
@@ -89,5 +89,11 @@ check_list "sshd.8 describes every flag" "$T/sshd.flags" "$T/sshd.have"
     sort -u >"$T/ssh.flags"
 flags "$MAN/ssh.1" >"$T/ssh.have"
 check_list "ssh.1 describes every flag" "$T/ssh.flags" "$T/ssh.have"
+if [ -f "$SRC/src/add/main.c" ]; then
+	getopt_letters "$SRC/src/add/main.c" '^	    "+v' >"$T/add.flags"
+	flags "$MAN/ssh-add.1" >"$T/add.have"
+	check_list "ssh-add.1 describes every flag" "$T/add.flags" \
+	    "$T/add.have"
+fi
 
 finish

@@ -1,0 +1,355 @@
+/*
+ * main.c: ssh-add's command line, after OpenSSH 9.2's: the same flags,
+ * messages and exit statuses. The agent is connected to before the
+ * flags are read (no agent: exit 2); then one action: -x/-X lock or
+ * unlock, -l/-L list, -D remove all, -T test keys, or add (-d: remove)
+ * the files named, or with none the default identities in ~/.ssh that
+ * exist. Exit 0 on success, 1 when something failed, 255 on a fatal
+ * error (a bad flag combination, an unknown hash).
+ *
+ * Hardware keys (-K, -S) and PKCS#11 providers (-s, -e) are refused
+ * with a message: moat has neither.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "add.h"
+#include "agent.h"
+#include "err.h"
+#include "log.h"
+#include "mem.h"
+
+/* ~/.ssh files tried with no arguments, in OpenSSH's order. */
+static const char *const default_files[] = {
+	".ssh/id_rsa", ".ssh/id_ecdsa", ".ssh/id_ecdsa_sk", ".ssh/id_ed25519",
+	".ssh/id_ed25519_sk", ".ssh/id_xmss", ".ssh/id_dsa",
+};
+#define NDEFAULT	(sizeof(default_files) / sizeof(default_files[0]))
+
+void
+add_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\r\n", stderr);
+}
+
+void
+add_fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\r\n", stderr);
+	exit(255);
+}
+
+const char *
+add_agent_err(int r)
+{
+	switch (r) {
+	case ERR_PERMISSION_DENIED:
+		return "agent refused operation";
+	case ERR_PROTOCOL:
+		return "invalid format";
+	default:
+		return "communication with agent failed";
+	}
+}
+
+const char *
+add_file_err(int r)
+{
+	/*
+	 * OpenSSH reads a private key that is not openssh-key-v1 with
+	 * libcrypto, and says so when that fails too.
+	 */
+	if (r == ERR_INVALID_FORMAT || r == ERR_MESSAGE_INCOMPLETE ||
+	    r == ERR_KEY_INVALID)
+		return err_str(ERR_LIBCRYPTO);
+	return err_str(r);
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr,
+	    "usage: ssh-add [-cDdKkLlqvXx] [-E fingerprint_hash] "
+	    "[-H hostkey_file]\n"
+	    "               [-h destination_constraint] [-S provider] "
+	    "[-t life]\n"
+	    "               [file ...]\n"
+	    "       ssh-add -s pkcs11\n"
+	    "       ssh-add -e pkcs11\n"
+	    "       ssh-add -T pubkey ...\n");
+}
+
+/* OpenSSH's time format: 90, 90s, 1h30m, 2d, 1w; -1 when bad. */
+static long
+parse_life(const char *s)
+{
+	long total = 0, n, mult;
+	char *end;
+
+	if (*s == '\0')
+		return -1;
+	while (*s != '\0') {
+		if (*s < '0' || *s > '9')
+			return -1;
+		errno = 0;
+		n = strtol(s, &end, 10);
+		if (errno != 0 || n > INT_MAX)
+			return -1;
+		switch (*end) {
+		case '\0': mult = 1; break;
+		case 's': case 'S': mult = 1; end++; break;
+		case 'm': case 'M': mult = 60; end++; break;
+		case 'h': case 'H': mult = 3600; end++; break;
+		case 'd': case 'D': mult = 86400; end++; break;
+		case 'w': case 'W': mult = 604800; end++; break;
+		default: return -1;
+		}
+		if (n > INT_MAX / mult || total > INT_MAX - n * mult)
+			return -1;
+		total += n * mult;
+		s = end;
+	}
+	return total;
+}
+
+/* -M and -m: a number from 1 to 2^32-1 (leading blanks allowed). */
+static int
+parse_count(const char *s, uint32_t *np)
+{
+	long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < 1 ||
+	    v > (long long)UINT32_MAX)
+		return -1;
+	*np = (uint32_t)v;
+	return 0;
+}
+
+static int
+connect_agent(void)
+{
+	char *path = NULL;
+	int fd, r;
+
+	(void)agent_socket_path(NULL, &path);
+	if (path == NULL) {
+		fprintf(stderr, "Could not open a connection to your "
+		    "authentication agent.\n");
+		exit(2);
+	}
+	if ((r = agent_connect(path, &fd)) != 0) {
+		fprintf(stderr, "Error connecting to agent: %s\n",
+		    r == ERR_SYSTEM ? strerror(errno) : err_str(r));
+		exit(2);
+	}
+	x_free(path);
+	return fd;
+}
+
+static void
+unsupported(int ch)
+{
+	switch (ch) {
+	case 'K': case 'S':
+		fprintf(stderr, "Hardware security keys (-%c) are not "
+		    "supported.\n", ch);
+		break;
+	default:
+		fprintf(stderr, "PKCS#11 providers (-%c) are not "
+		    "supported.\n", ch);
+		break;
+	}
+	exit(1);
+}
+
+/* With no file arguments: the default identities that exist. */
+static int
+add_defaults(struct add_opts *o, int deleting)
+{
+	struct passwd *pw;
+	struct stat st;
+	char *path;
+	size_t i;
+	int count = 0, ret = 0;
+
+	if ((pw = getpwuid(getuid())) == NULL) {
+		fprintf(stderr, "No user found with uid %u\n",
+		    (unsigned int)getuid());
+		return 1;
+	}
+	for (i = 0; i < NDEFAULT; i++) {
+		path = x_asprintf("%s/%s", pw->pw_dir, default_files[i]);
+		if (stat(path, &st) == 0) {
+			if ((deleting ? add_delete_file(o, path) :
+			    add_file(o, path)) != 0)
+				ret = 1;
+			else
+				count++;
+		}
+		x_free(path);
+	}
+	return count == 0 ? 1 : ret;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct add_opts o;
+	uint32_t count;
+	char **dests = NULL;
+	size_t ndests = 0;
+	int ch, i, lflag = 0, xflag = 0, dflag = 0, Dflag = 0, Tflag = 0;
+	int loglevel = LOG_LEVEL_INFO, ret = 0;
+	long life;
+
+	memset(&o, 0, sizeof(o));
+	o.fp_hash = KEY_FP_SHA256;
+	signal(SIGPIPE, SIG_IGN);
+	log_init("ssh-add", LOG_LEVEL_INFO, 0, 1);
+	o.fd = connect_agent();
+	opterr = 0;	/* OpenSSH's getopt words, below */
+	while ((ch = getopt(argc, argv,
+	    "+vkKlLcdDTxXE:e:h:H:M:m:qs:S:t:")) != -1) {
+		switch (ch) {
+		case 'v':
+			if (loglevel < LOG_LEVEL_DEBUG3)
+				loglevel++;
+			break;
+		case 'E':
+			if (key_fp_hash_from_name(optarg, &o.fp_hash) != 0)
+				add_fatal("Invalid hash algorithm \"%s\"",
+				    optarg);
+			break;
+		case 'k':
+			o.key_only = 1;
+			break;
+		case 'l': case 'L':
+			if (lflag != 0)
+				add_fatal("-%c flag already specified", lflag);
+			lflag = ch;
+			break;
+		case 'x': case 'X':
+			if (xflag != 0)
+				add_fatal("-%c flag already specified", xflag);
+			xflag = ch;
+			break;
+		case 'c':
+			o.confirm = 1;
+			break;
+		case 'd':
+			dflag = 1;
+			break;
+		case 'D':
+			Dflag = 1;
+			break;
+		case 'q':
+			o.quiet = 1;
+			break;
+		case 'T':
+			Tflag = 1;
+			break;
+		case 't':
+			if ((life = parse_life(optarg)) < 0) {
+				fprintf(stderr, "Invalid lifetime\n");
+				ret = 1;
+				goto done;
+			}
+			o.lifetime = (uint32_t)life;
+			break;
+		case 'M': case 'm':
+			/* -m only tunes -M for XMSS keys: none here */
+			if (parse_count(optarg, &count) != 0) {
+				usage();
+				ret = 1;
+				goto done;
+			}
+			if (ch == 'M')
+				o.maxsign = count;
+			break;
+		case 'H':
+			o.hostfiles = x_reallocarray(o.hostfiles,
+			    o.nhostfiles + 1, sizeof(*o.hostfiles));
+			o.hostfiles[o.nhostfiles++] = optarg;
+			break;
+		case 'h':
+			dests = x_reallocarray(dests, ndests + 1,
+			    sizeof(*dests));
+			dests[ndests++] = optarg;
+			break;
+		case 'K': case 'S': case 's': case 'e':
+			unsupported(ch);
+			break;
+		default:
+			fprintf(stderr, "%s -- %c\r\n",
+			    strchr("EehHMmsSt", optopt) != NULL ?
+			    "option requires an argument" : "unknown option",
+			    optopt);
+			usage();
+			ret = 1;
+			goto done;
+		}
+	}
+	log_set_level(loglevel);
+	argc -= optind;
+	argv += optind;
+	if ((xflag != 0) + (lflag != 0) + (Dflag != 0) > 1)
+		add_fatal("Invalid combination of actions");
+	if (xflag != 0) {
+		ret = add_lock(&o, xflag == 'x') != 0;
+		goto done;
+	}
+	if (lflag != 0) {
+		ret = add_list(&o, lflag == 'l') != 0;
+		goto done;
+	}
+	if (Dflag) {
+		ret = add_delete_all(&o) != 0;
+		goto done;
+	}
+	/* As OpenSSH: -h is looked at only by the other actions. */
+	for (i = 0; i < (int)ndests; i++)
+		add_dest_constraint(&o, dests[i]);
+	if (Tflag) {
+		if (argc <= 0)
+			add_fatal("no keys to test");
+		for (i = 0; i < argc; i++)
+			if (add_test_key(&o, argv[i]) != 0)
+				ret = 1;
+	} else if (argc == 0)
+		ret = add_defaults(&o, dflag);
+	else {
+		for (i = 0; i < argc; i++)
+			if ((dflag ? add_delete_file(&o, argv[i]) :
+			    add_file(&o, argv[i])) != 0)
+				ret = 1;
+	}
+ done:
+	x_free(dests);
+	x_free(o.hostfiles);
+	sbuf_free(o.dest);
+	add_pass_free(o.pass);
+	agent_close(o.fd);
+	return ret;
+}
