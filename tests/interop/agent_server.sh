@@ -333,6 +333,32 @@ else
 	echo "skipped: another uid (needs root)"
 fi
 
+# Our own ssh-add against our agent: what Debian's lists, and the 6.2
+# removals, and lock/unlock.
+OA=$BIN/ssh-add
+ssh-add -D > /dev/null 2>&1
+"$OA" "$T/id_ed25519" "$T/id_ecdsa" "$T/id_rsa" > "$T/oa.out" 2>&1
+check "our ssh-add adds three keys and a certificate to our agent" \
+    [ $? = 0 -a "$(ssh-add -l | wc -l)" = 4 ]
+check "... our -l prints what Debian's does" \
+    [ "$("$OA" -l)" = "$(ssh-add -l)" ]
+check "... our -L too" [ "$("$OA" -L)" = "$(ssh-add -L)" ]
+"$OA" -k -d "$T/id_ecdsa" > /dev/null 2>&1
+check "our ssh-add -k -d: the plain key only" \
+    [ "$(ssh-add -l | wc -l)" = 3 ]
+"$OA" -d "$T/id_ecdsa" > /dev/null 2>&1
+check "our ssh-add -d: then its certificate" \
+    [ "$(ssh-add -l | wc -l)" = 2 ]
+echo secret > "$T/pass"
+SSH_ASKPASS=$T/askpass SSH_ASKPASS_REQUIRE=force "$OA" -x > /dev/null 2>&1
+check "our ssh-add -x locks our agent" \
+    sh -c "ssh-add -l | grep -q 'no identities'"
+SSH_ASKPASS=$T/askpass SSH_ASKPASS_REQUIRE=force "$OA" -X > /dev/null 2>&1
+check "our ssh-add -X unlocks it" [ "$(ssh-add -l | wc -l)" = 2 ]
+"$OA" -D > /dev/null 2>&1
+check "our ssh-add -D empties it" \
+    sh -c "ssh-add -l | grep -q 'no identities'"
+
 # The current OpenSSH's ssh-add too, when there is one (not a skip).
 O105=$(sh "$SRC/scripts/peer_openssh.sh" -q 2>/dev/null)
 if [ -n "$O105" ] && [ -x "$O105/bin/ssh-add" ]; then
