@@ -50,8 +50,16 @@ struct key *key_new(enum key_type type, int nid);
 int key_public_from_sbuf(const struct keytype *kt, struct sbuf *b,
     struct key **keyp);
 
+/* Keys from their parts (key.c; d, iqmp, p, q may be NULL for public). */
+int key_ec_from_parts(const struct keytype *kt, const unsigned char *q,
+    size_t qlen, const BIGNUM *d, EVP_PKEY **pkeyp);
+int key_rsa_from_parts(const BIGNUM *n, const BIGNUM *e, const BIGNUM *d,
+    const BIGNUM *iqmp, const BIGNUM *p, const BIGNUM *q, EVP_PKEY **pkeyp);
+/* The type-specific public fields of a blob (after the name). */
+int key_public_fields_to_sbuf(const struct key *k, struct sbuf *out);
+
 /*
- * Private key body as in PROTOCOL.key: string type then the type's
+ * Private key body as in PROTOCOL.key (key_priv.c): string type then the type's
  * public and private fields (key_private_to_sbuf, in key.h, appends
  * it).
  */
