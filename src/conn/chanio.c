@@ -100,6 +100,7 @@ chan_put_data(struct chan *c, struct sbuf *buf, int ext,
 {
 	int fd = ext ? c->efd : c->wfd;
 	ssize_t n = 0;
+	int r;
 
 	/*
 	 * Large data goes straight out when nothing is queued before it;
@@ -124,16 +125,12 @@ chan_put_data(struct chan *c, struct sbuf *buf, int ext,
 	if ((size_t)n == len)
 		return 0;
 	/*
-	 * Queue the rest. Slide what is queued to the front ourselves when
-	 * that makes room: sbuf_allocate() would wipe the bytes already
-	 * written, and this is the user's stream, not a secret of ours.
+	 * Queue the rest. Slide what is queued to the front without a wipe
+	 * when that makes room (sbuf_allocate() would wipe the bytes already
+	 * written): this is the user's stream, not a secret of ours.
 	 */
-	if (buf->off > 0 && buf->size + (len - (size_t)n) > buf->alloc &&
-	    sbuf_len(buf) + (len - (size_t)n) <= buf->alloc) {
-		memmove(buf->d, buf->d + buf->off, sbuf_len(buf));
-		buf->size -= buf->off;
-		buf->off = 0;
-	}
+	if ((r = sbuf_make_room(buf, len - (size_t)n)) != 0)
+		return r;
 	return sbuf_put(buf, data + n, len - (size_t)n);
 }
 

@@ -16,6 +16,7 @@
 #include "err.h"
 #include "mem.h"
 #include "sbuf.h"
+#include "sbuf_int.h"
 
 #define SBUF_MIN_ALLOC 256
 
@@ -103,6 +104,18 @@ sbuf_set_max_size(struct sbuf *b, size_t max)
 	return 0;
 }
 
+size_t
+sbuf_len(const struct sbuf *b)
+{
+	return b->size - b->off;
+}
+
+const unsigned char *
+sbuf_ptr(const struct sbuf *b)
+{
+	return b->d + b->off;
+}
+
 unsigned char *
 sbuf_mutable_ptr(struct sbuf *b)
 {
@@ -161,6 +174,61 @@ sbuf_reserve(struct sbuf *b, size_t len, unsigned char **dpp)
 	if (dpp != NULL)
 		*dpp = b->d + b->size;
 	b->size += len;
+	return 0;
+}
+
+int
+sbuf_make_room(struct sbuf *b, size_t len)
+{
+	size_t n = sbuf_len(b);
+
+	if (b->size + len <= b->alloc && !b->readonly)
+		return 0;
+	if (b->off > 0 && !b->readonly && n + len <= b->alloc &&
+	    len <= b->max_size && n <= b->max_size - len) {
+		memmove(b->d, b->d + b->off, n);
+		b->off = 0;
+		b->size = n;
+		return 0;
+	}
+	return sbuf_allocate(b, len);
+}
+
+size_t
+sbuf_tailroom(const struct sbuf *b)
+{
+	return b->readonly ? 0 : b->alloc - b->size;
+}
+
+int
+sbuf_set_headroom(struct sbuf *b, size_t head, size_t len)
+{
+	int r;
+
+	if (b->readonly || sbuf_len(b) != 0 || head > SIZE_MAX - len)
+		return ERR_INVALID_ARGUMENT;
+	if ((r = sbuf_allocate(b, head + len)) != 0)
+		return r;
+	b->off = b->size = head;
+	return 0;
+}
+
+unsigned char *
+sbuf_frame(struct sbuf *b, size_t head, size_t tail)
+{
+	if (b->readonly || b->off < head || b->alloc - b->size < tail)
+		return NULL;
+	return b->d + b->off - head;
+}
+
+int
+sbuf_view_reset(struct sbuf *b, const void *p, size_t len)
+{
+	if (!b->readonly)
+		return ERR_INVALID_ARGUMENT;
+	b->d = p != NULL ? (unsigned char *)p : sbuf_nothing;
+	b->off = 0;
+	b->size = b->alloc = b->max_size = len;
 	return 0;
 }
 

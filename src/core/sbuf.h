@@ -25,14 +25,8 @@
 #define SBUF_MAX_STRING	(16u * 1024 * 1024)	/* cap on a string read */
 #define SBUF_MAX_BIGNUM	(16384 / 8)		/* 16384 bits */
 
-struct sbuf {
-	unsigned char *d;	/* storage */
-	size_t off;		/* first unread byte */
-	size_t size;		/* end of data */
-	size_t alloc;		/* bytes allocated */
-	size_t max_size;	/* cap on size - off */
-	int readonly;		/* view over memory we do not own */
-};
+/* Opaque: its fields are sbuf.c's alone (sbuf_int.h for its tests). */
+struct sbuf;
 
 struct sbuf *sbuf_new(void);
 /* Read-only view of [p, p+len); the memory is not copied. */
@@ -52,8 +46,9 @@ void sbuf_reset(struct sbuf *b);
 void sbuf_wipe(struct sbuf *b);
 int sbuf_set_max_size(struct sbuf *b, size_t max);
 
-static inline size_t sbuf_len(const struct sbuf *b) { return b->size - b->off; }
-static inline const unsigned char *sbuf_ptr(const struct sbuf *b) { return b->d + b->off; }
+/* Number of unread bytes, and a pointer to the first of them. */
+size_t sbuf_len(const struct sbuf *b);
+const unsigned char *sbuf_ptr(const struct sbuf *b);
 /* Writable pointer to the unread bytes; NULL for a read-only view. */
 unsigned char *sbuf_mutable_ptr(struct sbuf *b);
 
@@ -61,6 +56,32 @@ unsigned char *sbuf_mutable_ptr(struct sbuf *b);
 int sbuf_allocate(struct sbuf *b, size_t len);
 /* Append len uninitialised bytes; *dpp points at them (may be NULL). */
 int sbuf_reserve(struct sbuf *b, size_t len, unsigned char **dpp);
+/*
+ * The bulk paths' three operations (transport input, packet output,
+ * channel queues), for which a copy or a wipe per pass would cost about
+ * as much as the encryption:
+ *
+ * sbuf_make_room: room for len more bytes at the end, sliding the unread
+ * bytes to the front without wiping the consumed ones when that is
+ * enough, else growing as sbuf_allocate() does. For streams that hold
+ * no secret of ours.
+ */
+int sbuf_make_room(struct sbuf *b, size_t len);
+/* Bytes that can be appended with neither a slide nor a growth. */
+size_t sbuf_tailroom(const struct sbuf *b);
+/*
+ * sbuf_set_headroom: an empty buffer starts head bytes into its storage,
+ * with room for len bytes after, so a header can later be written in
+ * front of what is appended. Nothing changes when it fails.
+ * sbuf_frame: a writable pointer head bytes before the unread bytes when
+ * there are head bytes before them and tail bytes of room after them;
+ * NULL otherwise, and always for a read-only view.
+ */
+int sbuf_set_headroom(struct sbuf *b, size_t head, size_t len);
+unsigned char *sbuf_frame(struct sbuf *b, size_t head, size_t tail);
+/* Re-point a read-only view at [p, p+len); nothing is allocated. */
+int sbuf_view_reset(struct sbuf *b, const void *p, size_t len);
+
 /* Drop len bytes from the front / the end. */
 int sbuf_consume(struct sbuf *b, size_t len);
 int sbuf_consume_end(struct sbuf *b, size_t len);

@@ -112,7 +112,7 @@ pkt_send_frame(struct transport *t, unsigned char *buf, size_t len)
 	buf[4] = (unsigned char)pad;
 	if ((r = pad_bytes(t, buf + 5 + len, pad)) != 0)
 		return r;
-	if ((r = tr_buf_room(t->out, 4 + plen + taglen)) != 0 ||
+	if ((r = sbuf_make_room(t->out, 4 + plen + taglen)) != 0 ||
 	    (r = sbuf_reserve(t->out, 4 + plen + taglen, &p)) != 0)
 		return r;
 	if (d->mac != NULL && !etm &&
@@ -161,10 +161,11 @@ pkt_send(struct transport *t, const unsigned char *payload, size_t len)
 int
 pkt_send_sbuf(struct transport *t, struct sbuf *b)
 {
-	if (b->readonly || b->off < PKT_HEADROOM ||
-	    b->alloc - b->size < PKT_TAILROOM)
+	unsigned char *frame = sbuf_frame(b, PKT_HEADROOM, PKT_TAILROOM);
+
+	if (frame == NULL)
 		return pkt_send(t, sbuf_ptr(b), sbuf_len(b));
-	return pkt_send_frame(t, b->d + b->off - PKT_HEADROOM, sbuf_len(b));
+	return pkt_send_frame(t, frame, sbuf_len(b));
 }
 
 /*

@@ -190,29 +190,6 @@ tr_negotiated(const struct transport *t, const char *what)
 }
 
 /*
- * Make room for len more bytes at the end of b. The transport's raw
- * buffers hold only ciphertext (or pre-KEX cleartext, which is public), so
- * unlike sbuf_allocate() this slides unread bytes down without wiping the
- * consumed ones: wiping every byte that passes through costs about as
- * much as encrypting it. Only the buffer's own fields are touched.
- */
-int
-tr_buf_room(struct sbuf *b, size_t len)
-{
-	size_t n = sbuf_len(b);
-
-	if (b->size + len <= b->alloc)
-		return 0;
-	if (b->off > 0 && n + len <= b->alloc) {
-		memmove(b->d, b->d + b->off, n);
-		b->off = 0;
-		b->size = n;
-		return 0;
-	}
-	return sbuf_allocate(b, len);
-}
-
-/*
  * Acknowledge small inputs at once. A peer with Nagle's algorithm on
  * (OpenSSH's client without a tty) holds its next small packet until
  * the last is acknowledged, and during key exchange and authentication
@@ -265,12 +242,16 @@ tr_fd_read(struct transport *t)
 
 	if (sbuf_len(t->in) >= TR_MAX_INPUT)
 		return 0;	/* let the consumer catch up */
-	/* Read into the room there is; slide or grow only when it is small. */
-	want = t->in->alloc - t->in->size;
+	/*
+	 * Read into the room there is; slide or grow only when it is small.
+	 * The raw input is ciphertext (or public pre-KEX text): sliding it
+	 * needs no wipe.
+	 */
+	want = sbuf_tailroom(t->in);
 	if (want < TR_READ_MIN) {
-		if ((r = tr_buf_room(t->in, TR_READ_CHUNK)) != 0)
+		if ((r = sbuf_make_room(t->in, TR_READ_CHUNK)) != 0)
 			return r;
-		want = t->in->alloc - t->in->size;
+		want = sbuf_tailroom(t->in);
 	}
 	if (want > TR_READ_CHUNK)
 		want = TR_READ_CHUNK;
@@ -373,9 +354,7 @@ tr_msg_start(struct transport *t, uint8_t type)
 	else
 		sbuf_reset(t->compose);
 	/* Leave room for the packet header, so it is framed in place. */
-	if (sbuf_allocate(t->compose, PKT_HEADROOM + 1 + PKT_TAILROOM) == 0) {
-		t->compose->off = t->compose->size = PKT_HEADROOM;
-	}
+	(void)sbuf_set_headroom(t->compose, PKT_HEADROOM, 1 + PKT_TAILROOM);
 	sbuf_put_u8(t->compose, type);
 	return t->compose;
 }
@@ -639,10 +618,8 @@ tr_next_message(struct transport *t, uint8_t *typep, struct sbuf **payloadp)
 			return r;
 		}
 		/* Re-point the one read-only view; no allocation. */
-		t->body->d = (unsigned char *)sbuf_ptr(t->msg) + 1;
-		t->body->off = 0;
-		t->body->size = t->body->alloc = t->body->max_size =
-		    sbuf_len(t->msg) - 1;
+		(void)sbuf_view_reset(t->body, sbuf_ptr(t->msg) + 1,
+		    sbuf_len(t->msg) - 1);
 		type = sbuf_ptr(t->msg)[0];
 		if (t->ignore_guess && type >= 30 && type < 50) {
 			t->ignore_guess = 0;

@@ -170,7 +170,5 @@ int tr_send_raw(struct transport *t, uint8_t type, const struct sbuf *body);
 int tr_protocol_error(struct transport *t, uint32_t reason,
     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 uint64_t tr_now(void);
-/* Room for len more bytes in a raw (ciphertext) buffer, without wiping. */
-int tr_buf_room(struct sbuf *b, size_t len);
 
 #endif

@@ -3,6 +3,7 @@
 
 #include "mem.h"
 #include "sbuf.h"
+#include "sbuf_int.h"
 #include "testlib.h"
 
 static void
@@ -171,6 +172,55 @@ test_wipe(void)
 	sbuf_free(b);
 }
 
+/* The bulk paths' operations: slide without growing, in-place frames,
+ * re-pointed views. */
+static void
+test_bulk_ops(void)
+{
+	struct sbuf *b = sbuf_new(), *v = sbuf_from("abc", 3);
+	unsigned char blk[200], *f;
+	const unsigned char *before;
+	size_t alloc;
+
+	memset(blk, 'x', sizeof(blk));
+	CHECK_OK(sbuf_put(b, blk, sizeof(blk)));
+	alloc = b->alloc;
+	CHECK(sbuf_tailroom(b) == alloc - 200);
+	CHECK_OK(sbuf_consume(b, 150));
+	/* 50 unread + 150 more fits after a slide: no growth, no wipe. */
+	CHECK_OK(sbuf_make_room(b, alloc - 50));
+	CHECK(b->alloc == alloc && b->off == 0 && sbuf_len(b) == 50);
+	CHECK(sbuf_tailroom(b) == alloc - 50);
+	CHECK(b->d[50] == 'x');	/* consumed bytes left as they were */
+	/* More than fits grows, keeping the unread bytes. */
+	CHECK_OK(sbuf_make_room(b, alloc));
+	CHECK(b->alloc > alloc && sbuf_len(b) == 50 && sbuf_ptr(b)[49] == 'x');
+	CHECK_OK(sbuf_set_max_size(b, 60));
+	CHECK_ERR(sbuf_make_room(b, b->alloc), ERR_NO_BUFFER_SPACE);
+
+	/* Headroom: only on an empty buffer; the frame spans head + data. */
+	CHECK_ERR(sbuf_set_headroom(b, 8, 4), ERR_INVALID_ARGUMENT);
+	sbuf_reset(b);
+	CHECK_OK(sbuf_set_max_size(b, SBUF_MAX_SIZE));
+	CHECK_OK(sbuf_set_headroom(b, 8, 4));
+	CHECK(sbuf_len(b) == 0);
+	CHECK_OK(sbuf_put(b, "data", 4));
+	f = sbuf_frame(b, 8, 0);
+	CHECK(f != NULL && f + 8 == sbuf_ptr(b));
+	CHECK(sbuf_frame(b, 9, 0) == NULL);
+	CHECK(sbuf_frame(b, 8, b->alloc) == NULL);
+
+	/* A view: no frame, no room, re-pointed without allocation. */
+	CHECK(sbuf_frame(v, 0, 0) == NULL && sbuf_tailroom(v) == 0);
+	CHECK_ERR(sbuf_make_room(v, 1), ERR_INVALID_ARGUMENT);
+	before = sbuf_ptr(b);
+	CHECK_OK(sbuf_view_reset(v, before + 1, 3));
+	CHECK(sbuf_len(v) == 3 && memcmp(sbuf_ptr(v), "ata", 3) == 0);
+	CHECK_ERR(sbuf_view_reset(b, "x", 1), ERR_INVALID_ARGUMENT);
+	sbuf_free(v);
+	sbuf_free(b);
+}
+
 int
 main(void)
 {
@@ -179,5 +229,6 @@ main(void)
 	test_mpint();
 	test_growth_and_b64();
 	test_wipe();
+	test_bulk_ops();
 	return TEST_DONE();
 }
