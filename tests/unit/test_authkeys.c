@@ -29,19 +29,6 @@ gen_key(const char *name, const char *type, char **textp)
 	return k;
 }
 
-static void
-write_file(const char *path, const char *text, mode_t mode)
-{
-	FILE *f = fopen(path, "w");
-
-	CHECK(f != NULL);
-	if (f == NULL)
-		return;
-	fputs(text, f);
-	fclose(f);
-	chmod(path, mode);
-}
-
 /* Whether the log holds s; empties the log. */
 static int
 logged(const char *s)
@@ -147,7 +134,7 @@ main(void)
 	    "cert-authority %s\n"
 	    "restrict,pty %s k1 restricted\n",
 	    t1, t2, t2, t3, t3, t4, t1);
-	write_file(akfile, text, 0600);
+	test_write_file(akfile, text, 0600);
 	x_free(text);
 
 	/* The first acceptable line wins; bad lines are skipped. */

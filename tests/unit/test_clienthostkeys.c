@@ -31,30 +31,6 @@ static struct key *edp, *ecp, *rsap;		/* public */
 static char *edt, *ect, *rsat, *ec2t;	/* ec2t: another host's */
 static unsigned char sid[32];
 
-static void
-write_file(const char *text)
-{
-	FILE *f = fopen(kh, "w");
-
-	fputs(text, f);
-	fclose(f);
-}
-
-static char *
-read_file(void)
-{
-	FILE *f = fopen(kh, "r");
-	char buf[16384];
-	size_t n;
-
-	if (f == NULL)
-		return x_strdup("");
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return x_strdup(buf);
-}
-
 static struct key *
 load(const char *name)
 {
@@ -159,7 +135,7 @@ round_with(enum fault f, char **afterp)
 
 	memcpy(other, sid, sizeof(sid));
 	other[0] ^= 1;
-	write_file(before);
+	test_write_file(kh, before, 0);
 	CHECK(ask_ec_rsa(h));
 	if (f == SWAPPED) {
 		put_proof(reply, rsa, "rsa-sha2-512", rsap, sid);
@@ -178,7 +154,7 @@ round_with(enum fault f, char **afterp)
 		CHECK_OK(sbuf_put_u32(reply, 0));
 	r = client_hostkeys_proofs(h, f != FAILURE, f == FAILURE ? NULL :
 	    reply, sid, sizeof(sid), kex);
-	*afterp = read_file();
+	*afterp = test_read_file(kh);
 	if (r != 0)
 		CHECK_STR(*afterp, before);	/* untouched */
 	x_free(before);
@@ -230,10 +206,10 @@ test_removal(void)
 
 	before = x_asprintf("# keep\n" HOST " %s\n" HOST " %s\n"
 	    "other.example %s\n" HOST " %s\n", edt, rsat, ec2t, ect);
-	write_file(before);
+	test_write_file(kh, before, 0);
 	CHECK(client_hostkeys_input(h, body, prove) == 0);
 	CHECK(sbuf_len(prove) == 0);
-	after = read_file();
+	after = test_read_file(kh);
 	want = x_asprintf("# keep\n" HOST " %s\nother.example %s\n"
 	    HOST " %s\n", edt, ec2t, ect);
 	CHECK_STR(after, want);
@@ -265,13 +241,13 @@ test_refusals(void)
 	for (i = 0; i < 4; i++) {
 		text = x_asprintf(HOST " %s\n%s%s\n", edt, lines[i],
 		    i < 3 ? rsat : ect);
-		write_file(text);
+		test_write_file(kh, text, 0);
 		h = client_hostkeys_new(o, "127.0.0.1", 2222);
 		body = hostkeys_body(edp, ecp, NULL);
 		sbuf_reset(prove);
 		CHECK(client_hostkeys_input(h, body, prove) == 0);
 		CHECK(sbuf_len(prove) == 0);
-		after = read_file();
+		after = test_read_file(kh);
 		CHECK_STR(after, text);
 		x_free(after);
 		x_free(text);
@@ -281,7 +257,7 @@ test_refusals(void)
 
 	/* The same key twice: a protocol error, nothing asked. */
 	text = known_ed();
-	write_file(text);
+	test_write_file(kh, text, 0);
 	x_free(text);
 	h = client_hostkeys_new(o, "127.0.0.1", 2222);
 	body = hostkeys_body(edp, ecp, ecp);
@@ -305,7 +281,7 @@ test_algorithms(void)
 	struct sbuf *want = hostkeys_body(ecp, NULL, NULL);
 	char *text = known_ed();
 
-	write_file(text);
+	test_write_file(kh, text, 0);
 	CHECK(client_hostkeys_input(h, body, prove) == CLIENT_HOSTKEYS_PROVE);
 	CHECK(sbuf_equal(prove, want));
 	x_free(text);
@@ -328,13 +304,13 @@ test_hashed(void)
 	int n = 0, hashed = 0;
 
 	text = x_asprintf("%s %s\n", hn, edt);
-	write_file(text);
+	test_write_file(kh, text, 0);
 	CHECK(ask_ec_rsa(h));
 	put_proof(reply, ec, NULL, ecp, sid);
 	put_proof(reply, rsa, "rsa-sha2-256", rsap, sid);
 	CHECK_OK(client_hostkeys_proofs(h, 1, reply, sid, sizeof(sid),
 	    "ssh-ed25519"));
-	after = read_file();
+	after = test_read_file(kh);
 	CHECK(strncmp(after, text, strlen(text)) == 0);
 	CHECK(strstr(after, "127.0.0.1") == NULL);
 	for (line = strtok_r(after, "\n", &save); line != NULL;
@@ -391,13 +367,13 @@ test_ask(void)
 		h = client_hostkeys_new(o, "127.0.0.1", 2222);
 		client_hostkeys_set_prompt(h, answer, NULL);
 		answers = tries[i];
-		write_file(text);
+		test_write_file(kh, text, 0);
 		CHECK(ask_ec_rsa(h));
 		put_proof(reply, ec, NULL, ecp, sid);
 		put_proof(reply, rsa, "rsa-sha2-512", rsap, sid);
 		r = client_hostkeys_proofs(h, 1, reply, sid, sizeof(sid),
 		    "ssh-ed25519");
-		after = read_file();
+		after = test_read_file(kh);
 		if (i < 2) {
 			CHECK(r != 0);
 			CHECK_STR(after, text);

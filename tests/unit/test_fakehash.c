@@ -183,18 +183,6 @@ test_pick(void)
 }
 
 static void
-write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	CHECK(f != NULL);
-	if (f == NULL)
-		return;
-	fputs(text, f);
-	fclose(f);
-}
-
-static void
 test_system(void)
 {
 	char dir[] = "/tmp/moat-fakehash-XXXXXX";
@@ -215,15 +203,15 @@ test_system(void)
 	CHECK(strncmp(out, def, strlen(def)) == 0);
 	CHECK(strlen(out) > strlen(def));
 	/* No shadow file: the passwd file's hashes. */
-	write_file(passwd, "u:" SR ":1000:1000::/:/bin/sh\n");
+	test_write_file(passwd, "u:" SR ":1000:1000::/:/bin/sh\n", 0);
 	fakehash_system(shadow, passwd, out, sizeof(out));
 	CHECK(strncmp(out, "$6$rounds=9000$", 15) == 0);
 	/* The shadow file when there is one, even with "x" in passwd. */
-	write_file(shadow, "u:" B1 ":1::::::\n");
+	test_write_file(shadow, "u:" B1 ":1::::::\n", 0);
 	fakehash_system(shadow, passwd, out, sizeof(out));
 	CHECK(strncmp(out, "$2b$05$", 7) == 0 && strlen(out) == 29);
 	/* A shadow file with nothing usable: the default again. */
-	write_file(shadow, "u:*:1::::::\n");
+	test_write_file(shadow, "u:*:1::::::\n", 0);
 	fakehash_system(shadow, passwd, out, sizeof(out));
 	CHECK(strncmp(out, def, strlen(def)) == 0);
 	unlink(shadow);

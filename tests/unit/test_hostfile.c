@@ -10,15 +10,6 @@
 #include "mem.h"
 #include "testlib.h"
 
-static void
-write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	fputs(text, f);
-	fclose(f);
-}
-
 int
 main(void)
 {
@@ -66,7 +57,7 @@ main(void)
 	    "garbage line\n", edt, h, ect, rsat, rsat, ect, ect, edt);
 	fd = mkstemp(path);
 	close(fd);
-	write_file(path, text);
+	test_write_file(path, text, 0);
 	paths[0] = "/nonexistent/known_hosts";
 	paths[1] = path;
 

@@ -20,34 +20,6 @@
 static char dir[] = "/tmp/khedit.XXXXXX";
 static char *path;
 
-static void
-write_file(const char *p, const char *text)
-{
-	FILE *f = fopen(p, "w");
-
-	fputs(text, f);
-	fclose(f);
-}
-
-static char *
-read_file(const char *p)
-{
-	FILE *f = fopen(p, "r");
-	char *buf;
-	long n;
-
-	if (f == NULL)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = x_calloc(1, (size_t)n + 1);
-	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
-		buf[0] = '\0';
-	fclose(f);
-	return buf;
-}
-
 /* Files in dir: known_hosts and known_hosts.old at most. */
 static int
 no_stray_files(void)
@@ -114,7 +86,7 @@ test_foreach(const char *edt, const char *ect, const char *hashed)
 	    "@bogus [h]:2222 %s\n"
 	    "[h]:2222\n"
 	    "[h]:2222 ssh-foo AAAA\n", edt, hashed, ect, ect, ect, ect);
-	write_file(path, text);
+	test_write_file(path, text, 0);
 	memset(&s, 0, sizeof(s));
 	CHECK_OK(hostfile_foreach(path, "[h]:2222", "10.0.0.1", count_line,
 	    &s));
@@ -156,13 +128,13 @@ test_plain(struct key *ed, struct key *ec, struct key *rsa, const char *edt,
 	    "\n"
 	    "[h]:2222 %s\n"
 	    "[other]:2222 %s", edt, ect, rsat, rsat, rsat, rsat);
-	write_file(path, before);
+	test_write_file(path, before, 0);
 	keys[0] = ed;
 	keys[1] = ec;
 	keys[2] = NULL;
 	CHECK_OK(hostfile_replace_entries(path, "[h]:2222", NULL, keys, 3, 0,
 	    0));
-	after = read_file(path);
+	after = test_read_file(path);
 	want = x_asprintf("# my hosts  \n"
 	    "other.example %s\n"
 	    "[h]:2222 %s   trailing comment\n"
@@ -174,7 +146,7 @@ test_plain(struct key *ed, struct key *ec, struct key *rsa, const char *edt,
 	    "[h]:2222 %s\n", edt, ect, rsat, rsat, rsat, edt);
 	CHECK_STR(after, want);
 	oldpath = x_asprintf("%s.old", path);
-	old = read_file(oldpath);
+	old = test_read_file(oldpath);
 	x_free(oldpath);
 	CHECK_STR(old, before);
 	CHECK(no_stray_files());
@@ -185,7 +157,7 @@ test_plain(struct key *ed, struct key *ec, struct key *rsa, const char *edt,
 	    0));
 	CHECK(stat(path, &st2) == 0 && st1.st_ino == st2.st_ino);
 	x_free(after);
-	after = read_file(path);
+	after = test_read_file(path);
 	CHECK_STR(after, want);
 	CHECK(no_stray_files());
 
@@ -193,7 +165,7 @@ test_plain(struct key *ed, struct key *ec, struct key *rsa, const char *edt,
 	CHECK_OK(hostfile_replace_entries(path, "[h]:2222", NULL, NULL, 0, 0,
 	    0));
 	x_free(after);
-	after = read_file(path);
+	after = test_read_file(path);
 	x_free(want);
 	want = x_asprintf("# my hosts  \n"
 	    "other.example %s\n"
@@ -223,10 +195,10 @@ test_hashed(struct key *ed, struct key *ec, struct key *rsa,
 
 	before = x_asprintf("%s %s\n%s %s\nother %s\n", h1, ect, h2, rsat,
 	    edt);
-	write_file(path, before);
+	test_write_file(path, before, 0);
 	CHECK_OK(hostfile_replace_entries(path, "[h]:2222", NULL, keys, 2, 1,
 	    0));
-	after = read_file(path);
+	after = test_read_file(path);
 	CHECK(strstr(after, "[h]") == NULL);
 	CHECK(strstr(after, rsat) == NULL);
 	for (line = strtok_r(after, "\n", &save); line != NULL;
@@ -261,10 +233,10 @@ test_address(struct key *ed, struct key *ec, const char *edt,
 	struct key *keys[2] = { ed, ec };
 	char *after, *want, *save = NULL, *l1, *l2;
 
-	write_file(path, "");
+	test_write_file(path, "", 0);
 	CHECK_OK(hostfile_replace_entries(path, "H.Example", "10.0.0.1",
 	    keys, 1, 0, 0));
-	after = read_file(path);
+	after = test_read_file(path);
 	want = x_asprintf("h.example,10.0.0.1 %s\n", edt);
 	CHECK_STR(after, want);
 	x_free(after);
@@ -272,20 +244,20 @@ test_address(struct key *ed, struct key *ec, const char *edt,
 
 	/* ec known under the name only: the address gets its own line. */
 	want = x_asprintf("h.example %s\n", ect);
-	write_file(path, want);
+	test_write_file(path, want, 0);
 	x_free(want);
 	CHECK_OK(hostfile_replace_entries(path, "h.example", "10.0.0.1",
 	    keys + 1, 1, 0, 0));
-	after = read_file(path);
+	after = test_read_file(path);
 	want = x_asprintf("h.example %s\n10.0.0.1 %s\n", ect, ect);
 	CHECK_STR(after, want);
 	x_free(after);
 	x_free(want);
 
-	write_file(path, "");
+	test_write_file(path, "", 0);
 	CHECK_OK(hostfile_replace_entries(path, "h.example", "10.0.0.1",
 	    keys, 1, 1, 0));
-	after = read_file(path);
+	after = test_read_file(path);
 	l1 = strtok_r(after, " \n", &save);
 	(void)strtok_r(NULL, "\n", &save);
 	l2 = strtok_r(NULL, " \n", &save);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "err.h"
 
@@ -66,6 +67,51 @@ test_unhex(const char *hex, unsigned char *buf, size_t max)
 		hex += 2;
 	}
 	return n;
+}
+
+/*
+ * Write text to path (created or truncated), then chmod it to mode unless
+ * mode is 0; a failure is a failed check. Read a whole file back as a
+ * string the caller frees with free(); "" when it is missing or unread.
+ */
+static inline void
+test_write_file(const char *path, const char *text, unsigned int mode)
+{
+	FILE *f = fopen(path, "w");
+
+	CHECK(f != NULL);
+	if (f == NULL)
+		return;
+	CHECK(fputs(text, f) >= 0);
+	CHECK(fclose(f) == 0);
+	if (mode != 0)
+		CHECK(chmod(path, (mode_t)mode) == 0);
+}
+
+static inline char *
+test_read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0, n;
+	char chunk[4096];
+
+	if (f != NULL) {
+		while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+			char *nb = realloc(buf, len + n + 1);
+
+			if (nb == NULL)
+				break;
+			buf = nb;
+			memcpy(buf + len, chunk, n);
+			len += n;
+		}
+		fclose(f);
+	}
+	if (buf == NULL && (buf = malloc(1)) == NULL)
+		abort();
+	buf[len] = '\0';
+	return buf;
 }
 
 #define TEST_DONE() (printf("%d passed, %d failed\n", test_passed, \
