@@ -15,32 +15,10 @@ SVC=moat-unix-test-$$
 OSVC=moat-oath-test-$$
 . "$(dirname "$0")/auth_methods.inc"
 
-for pam in no yes; do
-	serve "UsePAM $pam" "PAMServiceName $SVC" \
-	    "AuthenticationMethods publickey,password"
-	check "UsePAM $pam: publickey,password: key then password" \
-	    [ "$(pssh ed25519 --)" = "$U" ]
-	check "UsePAM $pam: partial success logged" \
-	    logged "Partial publickey for $U from 127.0.0.1"
-	check "UsePAM $pam: password accepted logged" \
-	    logged "Accepted password for $U from 127.0.0.1"
-	echo wrong > "$T/answer"
-	check "UsePAM $pam: failure midway (wrong password) refused" \
-	    [ -z "$(pssh ed25519 --)" ]
-	echo "$PW" > "$T/answer"
-	check "UsePAM $pam: password alone is not enough" \
-	    [ -z "$(pssh --)" ]
-	check "UsePAM $pam: key alone is not enough" \
-	    [ -z "$(pssh ed25519 -- -o PreferredAuthentications=publickey)" ]
-done
+pubkey_password_checks
 order_checks
 
-# publickey,publickey: two different keys.
-serve "AuthenticationMethods publickey,publickey"
-check "publickey,publickey: two keys let in" \
-    [ "$(pssh ed25519 ecdsa --)" = "$U" ]
-check "publickey,publickey: one key is not enough" \
-    [ -z "$(pssh ed25519 -- -o PreferredAuthentications=publickey)" ]
+pubkey_pubkey_checks
 
 # Two lists as alternatives.
 serve "AuthenticationMethods publickey,publickey password"

@@ -116,15 +116,6 @@ check "refusal logged" logged \
     "signature algorithm ssh-ed25519 not in HostbasedAcceptedAlgorithms"
 
 # 7. AuthenticationMethods hostbased,publickey needs both, in order.
-server "$BASE" "AuthenticationMethods hostbased,publickey"
-out=$(login)
-check "hostbased alone is not enough" [ -z "$out" ]
-check "Partial hostbased logged" logged "Partial hostbased for $U"
-out=$(login -o PreferredAuthentications=publickey)
-check "publickey alone is not enough" [ -z "$out" ]
-out=$(login -o PreferredAuthentications=hostbased,publickey)
-check "hostbased then publickey logs in" [ "$out" = hb-ok ]
-check "Accepted publickey after Partial hostbased" logged \
-    "Accepted publickey for $U"
+hb_then_pubkey_checks
 
 finish

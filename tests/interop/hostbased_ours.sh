@@ -87,16 +87,7 @@ check "and no other" sh -c \
     "! grep -q 'hostbased for $U.*\(ED25519\|RSA\)' '$T/sshd.log'"
 
 # 6. AuthenticationMethods hostbased,publickey.
-server "$BASE" "AuthenticationMethods hostbased,publickey"
-out=$(login)
-check "hostbased alone is not enough" [ -z "$out" ]
-check "Partial hostbased logged" logged "Partial hostbased for $U"
-out=$(login -o PreferredAuthentications=publickey)
-check "publickey alone is not enough" [ -z "$out" ]
-out=$(login -o PreferredAuthentications=hostbased,publickey)
-check "hostbased then publickey logs in" [ "$out" = hb-ok ]
-check "Accepted publickey after Partial hostbased" logged \
-    "Accepted publickey for $U"
+hb_then_pubkey_checks
 out=$(login -o PreferredAuthentications=publickey,hostbased)
 check "the client follows the server's order" [ "$out" = hb-ok ]
 
