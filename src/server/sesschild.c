@@ -37,6 +37,7 @@
 #include "authopts.h"
 #include "channel.h"
 #include "err.h"
+#include "installdirs.h"
 #include "log.h"
 #include "loginrec.h"
 #include "mem.h"
@@ -44,13 +45,18 @@
 #include "servconf.h"
 #include "session.h"
 #include "session_priv.h"
+#include "sftp_server.h"
 
 #define SESS_PATH_USER	"/usr/local/bin:/usr/bin:/bin:/usr/games"
 #define SESS_PATH_ROOT	"/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 #define SESS_MAILDIR	"/var/mail"
 #define SESS_MOTD	"/etc/motd"
 #define SESS_USER_RC	".ssh/rc"		/* relative to the home */
-#define SESS_SYSTEM_RC	"/etc/ssh/sshrc"
+#define SESS_SYSTEM_RC	MOAT_SSHDIR "/sshrc"
+#define SESS_INTERNAL_SFTP	"internal-sftp"
+#define SESS_ISFTP_MAX_ARGS	64	/* words of an internal-sftp command */
+
+static int sess_chrooted;	/* session_set_chrooted() */
 #define SESS_PIPE_SIZE	(1024 * 1024)	/* stdin/stdout pipes of a command */
 
 static const char *
@@ -268,6 +274,47 @@ run_rc_files(const struct session *s, char **envp)
 	}
 }
 
+int
+sess_is_internal_sftp(const char *command)
+{
+	size_t n = strlen(SESS_INTERNAL_SFTP);
+
+	return strncmp(command, SESS_INTERNAL_SFTP, n) == 0 &&
+	    (command[n] == '\0' || command[n] == ' ' || command[n] == '\t');
+}
+
+/*
+ * The SFTP server in the child itself, as the user and inside the
+ * ChrootDirectory (nothing need be installed in the jail). Its flags are
+ * the command's words after "internal-sftp", split at spaces as
+ * OpenSSH's are; the session's environment is the process's, so the
+ * server's log lines name the client. A forced internal-sftp asked for a
+ * shell or command refuses it with OpenSSH's words.
+ */
+static void __attribute__((noreturn))
+internal_sftp(struct session *s, const char *command, char **envp)
+{
+	char *args, *word, *save = NULL, *argv[SESS_ISFTP_MAX_ARGS + 1];
+	int argc = 0;
+
+	if (s->internal_sftp == SESS_ISFTP_REFUSE) {
+		log_error("Connection from %s: refusing non-sftp session",
+		    s->conn->raddr);
+		printf("This service allows sftp connections only.\n");
+		fflush(stdout);
+		_exit(1);
+	}
+	environ = envp;
+	args = x_strdup(command);
+	for (word = strtok_r(args, " ", &save); word != NULL;
+	    word = strtok_r(NULL, " ", &save))
+		if (argc < SESS_ISFTP_MAX_ARGS)
+			argv[argc++] = word;
+	argv[argc] = NULL;
+	fflush(NULL);
+	_exit(sftp_server_main(argc, argv, s->conn->pw));
+}
+
 static void __attribute__((noreturn))
 child_run(struct session *s, const char *command,
     const char *original_command, char **argv, int fds[3],
@@ -296,20 +343,30 @@ child_run(struct session *s, const char *command,
 	close_from(3);
 	drop_privileges(pw, s->chroot_path);
 	build_env(s, original_command, &env);
+	/* A home missing inside a ChrootDirectory is no surprise: silent. */
 	if (chdir(pw->pw_dir) != 0) {
-		fprintf(stderr, "Could not chdir to home directory %s: %s\n",
-		    pw->pw_dir, strerror(errno));
+		if (s->chroot_path == NULL && !sess_chrooted)
+			fprintf(stderr, "Could not chdir to home directory "
+			    "%s: %s\n", pw->pw_dir, strerror(errno));
 		if (chdir("/") != 0)
 			child_fail("chdir /");
 	}
 	if (command == NULL)
 		print_login_messages(s->conn->sc, lastlog_msg);
 	run_rc_files(s, env.v);
+	if (s->internal_sftp != SESS_ISFTP_NO)
+		internal_sftp(s, command, env.v);
 	execve(user_shell(pw), argv, env.v);
 	child_fail(user_shell(pw));
 }
 
 struct session_recorder sess_recorder;
+
+void
+session_set_chrooted(int chrooted)
+{
+	sess_chrooted = chrooted;
+}
 
 void
 session_set_recorder(const struct session_recorder *r)
@@ -516,15 +573,17 @@ sess_chroot_path(const char *spec, const struct passwd *pw, char **pathp)
 			    path, strerror(errno));
 			goto fail;
 		}
+		/* OpenSSH's words: a component above the path ends in "/". */
 		if (st.st_uid != 0 || (st.st_mode & 022) != 0) {
 			log_error("bad ownership or modes for chroot directory "
-			    "%scomponent \"%s\"", slash == NULL ? "" : "path ",
-			    comp[0] ? comp : "/");
+			    "%s\"%s%s\"", slash == NULL ? "" : "component ",
+			    comp, slash == NULL ? "" : "/");
 			goto fail;
 		}
 		if (!S_ISDIR(st.st_mode)) {
-			log_error("chroot path %s\"%s\" is not a directory",
-			    slash == NULL ? "" : "component ", comp);
+			log_error("chroot path %s\"%s%s\" is not a directory",
+			    slash == NULL ? "" : "component ", comp,
+			    slash == NULL ? "" : "/");
 			goto fail;
 		}
 		if (slash == NULL)

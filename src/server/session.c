@@ -165,6 +165,15 @@ start(struct session *s, const char *command)
 	else if (opts != NULL && opts->force_command != NULL)
 		forced = opts->force_command;
 	s->started = 1;
+	/*
+	 * A forced internal-sftp serves only a subsystem request; a shell
+	 * or command gets OpenSSH's refusal from the child instead.
+	 */
+	if (forced != NULL && sess_is_internal_sftp(forced))
+		s->internal_sftp = s->is_subsystem ? SESS_ISFTP_RUN :
+		    SESS_ISFTP_REFUSE;
+	else if (forced != NULL)
+		s->internal_sftp = SESS_ISFTP_NO;
 	if (forced != NULL)
 		return sess_spawn(s, forced, command);
 	return sess_spawn(s, command, NULL);
@@ -202,16 +211,11 @@ req_subsystem(struct session *s, struct sbuf *b)
 	for (i = 0; i < sc->nsubsystems; i++) {
 		if (strcmp(sc->subsystems[i].name, name) != 0)
 			continue;
-		if (strcmp(sc->subsystems[i].command, "internal-sftp") == 0) {
-			chan_log_refusal(s->conn->cs, LOG_LEVEL_INFO,
-			    "subsystem request for %.100s: internal-sftp "
-			    "is not supported", name);
-			r = ERR_FEATURE_UNSUPPORTED;
-			goto out;
-		}
 		log_verbose("subsystem request for %.100s by user %s", name,
 		    s->conn->pw->pw_name);
 		s->is_subsystem = 1;
+		if (sess_is_internal_sftp(sc->subsystems[i].command))
+			s->internal_sftp = SESS_ISFTP_RUN;
 		r = start(s, sc->subsystems[i].command);
 		goto out;
 	}

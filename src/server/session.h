@@ -63,6 +63,13 @@ struct session_recorder {
 void session_set_recorder(const struct session_recorder *r);
 
 /*
+ * The process is already inside the user's ChrootDirectory (sshd's
+ * post-authentication process put it there): a missing home directory
+ * is then no surprise and not reported, as with a chroot of our own.
+ */
+void session_set_chrooted(int chrooted);
+
+/*
  * ChrootDirectory for pw: expand %h %u %%, then check that every
  * component is a directory owned by root and not writable by group or
  * others (OpenSSH's rule). *pathp is the expanded path (caller frees) or

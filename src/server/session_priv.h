@@ -45,7 +45,16 @@ struct session {
 	char *term;
 	struct sess_env env;		/* accepted "env" requests */
 	char *chroot_path;		/* checked ChrootDirectory, or NULL */
+	int internal_sftp;		/* SESS_ISFTP_* */
 };
+
+/* What the child does with an internal-sftp command. */
+#define SESS_ISFTP_NO		0	/* nothing: it is run by the shell */
+#define SESS_ISFTP_RUN		1	/* serve SFTP in the child itself */
+#define SESS_ISFTP_REFUSE	2	/* forced, but not a subsystem */
+
+/* Whether command is "internal-sftp", alone or with arguments. */
+int sess_is_internal_sftp(const char *command);
 
 /*
  * Start the child for s: command (NULL: login shell), with

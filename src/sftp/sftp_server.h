@@ -39,6 +39,16 @@ void sftp_server_free(struct sftp_server *s);
  */
 int sftp_server_run(struct sftp_server *s);
 
+/*
+ * The sftp-server(8) command line: flags as OpenSSH's, then serve stdin
+ * and stdout as pw (its name and home; the process already runs as that
+ * user). argv[0]'s last component names the program in usage and logs
+ * ("sftp-server", "internal-sftp"). Returns the exit status; it exits
+ * nothing itself.
+ */
+struct passwd;
+int sftp_server_main(int argc, char **argv, const struct passwd *pw);
+
 /* Request names for -p/-P/-Q requests, in OpenSSH's order; NULL past end. */
 const char *sftp_server_request_name(size_t i);
 

@@ -330,6 +330,7 @@ postauth_main(struct server *s, int in, int out, const struct tr_config *tc0,
 			x_free(res->sc->chroot_directory);
 			res->sc->chroot_directory = NULL;
 			x_free(chroot_path);
+			session_set_chrooted(1);
 		}
 	}
 	log_debug("privsep: post-authentication process %ld: uid %ld",
