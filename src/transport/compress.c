@@ -50,7 +50,7 @@ comp_by_name(const char *name)
 const char *
 comp_all_names(void)
 {
-	return "none,zlib@openssh.com,zlib";
+	return "none,zlib@openssh.com";
 }
 
 int

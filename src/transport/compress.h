@@ -31,20 +31,22 @@ struct comp_alg {
 };
 
 /*
- * What the programs offer, as OpenSSH does: ssh with Compression yes
- * (-C) and no; sshd with Compression yes or delayed (the same to it)
- * and no. sshd never offers plain zlib: it would run before
+ * What the programs offer, as OpenSSH 10.5 does: ssh with Compression
+ * yes (-C) and no; sshd with Compression yes or delayed (the same to
+ * it) and no. Neither offers plain zlib any more than OpenSSH (since
+ * 7.4 for sshd, 8.x for ssh): in sshd it would run before
  * authentication, in the sandboxed child, and its stream could not be
- * handed on to the user's process.
+ * handed on to the user's process. The transport still speaks it for a
+ * tr_config that lists it.
  */
-#define COMP_CLIENT_YES	"zlib@openssh.com,zlib,none"
-#define COMP_CLIENT_NO	"none,zlib@openssh.com,zlib"
+#define COMP_CLIENT_YES	"zlib@openssh.com,none"
+#define COMP_CLIENT_NO	"none,zlib@openssh.com"
 #define COMP_SERVER_YES	"none,zlib@openssh.com"
 #define COMP_SERVER_NO	"none"
 
 /* The row for name, or NULL when it is not one we know. */
 const struct comp_alg *comp_by_name(const char *name);
-/* Every method we know, comma-separated (ssh -Q compression). */
+/* The methods the programs offer, comma-separated (ssh -Q compression). */
 const char *comp_all_names(void);
 
 /* One deflate (compressing) or inflate (decompressing) stream. */

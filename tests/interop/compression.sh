@@ -41,13 +41,10 @@ nssh() {
 	    -o IdentitiesOnly=yes -i "$T/id_ed25519" "$@"
 }
 
-# negotiated WHAT PORT CLIENT [ARGS]: CLIENT -v logs METHOD both ways.
-negotiated() {
-	want=$1 port=$2
-	shift 2
-	"$@" -v -p "$port" "$ME@127.0.0.1" true 2>"$T/neg" </dev/null
+# logged METHOD: the client's -v output in $T/neg names METHOD both ways.
+logged() {
 	# OpenSSH's client ends its lines with \r\n on stderr.
-	n=$(grep -c "kex: .* cipher: .* compression: $want[[:space:]]*\$" \
+	n=$(grep -c "kex: .* cipher: .* compression: $1[[:space:]]*\$" \
 	    "$T/neg")
 	if [ "$n" -ge 2 ]; then
 		return 0
@@ -56,16 +53,29 @@ negotiated() {
 	return 1
 }
 
-# transfer NAME PORT CLIENT [ARGS]: both files up and down, intact.
+# negotiated WHAT PORT CLIENT [ARGS]: CLIENT -v logs METHOD both ways.
+negotiated() {
+	want=$1 port=$2
+	shift 2
+	"$@" -v -p "$port" "$ME@127.0.0.1" true 2>"$T/neg" </dev/null
+	logged "$want"
+}
+
+# transfer NAME PORT CLIENT [ARGS]: both files up and down, intact; the
+# first transfer runs with -v, and logs zlib@openssh.com both ways.
 transfer() {
 	name=$1 port=$2
 	shift 2
+	v=-v
 	for f in text noise; do
 		want=$(cat "$T/$f.sum")
-		got=$("$@" -o RekeyLimit=$RL -o KexAlgorithms=$KEX -p "$port" \
-		    "$ME@127.0.0.1" 'sha256sum' < "$T/$f" 2>>"$T/err" |
-		    cut -d' ' -f1)
-		check "$name: $f ($MIB MiB text, $((MIB / 8)) MiB noise) up" \
+		got=$("$@" $v -o RekeyLimit=$RL -o KexAlgorithms=$KEX \
+		    -p "$port" "$ME@127.0.0.1" 'sha256sum' < "$T/$f" \
+		    2>"$T/neg" | cut -d' ' -f1)
+		[ -n "$v" ] && check "$name: zlib@openssh.com" \
+		    logged zlib@openssh.com
+		v=""
+		check "$name: $f ($(($(wc -c < "$T/$f") >> 20)) MiB) up" \
 		    [ "$got" = "$want" ]
 		got=$("$@" -o RekeyLimit=$RL -o KexAlgorithms=$KEX -p "$port" \
 		    "$ME@127.0.0.1" "cat '$T/$f'" 2>>"$T/err" </dev/null |
@@ -79,8 +89,6 @@ write_config <<CFG
 Compression yes
 CFG
 start_sshd
-check "Debian's ssh -C -> our sshd: zlib@openssh.com" \
-    negotiated zlib@openssh.com "$PORT" dssh -C
 transfer "Debian's ssh -C -> our sshd" "$PORT" dssh -C
 n=$(grep -c "kex: client->server cipher: .* compression: zlib@openssh.com" \
     "$T/sshd.log")
@@ -89,11 +97,10 @@ n=$(grep -c "kex: client->server cipher: .* compression: zlib@openssh.com" \
 check "... our sshd rekeyed with it (RekeyLimit $RL)" [ "$n" -gt $((MIB / 4)) ]
 check "Debian's ssh without -C -> our sshd: none" \
     negotiated none "$PORT" dssh
-check "our ssh -C -> our sshd: zlib@openssh.com" \
-    negotiated zlib@openssh.com "$PORT" mssh -C
-got=$(mssh -C -o RekeyLimit=$RL -o KexAlgorithms=$KEX -p "$PORT" \
-    "$ME@127.0.0.1" 'sha256sum' < "$T/text" 2>>"$T/err" | cut -d' ' -f1)
-check "our ssh -C -> our sshd: text up" [ "$got" = "$(cat "$T/text.sum")" ]
+got=$(mssh -v -C -o RekeyLimit=$RL -o KexAlgorithms=$KEX -p "$PORT" \
+    "$ME@127.0.0.1" 'sha256sum' < "$T/text" 2>"$T/neg" | cut -d' ' -f1)
+check "our ssh -C -> our sshd: zlib@openssh.com" logged zlib@openssh.com
+check "... text up" [ "$got" = "$(cat "$T/text.sum")" ]
 check "our ssh -o Compression=yes -> our sshd: zlib@openssh.com" \
     negotiated zlib@openssh.com "$PORT" mssh -o Compression=yes
 
@@ -115,8 +122,6 @@ sed -e "s/^Port .*/Port $DPORT/" -e '/^LogLevel/d' "$T/sshd_config" |
     grep -v '^Compression' > "$T/debian_config"
 echo "UsePAM no" >> "$T/debian_config"
 start_peer_sshd /usr/sbin/sshd "$T/debian_config" "$T/debian.log"
-check "our ssh -C -> Debian's sshd: zlib@openssh.com" \
-    negotiated zlib@openssh.com "$DPORT" mssh -C
 transfer "our ssh -C -> Debian's sshd" "$DPORT" mssh -C
 check "our ssh without -C -> Debian's sshd: none" \
     negotiated none "$DPORT" mssh
@@ -125,14 +130,10 @@ check "our ssh without -C -> Debian's sshd: none" \
 O105=$(sh "$SRC/scripts/peer_openssh.sh" -q 2>/dev/null) || O105=""
 if [ -n "$O105" ] && [ -x "$O105/bin/ssh" ] && [ -x "$O105/sbin/sshd" ]; then
 	restart_sshd "Compression yes"
-	check "10.5's ssh -C -> our sshd: zlib@openssh.com" \
-	    negotiated zlib@openssh.com "$PORT" nssh -C
 	transfer "10.5's ssh -C -> our sshd" "$PORT" nssh -C
 	NPORT=$(free_port)
 	sed "s/^Port .*/Port $NPORT/" "$T/debian_config" > "$T/o105_config"
 	start_peer_sshd "$O105/sbin/sshd" "$T/o105_config" "$T/o105.log"
-	check "our ssh -C -> 10.5's sshd: zlib@openssh.com" \
-	    negotiated zlib@openssh.com "$NPORT" mssh -C
 	transfer "our ssh -C -> 10.5's sshd" "$NPORT" mssh -C
 else
 	echo "SKIP (not counted): no OpenSSH 10.5 peer" >&2

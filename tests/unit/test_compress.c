@@ -213,7 +213,7 @@ test_streams(void)
 	    comp_by_name("zlib@openssh.com")->delayed);
 	CHECK(comp_by_name("none") != NULL && !comp_by_name("none")->zlib);
 	CHECK(comp_by_name("zlib@example.com") == NULL);
-	CHECK_STR(comp_all_names(), "none,zlib@openssh.com,zlib");
+	CHECK_STR(comp_all_names(), "none,zlib@openssh.com");
 
 	/* Packet after packet through one pair of streams. */
 	CHECK_OK(comp_new(&d, 1));
@@ -280,8 +280,8 @@ test_negotiation(void)
 		{ COMP_SERVER_YES, COMP_CLIENT_NO, "none" },
 		{ COMP_SERVER_NO, COMP_CLIENT_YES, "none" },
 		{ NULL, COMP_CLIENT_YES, "none" },
-		{ "zlib,none", COMP_CLIENT_YES, "zlib" },
-		{ "zlib", COMP_CLIENT_NO, "zlib" },
+		{ "zlib,none", "zlib@openssh.com,zlib,none", "zlib" },
+		{ "zlib", "none,zlib", "zlib" },
 	};
 	struct pair p;
 	size_t i;
@@ -294,8 +294,11 @@ test_negotiation(void)
 		CHECK_OK(roundtrip(p.c, p.s, 3000, (unsigned int)i, 0, NULL));
 		pair_close(&p);
 	}
-	/* Nothing in common: the exchange fails, as for a cipher. */
-	CHECK_OK(pair_open(&p, "zlib", "none", 0));
+	/*
+	 * Nothing in common (a server of plain zlib only, and ssh -C, as
+	 * OpenSSH 10.5's): the exchange fails, as for a cipher.
+	 */
+	CHECK_OK(pair_open(&p, "zlib", COMP_CLIENT_YES, 0));
 	tr_msg_start(p.c, SSH2_MSG_SERVICE_REQUEST);
 	CHECK_OK(tr_msg_send(p.c));
 	{
