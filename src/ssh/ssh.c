@@ -22,6 +22,7 @@
 #include <openssl/crypto.h>
 
 #include "cipher.h"
+#include "compress.h"
 #include "err.h"
 #include "installdirs.h"
 #include "kexalg.h"
@@ -101,7 +102,6 @@ static const char *q_cipher_auth(void)
 	return "aes128-gcm@openssh.com,aes256-gcm@openssh.com,"
 	    "chacha20-poly1305@openssh.com";
 }
-static const char *q_compression(void) { return "none"; }
 static const char *q_protocol(void) { return "2"; }
 static const char *q_help(void)
 {
@@ -119,7 +119,7 @@ query(const char *what)
 	} tab[] = {
 		{ "cipher", "Ciphers", cipher_all_names },
 		{ "cipher-auth", NULL, q_cipher_auth },
-		{ "compression", NULL, q_compression },
+		{ "compression", NULL, comp_all_names },
 		{ "kex", "KexAlgorithms", kexalg_all_names },
 		{ "key", NULL, q_key },
 		{ "key-cert", NULL, q_key_cert },
@@ -193,7 +193,6 @@ one_option(struct client_opts *o, struct ssh_cmdline *cl, int ch,
 			exit(255);
 		break;
 	case 'C':
-		/* Accepted so existing habits and aliases keep working. */
 		set_or_die(o, "Compression", "yes");
 		break;
 	case 'f': cl->fork_after_auth = 1; cl->stdin_null = 1; break;

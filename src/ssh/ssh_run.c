@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "clienthostkeys.h"
+#include "compress.h"
 #include "connect.h"
 #include "err.h"
 #include "fwd_client.h"
@@ -63,9 +64,6 @@ check_update_ask(struct client_opts *o, const struct ssh_cmdline *cl)
 static int
 check_unsupported(const struct client_opts *o)
 {
-	if (o->compression > 0)
-		log_debug("Compression is not supported; continuing without "
-		    "it.");
 	if (o->forward_agent > 0)
 		log_verbose("Agent forwarding is not supported yet.");
 	if (o->control_master > 0)
@@ -203,6 +201,7 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 	cfg.hostkey_algs = o->hostkey_algorithms;
 	cfg.ciphers = o->ciphers;
 	cfg.macs = o->macs;
+	cfg.compression = o->compression > 0 ? COMP_CLIENT_YES : COMP_CLIENT_NO;
 	cfg.rekey_bytes = o->rekey_bytes;
 	cfg.rekey_seconds = o->rekey_seconds;
 	cfg.peer_desc = desc;

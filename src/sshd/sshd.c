@@ -35,6 +35,7 @@
 #include "auth.h"
 #include "authopts.h"
 #include "authority.h"
+#include "compress.h"
 #include "conftape.h"
 #include "err.h"
 #include "installdirs.h"
@@ -223,6 +224,7 @@ serve_connection(struct server *s, int in, int out, int authpipe)
 	tc.hostkey_algs = s->sc->hostkey_algorithms;
 	tc.ciphers = s->sc->ciphers;
 	tc.macs = s->sc->macs;
+	tc.compression = s->sc->compression ? COMP_SERVER_YES : COMP_SERVER_NO;
 	tc.rekey_bytes = s->sc->rekey_bytes;
 	tc.rekey_seconds = s->sc->rekey_seconds;
 	tc.version_comment = s->sc->version_addendum;

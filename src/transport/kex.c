@@ -41,6 +41,7 @@ kex_send_kexinit(struct transport *t)
 	unsigned char cookie[16];
 	struct sbuf *b;
 	char *hk = NULL, *kexl;
+	const char *comp = t->cfg.compression ? t->cfg.compression : "none";
 	int r;
 
 	if (t->kexinit_sent)
@@ -63,8 +64,8 @@ kex_send_kexinit(struct transport *t)
 	    (r = sbuf_put_cstring(b, t->cfg.ciphers)) != 0 ||
 	    (r = sbuf_put_cstring(b, t->cfg.macs)) != 0 ||
 	    (r = sbuf_put_cstring(b, t->cfg.macs)) != 0 ||
-	    (r = sbuf_put_cstring(b, "none")) != 0 ||
-	    (r = sbuf_put_cstring(b, "none")) != 0 ||
+	    (r = sbuf_put_cstring(b, comp)) != 0 ||
+	    (r = sbuf_put_cstring(b, comp)) != 0 ||
 	    (r = sbuf_put_cstring(b, "")) != 0 ||
 	    (r = sbuf_put_cstring(b, "")) != 0 ||
 	    (r = sbuf_put_u8(b, 0)) != 0 ||
@@ -245,7 +246,8 @@ send_newkeys(struct transport *t)
 	if ((r = tr_send_raw(t, SSH2_MSG_NEWKEYS, NULL)) != 0)
 		return r;
 	log_debug("SSH2_MSG_NEWKEYS sent");
-	if ((r = pkt_set_keys(&t->send, &t->nk_send, 1)) != 0)
+	if ((r = pkt_set_keys(&t->send, &t->nk_send, 1)) != 0 ||
+	    (r = pkt_comp_start(t, &t->send, t->nk_send.comp)) != 0)
 		return r;
 	if (t->strict)
 		t->send.seqnr = 0;
@@ -564,7 +566,8 @@ kex_dispatch(struct transport *t, uint8_t type)
 		    t->expect);
 	if (type == SSH2_MSG_NEWKEYS) {
 		log_debug("SSH2_MSG_NEWKEYS received");
-		if ((r = pkt_set_keys(&t->recv, &t->nk_recv, 0)) != 0)
+		if ((r = pkt_set_keys(&t->recv, &t->nk_recv, 0)) != 0 ||
+		    (r = pkt_comp_start(t, &t->recv, t->nk_recv.comp)) != 0)
 			return r;
 		if (t->strict)
 			t->recv.seqnr = 0;

@@ -69,6 +69,7 @@ kex_negotiate(struct transport *t)
 	int follows = 0, r = 0, i;
 	const struct cipher_alg *cipher[2] = { NULL, NULL };
 	const struct mac_alg *mac[2] = { NULL, NULL };
+	const struct comp_alg *comp[2] = { NULL, NULL };
 
 	for (i = 0; i < NEG_MAX; i++) {
 		if ((r = sbuf_get_cstring(mine, &ml[i], NULL)) != 0 ||
@@ -135,11 +136,14 @@ kex_negotiate(struct transport *t)
 			cipher[i - NEG_CIPHER_C2S] = cipher_by_name(res[i]);
 		if (i == NEG_MAC_C2S || i == NEG_MAC_S2C)
 			mac[i - NEG_MAC_C2S] = mac_by_name(res[i]);
+		if (i == NEG_COMP_C2S || i == NEG_COMP_S2C)
+			comp[i - NEG_COMP_C2S] = comp_by_name(res[i]);
 	}
 	t->kex = kexalg_by_name(res[NEG_KEX]);
 	if (t->kex == NULL || cipher[0] == NULL || cipher[1] == NULL ||
 	    (res[NEG_MAC_C2S] != NULL && mac[0] == NULL) ||
-	    (res[NEG_MAC_S2C] != NULL && mac[1] == NULL)) {
+	    (res[NEG_MAC_S2C] != NULL && mac[1] == NULL) ||
+	    comp[0] == NULL || comp[1] == NULL) {
 		r = tr_protocol_error(t, SSH2_DISCONNECT_KEY_EXCHANGE_FAILED,
 		    "negotiated an unsupported algorithm");
 		goto out;
@@ -169,18 +173,22 @@ kex_negotiate(struct transport *t)
 		t->nk_send.mac = mac[s];
 		t->nk_recv.cipher = cipher[!s];
 		t->nk_recv.mac = mac[!s];
+		t->nk_send.comp = comp[s];
+		t->nk_recv.comp = comp[!s];
 	}
-	for (i = 0; i < 6; i++) {
+	for (i = 0; i < NEG_LANG_C2S; i++) {
 		x_free(t->negotiated[i]);
 		t->negotiated[i] = x_strdup(i == NEG_HOSTKEY ? t->hostkey_alg :
 		    res[i] ? res[i] : "<implicit>");
 	}
 	log_debug("kex: algorithm: %s", t->kex->name);
 	log_debug("kex: host key algorithm: %s", t->hostkey_alg);
-	log_debug("kex: client->server cipher: %s MAC: %s compression: none",
-	    cipher[0]->name, mac[0] ? mac[0]->name : "<implicit>");
-	log_debug("kex: server->client cipher: %s MAC: %s compression: none",
-	    cipher[1]->name, mac[1] ? mac[1]->name : "<implicit>");
+	log_debug("kex: client->server cipher: %s MAC: %s compression: %s",
+	    cipher[0]->name, mac[0] ? mac[0]->name : "<implicit>",
+	    comp[0]->name);
+	log_debug("kex: server->client cipher: %s MAC: %s compression: %s",
+	    cipher[1]->name, mac[1] ? mac[1]->name : "<implicit>",
+	    comp[1]->name);
  out:
 	for (i = 0; i < NEG_MAX; i++) {
 		x_free(ml[i]);

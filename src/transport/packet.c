@@ -133,8 +133,8 @@ pkt_send_frame(struct transport *t, unsigned char *buf, size_t len)
 	return 0;
 }
 
-int
-pkt_send(struct transport *t, const unsigned char *payload, size_t len)
+static int
+pkt_send_copy(struct transport *t, const unsigned char *payload, size_t len)
 {
 	unsigned char stackbuf[PKT_HEADROOM + 1024 + PKT_TAILROOM], *buf;
 	size_t n = PKT_HEADROOM + len + PKT_TAILROOM;
@@ -152,6 +152,86 @@ pkt_send(struct transport *t, const unsigned char *payload, size_t len)
 	return r;
 }
 
+/* Start d's stream: its method is in use and may run now. */
+static int
+comp_begin(struct tr_dir *d, int deflate)
+{
+	int r;
+
+	if ((r = comp_new(&d->zctx, deflate)) != 0)
+		return r;
+	d->zmode = 1;
+	if (deflate)
+		log_debug("Enabling compression at level 6.");
+	return 0;
+}
+
+int
+pkt_comp_start(struct transport *t, struct tr_dir *d,
+    const struct comp_alg *comp)
+{
+	int r = 0;
+
+	comp_free(d->zctx);
+	d->zctx = NULL;
+	d->zmode = 0;
+	d->comp = comp != NULL && comp->zlib ? comp : NULL;
+	if (d->comp != NULL && d->comp->delayed && !t->zauth)
+		d->zmode = 2;
+	else if (d->comp != NULL)
+		r = comp_begin(d, d == &t->send);
+	t->zany = t->send.zmode != 0 || t->recv.zmode != 0;
+	return r;
+}
+
+/*
+ * USERAUTH_SUCCESS went by (sent by the server, received by the
+ * client): delayed compression starts with the next packet each way.
+ */
+static int
+comp_auth_done(struct transport *t)
+{
+	int r;
+
+	t->zauth = 1;
+	if (t->send.zmode == 2 && (r = comp_begin(&t->send, 1)) != 0)
+		return r;
+	if (t->recv.zmode == 2 && (r = comp_begin(&t->recv, 0)) != 0)
+		return r;
+	return 0;
+}
+
+/* With compression on or pending: deflate, frame, watch for SUCCESS. */
+static int
+pkt_send_comp(struct transport *t, const unsigned char *payload, size_t len)
+{
+	unsigned char *buf;
+	size_t clen;
+	int r;
+
+	if (len == 0 || len > TR_MAX_PACKET - 64)
+		return ERR_PACKET_TOO_LARGE;
+	if (t->send.zmode == 1) {
+		if ((r = comp_deflate(t->send.zctx, payload, len,
+		    PKT_HEADROOM, PKT_TAILROOM, &buf, &clen)) != 0 ||
+		    (r = pkt_send_frame(t, buf, clen)) != 0)
+			return r;
+	} else if ((r = pkt_send_copy(t, payload, len)) != 0)
+		return r;
+	if (t->server && !t->zauth &&
+	    payload[0] == SSH2_MSG_USERAUTH_SUCCESS)
+		return comp_auth_done(t);
+	return 0;
+}
+
+int
+pkt_send(struct transport *t, const unsigned char *payload, size_t len)
+{
+	if (t->zany)
+		return pkt_send_comp(t, payload, len);
+	return pkt_send_copy(t, payload, len);
+}
+
 /*
  * Send the unread bytes of b as one packet without copying them: when b
  * has PKT_HEADROOM bytes before them and PKT_TAILROOM after (see
@@ -161,11 +241,48 @@ pkt_send(struct transport *t, const unsigned char *payload, size_t len)
 int
 pkt_send_sbuf(struct transport *t, struct sbuf *b)
 {
-	unsigned char *frame = sbuf_frame(b, PKT_HEADROOM, PKT_TAILROOM);
+	unsigned char *frame = t->zany ? NULL :
+	    sbuf_frame(b, PKT_HEADROOM, PKT_TAILROOM);
 
 	if (frame == NULL)
 		return pkt_send(t, sbuf_ptr(b), sbuf_len(b));
 	return pkt_send_frame(t, frame, sbuf_len(b));
+}
+
+/*
+ * With compression on or pending, for the payload just read into
+ * t->msg: inflate it (bounded, so a small packet cannot grow without
+ * limit), and watch for USERAUTH_SUCCESS.
+ */
+static int
+pkt_read_comp(struct transport *t)
+{
+	const unsigned char *z;
+	size_t zlen;
+	int r;
+
+	if (t->recv.zmode == 1) {
+		r = comp_inflate(t->recv.zctx, sbuf_ptr(t->msg),
+		    sbuf_len(t->msg), TR_MAX_PACKET, &z, &zlen);
+		sbuf_reset(t->msg);
+		if (r == 0 && zlen == 0)
+			r = ERR_INVALID_FORMAT;
+		if (r == ERR_PACKET_TOO_LARGE)
+			log_error("Compressed packet from %s inflates past "
+			    "%u bytes", t->cfg.peer_desc ? t->cfg.peer_desc :
+			    "peer", (unsigned int)TR_MAX_PACKET);
+		else if (r != 0)
+			log_error("Bad compressed packet from %s",
+			    t->cfg.peer_desc ? t->cfg.peer_desc : "peer");
+		if (r != 0 || (r = sbuf_put(t->msg, z, zlen)) != 0)
+			return r;
+		t->msg_keep = z[0] == SSH2_MSG_CHANNEL_DATA ||
+		    z[0] == SSH2_MSG_CHANNEL_EXTENDED_DATA;
+	}
+	if (!t->server && !t->zauth &&
+	    sbuf_ptr(t->msg)[0] == SSH2_MSG_USERAUTH_SUCCESS)
+		return comp_auth_done(t);
+	return 0;
 }
 
 /*
@@ -284,6 +401,8 @@ pkt_read(struct transport *t)
 	t->last_seqnr = d->seqnr;
 	d->seqnr++;
 	d->blocks += (4 + plen) / bs;
+	if (t->zany)
+		return pkt_read_comp(t);
 	return 0;
 }
 
@@ -292,8 +411,12 @@ pkt_dir_clear(struct tr_dir *d)
 {
 	cipher_free(d->cctx);
 	mac_free(d->mctx);
+	comp_free(d->zctx);
 	d->cctx = NULL;
 	d->mctx = NULL;
+	d->zctx = NULL;
+	d->zmode = 0;
+	d->comp = NULL;
 	d->cipher = NULL;
 	d->mac = NULL;
 }

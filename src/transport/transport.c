@@ -156,7 +156,14 @@ tr_hostkey_sign(struct transport *t, const struct key *pub,
 	return t->cfg.hostkey_sign(t->cfg.hostkey_arg, pub, sigalg, data,
 	    dlen, sig);
 }
-void tr_set_authenticated(struct transport *t) { t->authenticated = 1; }
+void
+tr_set_authenticated(struct transport *t)
+{
+	t->authenticated = 1;
+	/* Else the packet layer sees USERAUTH_SUCCESS go by itself. */
+	if (!t->zany)
+		t->zauth = 1;
+}
 unsigned int tr_kex_count(const struct transport *t) { return t->nkex; }
 int tr_peer_eof(const struct transport *t) { return t->peer_eof; }
 
@@ -180,7 +187,7 @@ const char *
 tr_negotiated(const struct transport *t, const char *what)
 {
 	static const char *names[] = { "kex", "hostkey", "cipher c2s",
-	    "cipher s2c", "mac c2s", "mac s2c" };
+	    "cipher s2c", "mac c2s", "mac s2c", "comp c2s", "comp s2c" };
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)

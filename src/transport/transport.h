@@ -96,6 +96,13 @@ struct tr_config {
 	const char *hostkey_algs;
 	const char *ciphers;
 	const char *macs;
+	/*
+	 * Compression methods, both directions ("none,zlib@openssh.com"
+	 * ...); NULL: "none". Pass only zlib@openssh.com and none on a
+	 * server that hands the connection over after authentication
+	 * (tr_export() refuses a stream that has begun).
+	 */
+	const char *compression;
 	uint64_t rekey_bytes;		/* 0: default for the cipher */
 	uint32_t rekey_seconds;		/* 0: none */
 	/* After our version line (TR_VERSION) and a space; may be NULL. */
@@ -233,7 +240,10 @@ int tr_is_server(const struct transport *t);
 const char *tr_peer_sig_algs(const struct transport *t);
 /* Whether the peer sent ext-info-c (server role). */
 int tr_peer_wants_ext_info(const struct transport *t);
-/* Names negotiated in the last KEX ("kex", "hostkey", "cipher c2s"...). */
+/*
+ * Names negotiated in the last KEX ("kex", "hostkey", "cipher c2s",
+ * "mac s2c", "comp c2s"...).
+ */
 const char *tr_negotiated(const struct transport *t, const char *what);
 /* Seconds since epoch of the last input from the peer. */
 uint64_t tr_last_input_time(const struct transport *t);

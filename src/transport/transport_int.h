@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "cipher.h"
+#include "compress.h"
 #include "kexalg.h"
 #include "mac.h"
 #include "transport.h"
@@ -39,12 +40,21 @@ struct tr_dir {
 	uint32_t seqnr;
 	uint64_t blocks;	/* cipher blocks since the last key change */
 	uint64_t max_blocks;	/* rekey after this many */
+	const struct comp_alg *comp;	/* negotiated; NULL: none */
+	/*
+	 * Compression: 0 none, 1 compressing through zctx, 2 waiting
+	 * for USERAUTH_SUCCESS (zlib@openssh.com). The packet paths test
+	 * only this, so "none" costs them one comparison.
+	 */
+	int zmode;
+	struct comp_ctx *zctx;
 };
 
 /* Negotiated algorithms of a key exchange in progress. */
 struct tr_newkeys {
 	const struct cipher_alg *cipher;
 	const struct mac_alg *mac;
+	const struct comp_alg *comp;
 	unsigned char *key, *iv, *mackey;
 };
 
@@ -91,6 +101,8 @@ struct transport {
 	int peer_ext_info;	/* peer sent ext-info-c / ext-info-s */
 	int ext_info_sent;
 	int authenticated;
+	int zauth;		/* USERAUTH_SUCCESS went by: delayed may start */
+	int zany;		/* a direction compresses or waits to */
 	struct sbuf *my_kexinit;	/* payloads, type byte included */
 	struct sbuf *peer_kexinit;
 	const struct kex_alg *kex;
@@ -136,6 +148,12 @@ int pkt_send_sbuf(struct transport *t, struct sbuf *b);
 int pkt_read(struct transport *t);
 int pkt_set_keys(struct tr_dir *d, struct tr_newkeys *nk, int encrypt);
 void pkt_dir_clear(struct tr_dir *d);
+/*
+ * Compression of a direction that has just taken new keys with method
+ * comp (d->comp): a fresh stream now, or once USERAUTH_SUCCESS goes by.
+ */
+int pkt_comp_start(struct transport *t, struct tr_dir *d,
+    const struct comp_alg *comp);
 
 /* OpenSSH's pseudo-algorithms in the KEX list of the first KEXINIT. */
 #define EXT_INFO_C	"ext-info-c"

@@ -13,7 +13,9 @@
  *            same clock in every process of the machine)
  *   boolean  strict KEX;  boolean peer wants ext-info;
  *   boolean  ext-info sent;  boolean authenticated
- *   string   x 6   negotiated names (kex, host key, ciphers, MACs)
+ *   boolean  USERAUTH_SUCCESS has gone by (delayed compression runs)
+ *   string   x 8   negotiated names (kex, host key, ciphers, MACs,
+ *            compression methods)
  *   string   peer's server-sig-algs ("" when none)
  *   string   peer's first host key algorithm list ("" when none)
  *   uint32   index of the host key in use (server; 0xffffffff: none)
@@ -27,6 +29,11 @@
  *     uint32 sequence number;  uint64 cipher blocks since the keys
  *   string   raw input not yet handled
  *   string   raw output not yet written
+ *
+ * A compression stream's state cannot be carried: the receiving side
+ * starts afresh where the method runs, so tr_export() refuses a stream
+ * that has already compressed or inflated a byte. (sshd hands over
+ * right after USERAUTH_SUCCESS, before zlib@openssh.com has begun.)
  *
  * It holds every secret of the connection: it travels only over the
  * socketpair between the two halves of one connection, and both sides
@@ -44,7 +51,7 @@
 
 #define STATE_MAGIC	"moat-transport-state-v1"
 #define NO_HOSTKEY	0xffffffffU
-#define NNEGOTIATED	6
+#define NNEGOTIATED	8
 #define MAX_NAME	256	/* one algorithm name or name-list entry */
 #define MAX_NAMELIST	8192	/* a name-list */
 
@@ -84,6 +91,9 @@ tr_export(struct transport *t, struct sbuf *out)
 		return ERR_INVALID_ARGUMENT;
 	if (t->kex_state != KEX_IDLE || sbuf_len(t->deferred) != 0)
 		return ERR_AGAIN;
+	if ((t->send.zctx != NULL && comp_used(t->send.zctx)) ||
+	    (t->recv.zctx != NULL && comp_used(t->recv.zctx)))
+		return ERR_FEATURE_UNSUPPORTED;
 	/*
 	 * Only the classic order decrypts the first block of a packet in
 	 * place to learn its length; the others read it again at no cost.
@@ -102,7 +112,8 @@ tr_export(struct transport *t, struct sbuf *out)
 	    (r = sbuf_put_u8(out, t->strict != 0)) != 0 ||
 	    (r = sbuf_put_u8(out, t->peer_ext_info != 0)) != 0 ||
 	    (r = sbuf_put_u8(out, t->ext_info_sent != 0)) != 0 ||
-	    (r = sbuf_put_u8(out, t->authenticated != 0)) != 0)
+	    (r = sbuf_put_u8(out, t->authenticated != 0)) != 0 ||
+	    (r = sbuf_put_u8(out, t->zauth != 0)) != 0)
 		return r;
 	for (i = 0; i < NNEGOTIATED; i++)
 		if ((r = sbuf_put_cstring(out, t->negotiated[i] ?
@@ -226,7 +237,9 @@ names_agree(const struct transport *t)
 	    strcmp(n[NEG_MAC_C2S], c2s->mac ? c2s->mac->name :
 	    "<implicit>") == 0 &&
 	    strcmp(n[NEG_MAC_S2C], s2c->mac ? s2c->mac->name :
-	    "<implicit>") == 0;
+	    "<implicit>") == 0 &&
+	    comp_by_name(n[NEG_COMP_C2S]) != NULL &&
+	    comp_by_name(n[NEG_COMP_S2C]) != NULL;
 }
 
 static int
@@ -261,7 +274,8 @@ import_state(struct transport *t, struct sbuf *b)
 	    (r = get_bool(b, &t->strict)) != 0 ||
 	    (r = get_bool(b, &t->peer_ext_info)) != 0 ||
 	    (r = get_bool(b, &t->ext_info_sent)) != 0 ||
-	    (r = get_bool(b, &t->authenticated)) != 0)
+	    (r = get_bool(b, &t->authenticated)) != 0 ||
+	    (r = get_bool(b, &t->zauth)) != 0)
 		return r;
 	if (t->nkex == 0)
 		return ERR_INVALID_FORMAT;
@@ -296,6 +310,12 @@ import_state(struct transport *t, struct sbuf *b)
 		return r;
 	if (sbuf_len(b) != 0 || !names_agree(t))
 		return ERR_INVALID_FORMAT;
+	/* Fresh streams where a method runs (see the top of the file). */
+	if ((r = pkt_comp_start(t, &t->send, comp_by_name(t->negotiated[
+	    t->server ? NEG_COMP_S2C : NEG_COMP_C2S]))) != 0 ||
+	    (r = pkt_comp_start(t, &t->recv, comp_by_name(t->negotiated[
+	    t->server ? NEG_COMP_C2S : NEG_COMP_S2C]))) != 0)
+		return r;
 	/*
 	 * A pending length means the first block of the next packet is
 	 * already decrypted in the input, so it must be a packet pkt_read()

@@ -13,11 +13,13 @@
  *
  *  - scripted (first byte 0): a real peer of the opposite role, in the
  *    same process, completes a key exchange with the transport under
- *    test (byte 1 picks its cipher and MAC); then every record of the
- *    rest of the input, "u16 length, message bytes", is sent by that
- *    peer as one encrypted message. This reaches what comes after the
- *    first NEWKEYS: ext-info, rekeying, the packet paths of every
- *    cipher.
+ *    test (byte 1 picks its cipher, MAC and compression method); then
+ *    every record of the rest of the input, "u16 length, message
+ *    bytes", is sent by that peer as one encrypted (and maybe
+ *    compressed) message. This reaches what comes after the first
+ *    NEWKEYS: ext-info, rekeying, the packet paths of every cipher,
+ *    zlib from NEWKEYS on and zlib@openssh.com from a USERAUTH_SUCCESS
+ *    on. (Hostile compressed bytes themselves: fuzz_compress.)
  *
  * Output of the transport under test goes to /dev/null in raw mode.
  * Host keys (ed25519, ECDSA P-256, RSA) are made once; the client's
@@ -89,6 +91,8 @@ static const char *fz_macs[] = {
 	"hmac-sha1-etm@openssh.com", "hmac-sha2-256", "hmac-sha2-512",
 	"hmac-sha1",
 };
+/* The peer's one compression method (the tested end offers all). */
+static const char *fz_comps[] = { "none", "zlib", "zlib@openssh.com" };
 #define FZ_NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
 static int
@@ -188,6 +192,7 @@ fz_config(struct tr_config *c, int server)
 	c->hostkey_algs = key_sigalg_all_names();
 	c->ciphers = cipher_all_names();
 	c->macs = mac_all_names();
+	c->compression = "zlib,zlib@openssh.com,none";
 	c->peer_desc = "fuzz port 1";
 	if (server) {
 		c->hostkeys = fz_pub;
@@ -312,6 +317,8 @@ fz_scripted(int server, const uint8_t *data, size_t size)
 		pc.ciphers = fz_ciphers[data[0] % FZ_NELEM(fz_ciphers)];
 		pc.macs = fz_macs[(data[0] / FZ_NELEM(fz_ciphers)) %
 		    FZ_NELEM(fz_macs)];
+		pc.compression = fz_comps[(data[0] / FZ_NELEM(fz_ciphers) /
+		    FZ_NELEM(fz_macs)) % FZ_NELEM(fz_comps)];
 		data++;
 		size--;
 	}

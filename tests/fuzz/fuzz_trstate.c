@@ -37,6 +37,8 @@ make_blob(size_t i)
 	cc.kex_algs = "curve25519-sha256";
 	cc.ciphers = fz_ciphers[i / 2];
 	cc.macs = fz_macs[(i % 2) * 3];
+	/* Delayed compression has not begun: the state can be handed on. */
+	cc.compression = i % 2 ? "zlib@openssh.com" : "none";
 	s = tr_new(sp[0], sp[0], &scfg);
 	c = tr_new(sp[1], sp[1], &cc);
 	if (s == NULL || c == NULL)

@@ -123,7 +123,7 @@ for t in $targets; do
 	    [ -n "$(find "$fz" -name '*.h' -newer "$out/$t")" ]; then
 		ldflags=$(sed -n 's/^ \* fuzz-ldflags: //p' "$fz/$t.c")
 		if ! $cc $cflags -fsanitize=fuzzer "$fz/$t.c" "$fz/cleanse.c" \
-		    "$out/libmoat.a" $ldflags -lcrypto -lcrypt -lseccomp $pamlib \
+		    "$out/libmoat.a" $ldflags -lcrypto -lz -lcrypt -lseccomp $pamlib \
 		    -o "$out/$t"; then
 			echo "fuzz: FAIL: building $t"
 			exit 1
