@@ -524,7 +524,11 @@ session_serve(struct transport *t, const struct servconf *sc,
 		goto out;
 	}
 
-	conn.cs = chan_set_new(t);
+	if ((conn.cs = chan_set_new(t)) == NULL) {
+		log_error("epoll_create1: %s", strerror(errno));
+		r = ERR_SYSTEM;
+		goto out;
+	}
 	if ((r = chan_set_register(conn.cs, &session_ops, &conn)) != 0 ||
 	    (r = fwd_server_setup(conn.cs, sc, opts, pw, conn.raddr,
 	    conn.rport, &fs)) != 0 ||
