@@ -34,10 +34,6 @@ struct chan_set {
 	int peer_port;
 	struct ev_timer alive_tm;
 
-	int hook_fd;
-	void (*hook_cb)(struct chan_set *, void *);
-	void *hook_arg;
-
 	/* chan_set_idle: quiet spell and callback; restarted when busy. */
 	int idle_ms;
 	void (*idle_cb)(struct chan_set *, void *);

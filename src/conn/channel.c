@@ -44,7 +44,6 @@ chan_set_new(struct transport *t)
 	cs = x_calloc(1, sizeof(*cs));
 	cs->t = t;
 	cs->ev = ev;
-	cs->hook_fd = -1;
 	cs->last_rx = chan_now();
 	conn_timers_init(cs);
 	return cs;
@@ -131,33 +130,6 @@ chan_set_keepalive(struct chan_set *cs, int interval, int count_max,
 	cs->peer_user = user;
 	cs->peer_addr = addr;
 	cs->peer_port = port;
-}
-
-static void
-hook_fd_cb(struct ev_loop *ev, int fd, int events, void *arg)
-{
-	struct chan_set *cs = arg;
-
-	(void)ev;
-	(void)fd;
-	(void)events;
-	if (cs->hook_cb != NULL)
-		cs->hook_cb(cs, cs->hook_arg);
-}
-
-void
-chan_set_hook(struct chan_set *cs, int fd,
-    void (*cb)(struct chan_set *, void *), void *arg)
-{
-	if (cs->hook_fd != -1)
-		ev_fd_del(cs->ev, cs->hook_fd);
-	cs->hook_fd = fd;
-	cs->hook_cb = cb;
-	cs->hook_arg = arg;
-	/* Before the channels, as a signal may concern one of them. */
-	if (fd != -1 && ev_fd_add(cs->ev, fd, EV_READ | EV_FIRST, hook_fd_cb,
-	    cs) != 0)
-		cs->hook_fd = -1;
 }
 
 void

@@ -174,15 +174,10 @@ void chan_set_keepalive(struct chan_set *cs, int interval, int count_max,
 void chan_log_refusal(struct chan_set *cs, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /*
- * Poll fd too and call cb(arg) when it is readable (e.g. a signalfd).
- * fd -1 removes the hook.
- */
-void chan_set_hook(struct chan_set *cs, int fd,
-    void (*cb)(struct chan_set *cs, void *arg), void *arg);
-/*
  * Call cb(arg) once the loop has had nothing to do for ms milliseconds,
  * and again after each later burst of activity followed by as long a
- * quiet spell (ms 0: never). For giving memory back while idle.
+ * quiet spell (ms 0: never): a timer in the set's loop, restarted by
+ * every wait that saw a ready fd. For giving memory back while idle.
  */
 void chan_set_idle(struct chan_set *cs, int ms,
     void (*cb)(struct chan_set *cs, void *arg), void *arg);
@@ -254,10 +249,11 @@ struct sbuf *chan_global_start(struct chan_set *cs, const char *name,
     int want_reply, chan_global_reply_fn cb, void *arg);
 
 /*
- * More fds for conn_loop to poll (listening sockets, connects in
- * progress): cb(cs, fd, revents, arg) runs when poll reports events on
- * fd. chan_set_unwatch() may be called from inside a callback. The fd
- * stays the caller's.
+ * More fds for conn_loop to watch (listening sockets, connects in
+ * progress), in the set's loop with their events in poll(2) terms:
+ * cb(cs, fd, revents, arg) runs when fd is ready for events (POLLIN,
+ * POLLOUT). chan_set_unwatch() may be called from inside a callback, and
+ * must be called before the fd is closed. The fd stays the caller's.
  */
 typedef void (*chan_watch_fn)(struct chan_set *cs, int fd, short revents,
     void *arg);
