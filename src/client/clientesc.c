@@ -11,8 +11,6 @@
  * meanwhile as in ssh(1); the line goes to the forwardings
  * (fwd_client_command).
  */
-#include <sys/epoll.h>
-
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -24,6 +22,7 @@
 #include "channel.h"
 #include "clientsess_int.h"
 #include "err.h"
+#include "ev.h"
 #include "fwd_client.h"
 #include "log.h"
 #include "mem.h"
@@ -44,17 +43,6 @@ say(struct csess *s, const char *fmt, ...)
 	va_end(ap);
 	if (n > 0 && write(s->err, buf, strlen(buf)) < 0)
 		log_debug("escape: write: %s", strerror(errno));
-}
-
-static void
-ep_mod(struct csess *s, int fd, int op, uint32_t events)
-{
-	struct epoll_event ev;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.events = events;
-	ev.data.fd = fd;
-	(void)epoll_ctl(s->ep, op, fd, &ev);
 }
 
 void
@@ -78,19 +66,20 @@ csess_pipe_flush(struct csess *s)
 	}
 	if (sbuf_len(s->pipebuf) > 0) {
 		if (!had || !s->in_eof)
-			ep_mod(s, s->pipe_w, EPOLL_CTL_ADD, EPOLLOUT);
+			csess_watch(s, s->pipe_w, EV_WRITE);
 		if (!s->in_eof)
-			ep_mod(s, s->in, EPOLL_CTL_DEL, 0);
+			csess_watch(s, s->in, 0);
 		return;
 	}
-	if (s->pipe_w != -1)
-		ep_mod(s, s->pipe_w, EPOLL_CTL_DEL, 0);
+	csess_watch(s, s->pipe_w, 0);
 	if (s->in_eof) {
-		if (s->pipe_w != -1)
+		if (s->pipe_w != -1) {
+			csess_watch(s, s->pipe_w, -1);
 			close(s->pipe_w);
+		}
 		s->pipe_w = -1;
 	} else if (had)
-		ep_mod(s, s->in, EPOLL_CTL_ADD, EPOLLIN);
+		csess_watch(s, s->in, EV_READ);
 }
 
 static void
@@ -99,7 +88,7 @@ set_in_eof(struct csess *s)
 	if (s->in_eof)
 		return;
 	s->in_eof = 1;
-	ep_mod(s, s->in, EPOLL_CTL_DEL, 0);
+	csess_watch(s, s->in, -1);
 }
 
 static void

@@ -9,21 +9,20 @@
  * of file becoming CHANNEL_EOF. exit-status is the return value;
  * exit-signal or a lost connection gives 255.
  *
- * Everything else arrives through the set's one hook fd, an epoll set
- * holding: a signalfd (SIGWINCH sends window-change; SIGHUP, SIGINT,
- * SIGTERM, SIGQUIT end the session with the tty restored), a timerfd for
- * ServerAliveInterval, and, when escapes are on (a tty was asked for),
- * the real input fd: we read it, run the escape machine, and pass the
- * remaining bytes on through a pipe that is the channel's rfd.
+ * Everything else is watched in the connection's own event loop
+ * (chan_set_ev()): a signalfd (SIGWINCH sends window-change; SIGHUP,
+ * SIGINT, SIGTERM, SIGQUIT end the session with the tty restored), a
+ * repeating timer for ServerAliveInterval, and, when escapes are on (a
+ * tty was asked for), the real input fd: we read it, run the escape
+ * machine, and pass the remaining bytes on through a pipe that is the
+ * channel's rfd.
  *
- * To end the loop from inside (~., a timeout, a signal) the transport's
- * input fd is replaced by /dev/null, so conn_loop sees end of file.
+ * To end the loop from inside (~., a timeout, a signal) we flush what
+ * the transport holds and call conn_stop().
  */
-#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
-#include <sys/timerfd.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +37,7 @@
 #include "client.h"
 #include "clientsess_int.h"
 #include "err.h"
+#include "ev.h"
 #include "log.h"
 #include "match.h"
 #include "mem.h"
@@ -265,17 +265,12 @@ static const struct chan_ops session_ops = {
 void
 csess_quit(struct csess *s, int status)
 {
-	int fd;
-
 	if (s->quit)
 		return;
 	s->quit = 1;
 	s->quit_status = status;
 	(void)tr_flush(s->t);
-	if ((fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) != -1) {
-		(void)dup2(fd, tr_fd_in(s->t));
-		close(fd);
-	}
+	conn_stop(s->cs);
 }
 
 void
@@ -299,14 +294,17 @@ csess_window_change(struct csess *s)
 	(void)chan_msg_send(s->cs);
 }
 
-/* ---- the hook: signals, keepalive, typed input ---- */
+/* ---- watchers: signals, keepalive, typed input ---- */
 
 static void
-on_signal(struct csess *s)
+on_signal(struct ev_loop *ev, int fd, int events, void *arg)
 {
+	struct csess *s = arg;
 	struct signalfd_siginfo si;
 
-	while (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+	(void)ev;
+	(void)events;
+	while (!s->quit && read(fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		if (si.ssi_signo == SIGWINCH) {
 			csess_window_change(s);
 			continue;
@@ -317,15 +315,16 @@ on_signal(struct csess *s)
 	}
 }
 
+/* ServerAliveInterval: every interval, probe unless input came. */
 static void
-on_timer(struct csess *s)
+on_alive(struct ev_loop *ev, struct ev_timer *tm, void *arg)
 {
-	uint64_t ticks;
+	struct csess *s = arg;
 	struct sbuf *b;
 	time_t now = time(NULL);
 
-	if (read(s->timerfd, &ticks, sizeof(ticks)) < 0)
-		return;
+	(void)ev;
+	(void)tm;
 	if ((uint64_t)now - tr_last_input_time(s->t) <
 	    (uint64_t)s->o->server_alive_interval) {
 		s->alive_missed = 0;
@@ -345,23 +344,34 @@ on_timer(struct csess *s)
 }
 
 static void
-hook(struct chan_set *cs, void *arg)
+on_input(struct ev_loop *ev, int fd, int events, void *arg)
 {
 	struct csess *s = arg;
-	struct epoll_event ev[4];
-	int i, n;
 
-	n = epoll_wait(s->ep, ev, 4, 0);
-	for (i = 0; i < n && !s->quit; i++) {
-		if (ev[i].data.fd == s->sigfd)
-			on_signal(s);
-		else if (ev[i].data.fd == s->timerfd)
-			on_timer(s);
-		else if (ev[i].data.fd == s->in)
-			csess_input(s);
-		else if (ev[i].data.fd == s->pipe_w)
-			csess_pipe_flush(s);
-	}
+	(void)ev;
+	(void)events;
+	if (s->quit)
+		return;
+	if (fd == s->in)
+		csess_input(s);
+	else if (fd == s->pipe_w)
+		csess_pipe_flush(s);
+}
+
+void
+csess_watch(struct csess *s, int fd, int mask)
+{
+	struct ev_loop *ev = chan_set_ev(s->cs);
+
+	if (fd == -1)
+		return;
+	if (mask < 0)
+		ev_fd_del(ev, fd);
+	/* Early in a turn, as typed input went before channel I/O. */
+	else if (ev_fd_get(ev, fd) == -1)
+		(void)ev_fd_add(ev, fd, mask | EV_FIRST, on_input, s);
+	else
+		(void)ev_fd_mask(ev, fd, mask | EV_FIRST);
 }
 
 /* ---- setup and teardown ---- */
@@ -407,24 +417,12 @@ setup_fds(struct csess *s)
 	return 0;
 }
 
-static void
-ep_add(struct csess *s, int fd, uint32_t events)
-{
-	struct epoll_event ev;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.events = events;
-	ev.data.fd = fd;
-	(void)epoll_ctl(s->ep, EPOLL_CTL_ADD, fd, &ev);
-}
-
 static int
-setup_hook(struct csess *s)
+setup_watchers(struct csess *s)
 {
-	struct itimerspec its;
+	struct ev_loop *ev = chan_set_ev(s->cs);
+	int r;
 
-	if ((s->ep = epoll_create1(EPOLL_CLOEXEC)) == -1)
-		return ERR_SYSTEM;
 	sigemptyset(&s->sigs);
 	sigaddset(&s->sigs, SIGWINCH);
 	sigaddset(&s->sigs, SIGHUP);
@@ -437,21 +435,17 @@ setup_hook(struct csess *s)
 	if ((s->sigfd = signalfd(-1, &s->sigs, SFD_NONBLOCK |
 	    SFD_CLOEXEC)) == -1)
 		return ERR_SYSTEM;
-	ep_add(s, s->sigfd, EPOLLIN);
+	if ((r = ev_fd_add(ev, s->sigfd, EV_READ | EV_FIRST, on_signal,
+	    s)) != 0)
+		return r;
 	if (s->o->server_alive_interval > 0) {
-		if ((s->timerfd = timerfd_create(CLOCK_MONOTONIC,
-		    TFD_NONBLOCK | TFD_CLOEXEC)) == -1)
-			return ERR_SYSTEM;
-		memset(&its, 0, sizeof(its));
-		its.it_value.tv_sec = s->o->server_alive_interval;
-		its.it_interval.tv_sec = s->o->server_alive_interval;
-		if (timerfd_settime(s->timerfd, 0, &its, NULL) == -1)
-			return ERR_SYSTEM;
-		ep_add(s, s->timerfd, EPOLLIN);
+		int64_t ms = (int64_t)s->o->server_alive_interval * 1000;
+
+		ev_timer_init(&s->alive_tm, on_alive, s);
+		ev_timer_start(ev, &s->alive_tm, ms, ms);
 	}
 	if (s->escapes)
-		ep_add(s, s->in, EPOLLIN);
-	chan_set_hook(s->cs, s->ep, hook, s);
+		csess_watch(s, s->in, EV_READ);
 	return 0;
 }
 
@@ -459,7 +453,7 @@ static void
 teardown(struct csess *s)
 {
 	int fds[] = { s->chan_rfd, s->chan_wfd, s->chan_efd, s->pipe_w,
-	    s->sigfd, s->timerfd, s->ep };
+	    s->sigfd };
 	size_t i;
 
 	ttyraw_leave(&s->raw);
@@ -553,7 +547,7 @@ client_session(struct transport *t, const struct client_opts *o,
 	s.out = a->use_fds ? a->out_fd : 1;
 	s.err = a->use_fds ? a->err_fd : 2;
 	s.chan_rfd = s.chan_wfd = s.chan_efd = s.pipe_w = -1;
-	s.sigfd = s.timerfd = s.ep = -1;
+	s.sigfd = -1;
 	s.exit_status = -1;
 	s.pipebuf = sbuf_new();
 	s.escapes = a->want_tty && !a->no_command && !a->stdin_null &&
@@ -563,7 +557,7 @@ client_session(struct transport *t, const struct client_opts *o,
 		r = ERR_ALLOC;
 		goto out;
 	}
-	if ((r = setup_hook(&s)) != 0)
+	if ((r = setup_watchers(&s)) != 0)
 		goto out;
 	if (a->setup != NULL && (r = a->setup(s.cs, a->setup_arg)) != 0)
 		goto out;

@@ -11,6 +11,7 @@
 
 #include "client.h"
 #include "escape.h"
+#include "ev.h"
 #include "ttyraw.h"
 
 struct chan_set;
@@ -38,10 +39,11 @@ struct csess {
 	int exit_status;		/* -1 until exit-status */
 	int exit_signal;
 
-	/* Hook. */
-	int ep, sigfd, timerfd;
+	/* Watchers in the connection's loop. */
+	int sigfd;
 	sigset_t sigs, oldmask;
 	int mask_set;
+	struct ev_timer alive_tm;	/* ServerAliveInterval */
 	int alive_missed;
 
 	/* Escapes: typed input -> escape machine -> pipe -> channel. */
@@ -60,6 +62,11 @@ struct csess {
 /* clientsess.c */
 void csess_quit(struct csess *s, int status);
 void csess_window_change(struct csess *s);
+/*
+ * Watch fd (s->in or s->pipe_w) in the loop for mask (EV_READ,
+ * EV_WRITE, 0: not now); mask -1 stops watching it. fd -1: nothing.
+ */
+void csess_watch(struct csess *s, int fd, int mask);
 
 /* clientesc.c */
 void csess_input(struct csess *s);

@@ -27,7 +27,6 @@
 #include <sys/socket.h>
 
 #include <ctype.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,15 +200,9 @@ fwd_client_free(struct fwd_client *fc)
 static void
 fc_quit(struct fwd_client *fc)
 {
-	struct transport *t = chan_set_transport(fc->cs);
-	int fd;
-
 	fc->failed = 1;
-	(void)tr_flush(t);
-	if ((fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) != -1) {
-		(void)dup2(fd, tr_fd_in(t));
-		close(fd);
-	}
+	(void)tr_flush(chan_set_transport(fc->cs));
+	conn_stop(fc->cs);
 }
 
 /* ---- -L ---- */

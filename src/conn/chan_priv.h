@@ -1,7 +1,8 @@
 /*
  * chan_priv.h: the inside of struct chan_set, shared by channel.c (the
- * table and the messages), chanio.c (fd I/O) and connloop.c (the event
- * loop). Not for other modules.
+ * table and the messages), chanio.c (fd I/O), changlobal.c (global
+ * requests, watched fds) and connloop.c (the event loop on ev.h). Not
+ * for other modules.
  */
 #ifndef MOAT_CHAN_PRIV_H
 #define MOAT_CHAN_PRIV_H
@@ -10,11 +11,13 @@
 #include <time.h>
 
 #include "channel.h"
+#include "ev.h"
 
 #define CHAN_MAX_TYPES	8
 
 struct chan_set {
 	struct transport *t;
+	struct ev_loop *ev;		/* every fd and timer of the connection */
 	struct chan **chans;		/* indexed by local id; NULL: free */
 	size_t nalloc;
 	size_t count;
@@ -29,16 +32,21 @@ struct chan_set {
 	time_t last_rx;			/* monotonic seconds */
 	const char *peer_user, *peer_addr;
 	int peer_port;
+	struct ev_timer alive_tm;
 
-	int hook_fd;
-	void (*hook_cb)(struct chan_set *, void *);
-	void *hook_arg;
-
-	/* chan_set_idle: quiet spell, callback, whether it ran since. */
+	/* chan_set_idle: quiet spell and callback; restarted when busy. */
 	int idle_ms;
 	void (*idle_cb)(struct chan_set *, void *);
 	void *idle_arg;
-	int idle_done;
+	struct ev_timer idle_tm;
+
+	/* The transport's wake-up (tr_poll_timeout(): batches, rekey). */
+	struct ev_timer tr_tm;
+
+	/* conn_loop's outcome: set once, by the first to end it. */
+	int loop_err;
+	int loop_done;
+	int stop_req;			/* conn_stop() */
 
 	/* Global requests: handlers, and callbacks for replies due. */
 	struct {
@@ -53,10 +61,9 @@ struct chan_set {
 	} *greplies;
 	size_t ngreplies, agreplies;
 
-	/* Extra polled fds (chan_set_watch); fd -1: free slot. */
+	/* Extra watched fds (chan_set_watch); fd -1: free slot. */
 	struct chan_watch {
 		int fd;
-		short events;
 		chan_watch_fn cb;
 		void *arg;
 	} *watches;
@@ -96,6 +103,11 @@ void chan_fd_close(struct chan *c, int *fdp);
 /* Start a message to the peer's end of c; NULL once CLOSE was sent. */
 struct sbuf *chan_msg_start(struct chan_set *cs, struct chan *c,
     uint8_t type);
+
+/* connloop.c: end conn_loop() with r (the first call wins). */
+void conn_end(struct chan_set *cs, int r);
+/* connloop.c: set up the set's timers (chan_set_new). */
+void conn_timers_init(struct chan_set *cs);
 
 /* chanlog.c: the count of unlogged refusals, when the set goes. */
 void chan_log_refusals_end(struct chan_set *cs);

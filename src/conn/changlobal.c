@@ -5,6 +5,7 @@
  * event loop watches for channel types (listeners, connects in
  * progress). See channel.h.
  */
+#include <poll.h>
 #include <string.h>
 
 #include "chan_priv.h"
@@ -117,14 +118,41 @@ chan_in_global_failure(struct chan_set *cs, struct sbuf *m)
 	return global_reply(cs, m, 0);
 }
 
+/* ev's view of a watched fd, handed on in poll(2) terms. */
+static void
+watch_fd_cb(struct ev_loop *ev, int fd, int events, void *arg)
+{
+	struct chan_set *cs = arg;
+	short revents = 0;
+	size_t i;
+
+	(void)ev;
+	if (events & EV_READ)
+		revents |= POLLIN;
+	if (events & EV_WRITE)
+		revents |= POLLOUT;
+	if (events & EV_ERROR)
+		revents |= POLLERR;
+	for (i = 0; i < cs->nwatches; i++)
+		if (cs->watches[i].fd == fd) {
+			cs->watches[i].cb(cs, fd, revents, cs->watches[i].arg);
+			return;
+		}
+}
+
 int
 chan_set_watch(struct chan_set *cs, int fd, short events, chan_watch_fn cb,
     void *arg)
 {
 	size_t i;
+	int mask = 0, r;
 
 	if (fd < 0 || cb == NULL)
 		return ERR_INVALID_ARGUMENT;
+	if (events & POLLIN)
+		mask |= EV_READ;
+	if (events & POLLOUT)
+		mask |= EV_WRITE;
 	for (i = 0; i < cs->nwatches; i++)
 		if (cs->watches[i].fd == fd || cs->watches[i].fd == -1)
 			break;
@@ -133,8 +161,11 @@ chan_set_watch(struct chan_set *cs, int fd, short events, chan_watch_fn cb,
 		    sizeof(*cs->watches));
 		cs->nwatches++;
 	}
+	if ((r = ev_fd_add(cs->ev, fd, mask, watch_fd_cb, cs)) != 0) {
+		cs->watches[i].fd = -1;
+		return r;
+	}
 	cs->watches[i].fd = fd;
-	cs->watches[i].events = events;
 	cs->watches[i].cb = cb;
 	cs->watches[i].arg = arg;
 	return 0;
@@ -146,6 +177,8 @@ chan_set_unwatch(struct chan_set *cs, int fd)
 	size_t i;
 
 	for (i = 0; i < cs->nwatches; i++)
-		if (cs->watches[i].fd == fd)
+		if (cs->watches[i].fd == fd) {
 			cs->watches[i].fd = -1;
+			ev_fd_del(cs->ev, fd);
+		}
 }

@@ -36,11 +36,16 @@ chan_now(void)
 struct chan_set *
 chan_set_new(struct transport *t)
 {
-	struct chan_set *cs = x_calloc(1, sizeof(*cs));
+	struct chan_set *cs;
+	struct ev_loop *ev;
 
+	if ((ev = ev_new()) == NULL)
+		return NULL;
+	cs = x_calloc(1, sizeof(*cs));
 	cs->t = t;
-	cs->hook_fd = -1;
+	cs->ev = ev;
 	cs->last_rx = chan_now();
+	conn_timers_init(cs);
 	return cs;
 }
 
@@ -61,6 +66,8 @@ chan_fd_close(struct chan *c, int *fdp)
 			(void)shutdown(fd, SHUT_WR);
 		return;
 	}
+	/* Out of the loop first: epoll would outlive the number. */
+	ev_fd_del(c->set->ev, fd);
 	close(fd);
 }
 
@@ -94,6 +101,7 @@ chan_set_free(struct chan_set *cs)
 	x_free(cs->chans);
 	x_free(cs->greplies);
 	x_free(cs->watches);
+	ev_free(cs->ev);
 	x_free(cs);
 }
 
@@ -125,22 +133,14 @@ chan_set_keepalive(struct chan_set *cs, int interval, int count_max,
 }
 
 void
-chan_set_hook(struct chan_set *cs, int fd,
-    void (*cb)(struct chan_set *, void *), void *arg)
-{
-	cs->hook_fd = fd;
-	cs->hook_cb = cb;
-	cs->hook_arg = arg;
-}
-
-void
 chan_set_idle(struct chan_set *cs, int ms,
     void (*cb)(struct chan_set *, void *), void *arg)
 {
 	cs->idle_ms = cb != NULL && ms > 0 ? ms : 0;
 	cs->idle_cb = cb;
 	cs->idle_arg = arg;
-	cs->idle_done = 0;
+	if (cs->idle_ms == 0)
+		ev_timer_stop(cs->ev, &cs->idle_tm);
 }
 
 void
@@ -194,6 +194,7 @@ chan_alloc(struct chan_set *cs, const struct chan_ops *ops)
 		cs->nalloc = n;
 	}
 	c = x_calloc(1, sizeof(*c));
+	c->set = cs;
 	c->local_id = (uint32_t)i;
 	c->ops = ops;
 	c->rfd = c->wfd = c->efd = -1;

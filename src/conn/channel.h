@@ -28,10 +28,11 @@
  * a channel after CLOSE; the channel is freed once CLOSE has been both
  * sent and received.
  *
- * conn_loop() is the event loop of one connection: it polls the
- * transport's fds, the channels' fds and an optional hook fd (e.g. a
- * signalfd for SIGCHLD), moves data, dispatches messages and sends
- * ClientAlive probes.
+ * conn_loop() is the event loop of one connection, run on the set's
+ * ev loop (ev.h, chan_set_ev()): it watches the transport's fds and the
+ * channels' fds, moves data, dispatches messages and sends ClientAlive
+ * probes; the programs add their own fds (signals, typed input,
+ * listeners) and timers to the same loop, and end it with conn_stop().
  *
  * Ownership: chan_set_new() returns a set the caller frees with
  * chan_set_free(), which frees every channel (calling each type's free
@@ -111,6 +112,7 @@ struct chan_ops {
 };
 
 struct chan {
+	struct chan_set *set;		/* the set the channel is in */
 	uint32_t local_id;
 	uint32_t remote_id;
 	const struct chan_ops *ops;
@@ -142,6 +144,7 @@ struct chan {
 	unsigned int open_pending:1;	/* peer's open awaits our answer */
 };
 
+/* NULL when no event loop can be had (no epoll instance). */
 struct chan_set *chan_set_new(struct transport *t);
 void chan_set_free(struct chan_set *cs);
 struct transport *chan_set_transport(const struct chan_set *cs);
@@ -171,15 +174,10 @@ void chan_set_keepalive(struct chan_set *cs, int interval, int count_max,
 void chan_log_refusal(struct chan_set *cs, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /*
- * Poll fd too and call cb(arg) when it is readable (e.g. a signalfd).
- * fd -1 removes the hook.
- */
-void chan_set_hook(struct chan_set *cs, int fd,
-    void (*cb)(struct chan_set *cs, void *arg), void *arg);
-/*
  * Call cb(arg) once the loop has had nothing to do for ms milliseconds,
  * and again after each later burst of activity followed by as long a
- * quiet spell (ms 0: never). For giving memory back while idle.
+ * quiet spell (ms 0: never): a timer in the set's loop, restarted by
+ * every wait that saw a ready fd. For giving memory back while idle.
  */
 void chan_set_idle(struct chan_set *cs, int ms,
     void (*cb)(struct chan_set *cs, void *arg), void *arg);
@@ -251,10 +249,11 @@ struct sbuf *chan_global_start(struct chan_set *cs, const char *name,
     int want_reply, chan_global_reply_fn cb, void *arg);
 
 /*
- * More fds for conn_loop to poll (listening sockets, connects in
- * progress): cb(cs, fd, revents, arg) runs when poll reports events on
- * fd. chan_set_unwatch() may be called from inside a callback. The fd
- * stays the caller's.
+ * More fds for conn_loop to watch (listening sockets, connects in
+ * progress), in the set's loop with their events in poll(2) terms:
+ * cb(cs, fd, revents, arg) runs when fd is ready for events (POLLIN,
+ * POLLOUT). chan_set_unwatch() may be called from inside a callback, and
+ * must be called before the fd is closed. The fd stays the caller's.
  */
 typedef void (*chan_watch_fn)(struct chan_set *cs, int fd, short revents,
     void *arg);
@@ -269,6 +268,14 @@ void chan_set_unwatch(struct chan_set *cs, int fd);
  * unanswered probes, or another error.
  */
 int conn_loop(struct transport *t, struct chan_set *cs);
+/*
+ * End conn_loop() from inside it (a callback), or make the next one
+ * return at once: it returns 0 unless an error came first. The transport
+ * is left as it is (flush it first if something must go out).
+ */
+void conn_stop(struct chan_set *cs);
+/* The set's event loop, for more fds and timers; owned by the set. */
+struct ev_loop *chan_set_ev(struct chan_set *cs);
 
 /*
  * Pure helpers for the window arithmetic (chanwin.c).

@@ -35,6 +35,7 @@
 #include "authopts.h"
 #include "channel.h"
 #include "err.h"
+#include "ev.h"
 #include "fwd_server.h"
 #include "hostkeys_notify.h"
 #include "log.h"
@@ -429,13 +430,16 @@ reap_match(struct chan_set *cs, struct chan *c, void *arg)
 	return 1;
 }
 
+/* The SIGCHLD signalfd, watched in the connection's loop. */
 static void
-sigchld_cb(struct chan_set *cs, void *arg)
+sigchld_cb(struct ev_loop *ev, int sfd, int events, void *arg)
 {
-	int sfd = *(int *)arg;
+	struct chan_set *cs = arg;
 	struct signalfd_siginfo si;
 	struct reap rp;
 
+	(void)ev;
+	(void)events;
 	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
 		;
 	while ((rp.pid = waitpid(-1, &rp.status, WNOHANG)) > 0) {
@@ -528,7 +532,11 @@ session_serve(struct transport *t, const struct servconf *sc,
 		goto out;
 	}
 
-	conn.cs = chan_set_new(t);
+	if ((conn.cs = chan_set_new(t)) == NULL) {
+		log_error("epoll_create1: %s", strerror(errno));
+		r = ERR_SYSTEM;
+		goto out;
+	}
 	if ((r = chan_set_register(conn.cs, &session_ops, &conn)) != 0 ||
 	    (r = fwd_server_setup(conn.cs, sc, opts, pw, conn.raddr,
 	    conn.rport, &fs)) != 0 ||
@@ -536,7 +544,10 @@ session_serve(struct transport *t, const struct servconf *sc,
 		goto out;
 	chan_set_keepalive(conn.cs, sc->client_alive_interval,
 	    sc->client_alive_count_max, pw->pw_name, conn.raddr, conn.rport);
-	chan_set_hook(conn.cs, sfd, sigchld_cb, &sfd);
+	/* Early in a turn: a child's exit concerns its channel. */
+	if ((r = ev_fd_add(chan_set_ev(conn.cs), sfd, EV_READ | EV_FIRST,
+	    sigchld_cb, conn.cs)) != 0)
+		goto out;
 	chan_set_idle(conn.cs, IDLE_TRIM_MS, idle_trim, NULL);
 	r = conn_loop(t, conn.cs);
  out:

@@ -42,7 +42,6 @@
 #include <sys/wait.h>
 
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +52,7 @@
 #include "auth.h"
 #include "authority.h"
 #include "err.h"
+#include "ev.h"
 #include "log.h"
 #include "mem.h"
 #include "memtrim.h"
@@ -162,6 +162,64 @@ now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+/* One monitor_loop(): the child's requests and the two timers. */
+struct mon_run {
+	struct monitor *m;
+	pid_t pid;
+	int until_state;
+	int trimmed;
+	int result;			/* as monitor_loop() returns */
+	struct ev_timer trim_tm, grace_tm;
+};
+
+static void
+mon_finish(struct ev_loop *ev, struct mon_run *mr, int result)
+{
+	mr->result = result;
+	ev_stop(ev);
+}
+
+static void
+mon_request(struct ev_loop *ev, int fd, int events, void *arg)
+{
+	struct mon_run *mr = arg;
+	int r;
+
+	(void)fd;
+	(void)events;
+	r = monitor_serve_one(mr->m);
+	if (r == ERR_CONN_CLOSED)
+		mon_finish(ev, mr, 0);
+	else if (r != 0)
+		mon_finish(ev, mr, -1);
+	else if (mr->until_state && monitor_has_state(mr->m))
+		mon_finish(ev, mr, 1);
+	else if (!mr->trimmed)
+		ev_timer_start(ev, &mr->trim_tm, IDLE_TRIM_MS, 0);
+}
+
+static void
+mon_trim(struct ev_loop *ev, struct ev_timer *tm, void *arg)
+{
+	struct mon_run *mr = arg;
+
+	(void)ev;
+	(void)tm;
+	(void)mem_trim_idle();
+	mr->trimmed = 1;
+}
+
+static void
+mon_grace(struct ev_loop *ev, struct ev_timer *tm, void *arg)
+{
+	struct mon_run *mr = arg;
+
+	(void)tm;
+	log_error("privsep: pre-authentication child %ld outlived "
+	    "LoginGraceTime; stopping it", (long)mr->pid);
+	mon_finish(ev, mr, -1);
+}
+
 /*
  * Serve the child until it hands the connection over (1: the pre-auth
  * child, with until_state), ends (0) or must be stopped (-1: killed
@@ -169,48 +227,44 @@ now_ms(void)
  * lines come in between its requests (MON_LOG). Without an end, the
  * monitor gives back the pages it no longer needs (memtrim.h) once the
  * child has asked nothing for IDLE_TRIM_MS: it waits out the session.
+ * Both deadlines are timers in an event loop (ev.h) of its own.
  */
 static int
 monitor_loop(struct monitor *m, int mon, pid_t pid, uint64_t end,
     int until_state)
 {
-	struct pollfd pfd;
-	int r, timeout, trimmed = end != 0;
+	struct ev_loop *ev;
+	struct mon_run mr;
+	uint64_t t;
+	int r;
 
-	for (;;) {
-		pfd.fd = mon;
-		pfd.events = POLLIN;
-		timeout = trimmed ? -1 : IDLE_TRIM_MS;
-		if (end != 0) {
-			uint64_t t = now_ms();
-
-			timeout = t >= end ? 0 : (int)(end - t);
-		}
-		r = poll(&pfd, 1, timeout);
-		if (r == -1 && errno == EINTR)
-			continue;
-		if (r == -1) {
-			log_error("privsep: poll: %s", strerror(errno));
-			break;
-		}
-		if (r == 0 && !trimmed) {
-			(void)mem_trim_idle();
-			trimmed = 1;
-			continue;
-		}
-		if (r == 0) {
-			log_error("privsep: pre-authentication child %ld "
-			    "outlived LoginGraceTime; stopping it", (long)pid);
-			break;
-		}
-		r = monitor_serve_one(m);
-		if (r == ERR_CONN_CLOSED)
-			return 0;
-		if (r != 0)
-			break;
-		if (until_state && monitor_has_state(m))
-			return 1;
+	memset(&mr, 0, sizeof(mr));
+	mr.m = m;
+	mr.pid = pid;
+	mr.until_state = until_state;
+	mr.trimmed = end != 0;
+	mr.result = -1;
+	ev_timer_init(&mr.trim_tm, mon_trim, &mr);
+	ev_timer_init(&mr.grace_tm, mon_grace, &mr);
+	if ((ev = ev_new()) == NULL) {
+		log_error("privsep: epoll_create1: %s", strerror(errno));
+		kill(pid, SIGKILL);
+		return -1;
 	}
+	if ((r = ev_fd_add(ev, mon, EV_READ, mon_request, &mr)) == 0) {
+		if (end != 0) {
+			t = now_ms();
+			ev_timer_start(ev, &mr.grace_tm,
+			    t >= end ? 0 : (int64_t)(end - t), 0);
+		} else
+			ev_timer_start(ev, &mr.trim_tm, IDLE_TRIM_MS, 0);
+		if ((r = ev_run(ev)) != 0)
+			log_error("privsep: epoll_wait: %s", strerror(errno));
+	} else
+		log_error("privsep: epoll_ctl: %s", err_str(r));
+	ev_free(ev);
+	if (r == 0 && mr.result >= 0)
+		return mr.result;
 	kill(pid, SIGKILL);
 	return -1;
 }
