@@ -30,54 +30,28 @@
 #include "mem.h"
 #include "readconf_int.h"
 
-static const char *
-sigalg_defaults(void)
-{
-	/* OpenSSH 9.2's default, filtered against what we support. */
-	return "ssh-ed25519-cert-v01@openssh.com,"
-	    "ecdsa-sha2-nistp256-cert-v01@openssh.com,"
-	    "ecdsa-sha2-nistp384-cert-v01@openssh.com,"
-	    "ecdsa-sha2-nistp521-cert-v01@openssh.com,"
-	    "sk-ssh-ed25519-cert-v01@openssh.com,"
-	    "sk-ecdsa-sha2-nistp256-cert-v01@openssh.com,"
-	    "rsa-sha2-512-cert-v01@openssh.com,"
-	    "rsa-sha2-256-cert-v01@openssh.com,"
-	    "ssh-ed25519,ecdsa-sha2-nistp256,ecdsa-sha2-nistp384,"
-	    "ecdsa-sha2-nistp521,sk-ssh-ed25519@openssh.com,"
-	    "sk-ecdsa-sha2-nistp256@openssh.com,rsa-sha2-512,rsa-sha2-256";
-}
-
-static const struct rc_alg alg_cipher = {
-	cipher_default_names, cipher_all_names, "SSH2 cipher spec" };
-static const struct rc_alg alg_mac = {
-	mac_default_names, mac_all_names, "SSH2 mac spec" };
-static const struct rc_alg alg_kex = {
-	kexalg_default_names, kexalg_all_names, "SSH2 KexAlgorithms" };
-static const struct rc_alg alg_sig = {
-	sigalg_defaults, cert_sigalg_all_names, "key types" };
-
-const struct rc_enum rc_enum_shk[] = {
+const struct conf_enum rc_enum_shk[] = {
 	{ "yes", SHK_YES }, { "true", SHK_YES }, { "no", SHK_NO },
 	{ "false", SHK_NO }, { "off", SHK_NO }, { "ask", SHK_ASK },
 	{ "accept-new", SHK_ACCEPT_NEW }, { NULL, 0 } };
-const struct rc_enum rc_enum_tty[] = {
+const struct conf_enum rc_enum_tty[] = {
 	{ "no", RTTY_NO }, { "false", RTTY_NO }, { "yes", RTTY_YES },
 	{ "true", RTTY_YES }, { "force", RTTY_FORCE }, { "auto", RTTY_AUTO },
 	{ NULL, 0 } };
-const struct rc_enum rc_enum_af[] = {
+const struct conf_enum rc_enum_af[] = {
 	{ "any", AF_UNSPEC }, { "inet", AF_INET }, { "inet6", AF_INET6 },
 	{ NULL, 0 } };
-const struct rc_enum rc_enum_ctlm[] = {
+const struct conf_enum rc_enum_ctlm[] = {
 	{ "no", 0 }, { "false", 0 }, { "yes", 1 }, { "true", 1 },
 	{ "ask", 2 }, { "auto", 3 }, { "autoask", 4 }, { NULL, 0 } };
-const struct rc_enum rc_enum_uhk[] = {
+const struct conf_enum rc_enum_uhk[] = {
 	{ "no", 0 }, { "false", 0 }, { "yes", 1 }, { "true", 1 },
 	{ "ask", 2 }, { NULL, 0 } };
 /* OpenSSH 10.1+: no-pq-kex turns off the one warning there is, so "no". */
-static const struct rc_enum enum_weak[] = {
+static const struct conf_enum enum_weak[] = {
 	{ "yes", 1 }, { "true", 1 }, { "no", 0 }, { "false", 0 },
 	{ "no-pq-kex", 0 }, { NULL, 0 } };
-static const struct rc_enum enum_comp[] = {
+static const struct conf_enum enum_comp[] = {
 	{ "no", 0 }, { "yes", 1 }, { NULL, 0 } };
 
 #define F(m)  offsetof(struct client_opts, m)
@@ -91,14 +65,14 @@ const struct rc_kw rc_keywords[] = {
 	{ "certificatefile", RT_ACCUM, A(certificate_files), NULL },
 	{ "identitiesonly", RT_FLAG, F(identities_only), 0, NULL },
 	{ "identityagent", RT_AGENT, F(identity_agent), 0, NULL },
-	{ "ciphers", RT_ALGS, F(ciphers), 0, &alg_cipher },
-	{ "macs", RT_ALGS, F(macs), 0, &alg_mac },
-	{ "kexalgorithms", RT_ALGS, F(kex_algorithms), 0, &alg_kex },
-	{ "hostkeyalgorithms", RT_ALGS, F(hostkey_algorithms), 0, &alg_sig },
+	{ "ciphers", RT_ALGS, F(ciphers), 0, &conf_alg_cipher },
+	{ "macs", RT_ALGS, F(macs), 0, &conf_alg_mac },
+	{ "kexalgorithms", RT_ALGS, F(kex_algorithms), 0, &conf_alg_kex },
+	{ "hostkeyalgorithms", RT_ALGS, F(hostkey_algorithms), 0, &conf_alg_sig },
 	{ "pubkeyacceptedalgorithms", RT_ALGS, F(pubkey_accepted_algorithms),
-	    0, &alg_sig },
+	    0, &conf_alg_sig },
 	{ "pubkeyacceptedkeytypes", RT_ALGS, F(pubkey_accepted_algorithms),
-	    0, &alg_sig },
+	    0, &conf_alg_sig },
 	{ "stricthostkeychecking", RT_ENUM, F(strict_host_key_checking), 0,
 	    rc_enum_shk },
 	{ "userknownhostsfile", RT_FILES, A(user_known_hosts_files), NULL },
@@ -161,9 +135,9 @@ const struct rc_kw rc_keywords[] = {
 	    NULL },
 	{ "enablesshkeysign", RT_FLAG, F(enable_ssh_keysign), 0, NULL },
 	{ "hostbasedacceptedalgorithms", RT_ALGS,
-	    F(hostbased_accepted_algorithms), 0, &alg_sig },
+	    F(hostbased_accepted_algorithms), 0, &conf_alg_sig },
 	{ "hostbasedkeytypes", RT_ALGS, F(hostbased_accepted_algorithms), 0,
-	    &alg_sig },
+	    &conf_alg_sig },
 	{ NULL, RT_IGNORE, 0, 0, NULL },
 };
 
@@ -217,90 +191,14 @@ rc_kw_ignored(const char *name)
 }
 
 int
-rc_parse_flag(const char *s)
-{
-	if (strcasecmp(s, "yes") == 0 || strcasecmp(s, "true") == 0)
-		return 1;
-	if (strcasecmp(s, "no") == 0 || strcasecmp(s, "false") == 0)
-		return 0;
-	return -1;
-}
-
-long
-rc_parse_time(const char *s)
-{
-	long total = 0, n;
-	char *end;
-
-	if (*s == '\0')
-		return -1;
-	while (*s != '\0') {
-		if (!isdigit((unsigned char)*s))
-			return -1;
-		errno = 0;
-		n = strtol(s, &end, 10);
-		if (errno != 0 || n > INT_MAX)
-			return -1;
-		switch (*end) {
-		case '\0': break;
-		case 's': case 'S': end++; break;
-		case 'm': case 'M': n *= 60; end++; break;
-		case 'h': case 'H': n *= 3600; end++; break;
-		case 'd': case 'D': n *= 86400; end++; break;
-		case 'w': case 'W': n *= 604800; end++; break;
-		default: return -1;
-		}
-		total += n;
-		if (total > INT_MAX)
-			return -1;
-		s = end;
-	}
-	return total;
-}
-
-const char *
-rc_enum_name(const struct rc_enum *tab, int value)
-{
-	for (; tab->name != NULL; tab++)
-		if (tab->value == value)
-			return tab->name;
-	return "unknown";
-}
-
-int
 rc_algs_resolve(const char *kwname, const char *spec, char **outp)
 {
 	const struct rc_kw *kw = rc_kw_find(kwname);
-	const struct rc_alg *alg;
 
 	*outp = NULL;
 	if (kw == NULL || kw->type != RT_ALGS)
 		return ERR_INTERNAL;
-	alg = kw->arg;
-	return match_assemble_list(alg->defaults(), alg->all(), spec, outp);
-}
-
-static int
-parse_size(const char *s, uint64_t *outp)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno != 0 || end == s || *s == '-')
-		return -1;
-	switch (*end) {
-	case '\0': break;
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
-	default: return -1;
-	}
-	if (*end != '\0')
-		return -1;
-	*outp = v;
-	return 0;
+	return conf_alg_resolve(kw->arg, spec, outp);
 }
 
 static int
@@ -350,7 +248,6 @@ rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 	char **sp = (char **)(void *)(base + kw->off);
 	size_t *np = (size_t *)(void *)(base + kw->cnt_off);
 	struct rc_priv *p = o->priv;
-	const struct rc_enum *e;
 	char *list;
 	long v;
 	int i, c;
@@ -359,24 +256,21 @@ rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 		BAD("Missing argument.", src, line);
 	switch (kw->type) {
 	case RT_FLAG:
-		if (argc != 2 || (c = rc_parse_flag(argv[1])) < 0)
+		if (argc != 2 || conf_enum_lookup(conf_truefalse, argv[1], &c) != 0)
 			BAD("unsupported option \"%s\".", src, line, argv[1]);
 		if (*ip == -1)
 			*ip = c;
 		return 0;
 	case RT_INT:
-		errno = 0;
-		v = strtol(argv[1], &list, 10);
-		if (argc != 2 || errno != 0 || *list != '\0' || v < 0 ||
-		    v > INT_MAX)
+		if (argc != 2 || conf_parse_int(argv[1], &c) != 0)
 			BAD("Bad number.", src, line);
 		if (*ip == -1)
-			*ip = (int)v;
+			*ip = c;
 		return 0;
 	case RT_TIME:
 		if (strcasecmp(argv[1], "none") == 0)
 			v = 0;
-		else if ((v = rc_parse_time(argv[1])) < 0 || argc != 2)
+		else if ((v = conf_parse_time(argv[1])) < 0 || argc != 2)
 			BAD("invalid time value.", src, line);
 		if (*ip == -1)
 			*ip = (int)v;
@@ -384,20 +278,17 @@ rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 	case RT_MASK:
 		/* Octal, as ssh(1) reads it: digits up to the first that is
 		 * not octal, at most 0777. */
-		v = strtol(argv[1], &list, 8);
-		if (list == argv[1] || v < 0 || v > 0777)
+		if ((c = conf_parse_mode(argv[1])) < 0)
 			BAD("Bad mask.", src, line);
 		if (*ip == -1)
-			*ip = (int)v;
+			*ip = c;
 		return 0;
 	case RT_PORT:
-		errno = 0;
-		v = strtol(argv[1], &list, 10);
-		if (argc != 2 || errno != 0 || *list != '\0' || v <= 0 ||
-		    v > 65535)
+		if (argc != 2 || conf_parse_int(argv[1], &c) != 0 || c <= 0 ||
+		    c > 65535)
 			BAD("Badly formatted port number.", src, line);
 		if (*ip == -1)
-			*ip = (int)v;
+			*ip = c;
 		return 0;
 	case RT_STR:
 		if (argc != 2)
@@ -446,7 +337,7 @@ rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 		if (argc != 2)
 			BAD("%s takes one argument.", src, line, argv[0]);
 		if (rc_algs_resolve(kw->name, argv[1], &list) != 0) {
-			const struct rc_alg *alg = kw->arg;
+			const struct conf_alg *alg = kw->arg;
 
 			BAD("Bad %s '%s'.", src, line, alg->what, argv[1]);
 		}
@@ -455,13 +346,10 @@ rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 			*sp = x_strdup(argv[1]);
 		return 0;
 	case RT_ENUM:
-		for (e = kw->arg; e->name != NULL; e++)
-			if (strcasecmp(e->name, argv[1]) == 0)
-				break;
-		if (e->name == NULL || argc != 2)
+		if (argc != 2 || conf_enum_lookup(kw->arg, argv[1], &c) != 0)
 			BAD("unsupported option \"%s\".", src, line, argv[1]);
 		if (*ip == -1)
-			*ip = e->value;
+			*ip = c;
 		return 0;
 	case RT_LOGLEVEL:
 		if (argc != 2 || (c = log_level_from_name(argv[1])) < 0)
@@ -484,12 +372,12 @@ rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 			BAD("RekeyLimit takes one or two arguments.", src,
 			    line);
 		if (strcmp(argv[1], "default") != 0 &&
-		    (parse_size(argv[1], &bytes) != 0 ||
+		    (conf_parse_size(argv[1], &bytes) != 0 ||
 		    (bytes != 0 && bytes < 16)))
 			BAD("Bad RekeyLimit value.", src, line);
 		v = 0;
 		if (argc == 3 && strcmp(argv[2], "none") != 0 &&
-		    (v = rc_parse_time(argv[2])) < 0)
+		    (v = conf_parse_time(argv[2])) < 0)
 			BAD("Bad RekeyLimit time value.", src, line);
 		if (*bp == UINT64_MAX) {
 			*bp = bytes;

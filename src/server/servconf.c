@@ -33,8 +33,6 @@
 #include "mem.h"
 #include "servconf_int.h"
 
-#define MAX_ARGS	256
-#define MAX_INCLUDE	16
 #define SSH_DIR		MOAT_SSHDIR
 
 struct servconf *
@@ -85,64 +83,6 @@ servconf_free(struct servconf *sc)
 	x_free(sc);
 }
 
-/*
- * Split a line into argv (keyword first). *restp points at the raw text
- * after the keyword and its separator. Returns argc (0 for a blank or
- * comment line), or -1 on an unterminated quote.
- */
-static int
-split_line(char *buf, char **argv, const char **restp)
-{
-	char *p = buf, *o;
-	int argc = 0, q;
-
-	p += strspn(p, " \t\r\n");
-	if (*p == '\0' || *p == '#')
-		return 0;
-	argv[argc++] = p;
-	p += strcspn(p, " \t\r\n=");
-	if (*p != '\0') {
-		int eq = *p == '=';
-
-		*p++ = '\0';
-		p += strspn(p, " \t\r\n");
-		if (!eq && *p == '=') {
-			p++;
-			p += strspn(p, " \t\r\n");
-		}
-	}
-	*restp = p;
-	while (*p != '\0' && argc < MAX_ARGS - 1) {
-		if (*p == '#')
-			break;
-		argv[argc++] = o = p;
-		/* Unquote in place: o writes, p reads. */
-		while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\r' &&
-		    *p != '\n') {
-			if (*p == '"' || *p == '\'') {
-				q = *p++;
-				while (*p != '\0' && *p != q) {
-					if (*p == '\\' && (p[1] == q ||
-					    p[1] == '\\'))
-						p++;
-					*o++ = *p++;
-				}
-				if (*p != q)
-					return -1;
-				p++;
-				continue;
-			}
-			*o++ = *p++;
-		}
-		if (*p != '\0')
-			p++;
-		*o = '\0';
-		p += strspn(p, " \t\r\n");
-	}
-	argv[argc] = NULL;
-	return argc;
-}
-
 static int process_file(struct servconf *, const char *, int);
 
 /*
@@ -183,7 +123,7 @@ include_files(struct servconf *sc, char **argv, int argc, const char *src,
 	size_t j, n;
 	int i, r, bad = 0;
 
-	if (p->depth >= MAX_INCLUDE) {
+	if (p->depth >= CONF_MAX_DEPTH) {
 		log_error("%s line %d: Include nested too deeply", src, line);
 		return -1;
 	}
@@ -327,23 +267,20 @@ process_line(struct servconf *sc, const char *text, const char *src,
 	const struct sc_kw *kw;
 	struct sc_block *b;
 	struct servconf *scratch;
-	char *buf = x_strdup(text), *argv[MAX_ARGS], *rest = NULL;
-	const char *rp = buf;
-	size_t rl;
+	char *buf = x_strdup(text), **argv, *rest;
+	struct conf_line l;
 	int argc, r = -1, i;
 
-	argc = split_line(buf, argv, &rp);
-	/* The raw text after the keyword, for values taken whole. */
-	rest = x_strdup(text + (rp - buf));
-	rl = strlen(rest);
-	while (rl > 0 && strchr(" \t\r\n", rest[rl - 1]) != NULL)
-		rest[--rl] = '\0';
-	if (argc <= 0) {
-		if (argc < 0)
-			log_error("%s line %d: invalid quotes", src, line);
-		r = argc < 0 ? -1 : 0;
+	if (conf_split(text, buf, CONF_LEX_SSHD, &l) != 0) {
+		log_error("%s line %d: invalid quotes", src, line);
 		goto out;
 	}
+	if ((argc = l.argc) == 0) {
+		r = 0;
+		goto out;
+	}
+	argv = l.argv;
+	rest = l.rest;
 	if ((kw = sc_kw_find(argv[0])) == NULL) {
 		log_error("%s: line %d: Bad configuration option: %s", src,
 		    line, argv[0]);
@@ -397,8 +334,8 @@ process_line(struct servconf *sc, const char *text, const char *src,
  out:
 	if (r != 0)
 		p->errors++;
+	conf_line_clear(&l);
 	x_free(buf);
-	x_free(rest);
 	return r;
 }
 

@@ -15,22 +15,22 @@
 #include "log.h"
 #include "servconf_int.h"
 
-static const struct sc_enum dump_root[] = {
+static const struct conf_enum dump_root[] = {
 	{ "yes", PERMIT_ROOT_YES }, { "no", PERMIT_ROOT_NO },
 	{ "without-password", PERMIT_ROOT_NO_PASSWORD },
 	{ "forced-commands-only", PERMIT_ROOT_FORCED_ONLY }, { NULL, 0 } };
-static const struct sc_enum dump_af[] = {
+static const struct conf_enum dump_af[] = {
 	{ "any", AF_UNSPEC }, { "inet", AF_INET }, { "inet6", AF_INET6 },
 	{ NULL, 0 } };
-static const struct sc_enum dump_gw[] = {
+static const struct conf_enum dump_gw[] = {
 	{ "no", 0 }, { "yes", 1 }, { "clientspecified", 2 }, { NULL, 0 } };
-static const struct sc_enum dump_fwd[] = {
+static const struct conf_enum dump_fwd[] = {
 	{ "yes", 3 }, { "no", 0 }, { "local", 2 }, { "remote", 1 },
 	{ NULL, 0 } };
-static const struct sc_enum dump_rhosts[] = {
+static const struct conf_enum dump_rhosts[] = {
 	{ "yes", IGNORE_RHOSTS_YES }, { "no", IGNORE_RHOSTS_NO },
 	{ "shosts-only", IGNORE_RHOSTS_SHOSTS }, { NULL, 0 } };
-static const struct sc_enum dump_tun[] = {
+static const struct conf_enum dump_tun[] = {
 	{ "no", 0 }, { "point-to-point", 1 }, { "ethernet", 2 },
 	{ "yes", 3 }, { NULL, 0 } };
 
@@ -98,7 +98,7 @@ servconf_dump(const struct servconf *sc, FILE *f)
 
 	for (i = 0; i < sc->nports; i++)
 		fprintf(f, "port %d\n", sc->ports[i]);
-	put_str(f, "addressfamily", sc_enum_name(dump_af, sc->address_family));
+	put_str(f, "addressfamily", conf_enum_name(dump_af, sc->address_family));
 	dump_listen(sc, f);
 	put_yn(f, "usepam", sc->use_pam);
 	put_str(f, "pamservicename", sc->pam_service_name);
@@ -116,8 +116,8 @@ servconf_dump(const struct servconf *sc, FILE *f)
 		fprintf(f, "unusedconnectiontimeout %d\n",
 		    sc->unused_connection_timeout);
 	put_str(f, "permitrootlogin",
-	    sc_enum_name(dump_root, sc->permit_root_login));
-	put_str(f, "ignorerhosts", sc_enum_name(dump_rhosts, sc->ignore_rhosts));
+	    conf_enum_name(dump_root, sc->permit_root_login));
+	put_str(f, "ignorerhosts", conf_enum_name(dump_rhosts, sc->ignore_rhosts));
 	put_yn(f, "ignoreuserknownhosts", sc->ignore_user_known_hosts);
 	put_yn(f, "hostbasedauthentication", sc->hostbased_authentication);
 	put_yn(f, "hostbasedusesnamefrompacketonly",
@@ -135,14 +135,14 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	put_yn(f, "tcpkeepalive", sc->tcp_keep_alive);
 	put_yn(f, "permitemptypasswords", sc->permit_empty_passwords);
 	put_yn(f, "compression", sc->compression);
-	put_str(f, "gatewayports", sc_enum_name(dump_gw, sc->gateway_ports));
+	put_str(f, "gatewayports", conf_enum_name(dump_gw, sc->gateway_ports));
 	put_yn(f, "usedns", sc->use_dns);
 	put_str(f, "allowtcpforwarding",
-	    sc_enum_name(dump_fwd, sc->allow_tcp_forwarding));
+	    conf_enum_name(dump_fwd, sc->allow_tcp_forwarding));
 	put_yn(f, "allowagentforwarding", sc->allow_agent_forwarding);
 	put_yn(f, "disableforwarding", sc->disable_forwarding);
 	put_str(f, "allowstreamlocalforwarding",
-	    sc_enum_name(dump_fwd, sc->allow_streamlocal_forwarding));
+	    conf_enum_name(dump_fwd, sc->allow_streamlocal_forwarding));
 	put_yn(f, "streamlocalbindunlink", sc->streamlocal_bind_unlink);
 	put_str(f, "fingerprinthash",
 	    sc_fingerprint_hash_name(sc->fingerprint_hash));
@@ -190,7 +190,7 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	fprintf(f, "maxstartups %d:%d:%d\n", sc->max_startups_begin,
 	    sc->max_startups_rate, sc->max_startups_max);
 	sc_persource_dump(sc, f);
-	put_str(f, "permittunnel", sc_enum_name(dump_tun, sc->permit_tunnel));
+	put_str(f, "permittunnel", conf_enum_name(dump_tun, sc->permit_tunnel));
 	sc_extra_dump_ipqos(sc, f);
 	fprintf(f, "rekeylimit %llu %u\n",
 	    (unsigned long long)sc->rekey_bytes, sc->rekey_seconds);

@@ -118,21 +118,11 @@ parse_duration(const char *s)
 static const char *
 parse_count(const char *s, int *vp)
 {
-	char *ep;
-	long long v;
+	const char *why = NULL;
 
 	if (*s == '\0')
 		return "missing";
-	errno = 0;
-	v = strtoll(s, &ep, 10);
-	if (*ep != '\0')
-		return "invalid";
-	if (v < 0 || (errno == ERANGE && v == LLONG_MIN))
-		return "too small";
-	if (v > INT_MAX || errno == ERANGE)
-		return "too large";
-	*vp = (int)v;
-	return NULL;
+	return conf_parse_int_why(s, vp, &why) == 0 ? NULL : why;
 }
 
 /*
