@@ -217,7 +217,7 @@ static int
 arr_add(char **arr, size_t *n, const char *v)
 {
 	if (*n >= CO_MAX_LIST)
-		return -1;
+		return ERR_CONFIG;
 	arr[(*n)++] = x_strdup(v);
 	return 0;
 }

@@ -125,7 +125,7 @@ include_files(struct servconf *sc, char **argv, int argc, const char *src,
 
 	if (p->depth >= CONF_MAX_DEPTH) {
 		log_error("%s line %d: Include nested too deeply", src, line);
-		return -1;
+		return ERR_CONFIG;
 	}
 	for (i = 1; i < argc; i++) {
 		pat = argv[i][0] == '/' || argv[i][0] == '~' ?
@@ -148,7 +148,7 @@ include_files(struct servconf *sc, char **argv, int argc, const char *src,
 		globfree(&g);
 		x_free(pat);
 	}
-	return bad ? -1 : 0;
+	return bad ? ERR_CONFIG : 0;
 }
 
 /* Check "Match" arguments; 0 if well-formed. */
@@ -161,7 +161,7 @@ check_criteria(char **argv, int argc, const char *src, int line)
 	if (argc < 1)
 		goto bad;
 	if (strcasecmp(argv[0], "all") == 0)
-		return argc == 1 ? 0 : -1;
+		return argc == 1 ? 0 : ERR_CONFIG;
 	if (argc % 2 != 0)
 		goto bad;
 	for (i = 0; i < argc; i += 2) {
@@ -172,7 +172,7 @@ check_criteria(char **argv, int argc, const char *src, int line)
 			if (match_addr_list(NULL, v2) == -2) {
 				log_error("%s line %d: Invalid Match address "
 				    "argument '%s'", src, line, v2);
-				return -1;
+				return ERR_CONFIG;
 			}
 		} else if (strcasecmp(a, "localport") == 0) {
 			v = (int)strtol(v2, &ep, 10);
@@ -184,13 +184,13 @@ check_criteria(char **argv, int argc, const char *src, int line)
 		    strcasecmp(a, "rdomain") != 0) {
 			log_error("%s line %d: Unsupported Match attribute %s",
 			    src, line, a);
-			return -1;
+			return ERR_CONFIG;
 		}
 	}
 	return 0;
  bad:
 	log_error("%s line %d: Bad Match condition", src, line);
-	return -1;
+	return ERR_CONFIG;
 }
 
 static int
@@ -258,7 +258,7 @@ block_add_line(struct sc_block *b, const char *text, const char *src,
 	b->lines[b->nlines++].lineno = line;
 }
 
-/* One line; returns 0 or -1 (already logged). */
+/* One line; returns 0 or ERR_CONFIG (already logged). */
 static int
 process_line(struct servconf *sc, const char *text, const char *src,
     int line)
@@ -269,7 +269,7 @@ process_line(struct servconf *sc, const char *text, const char *src,
 	struct servconf *scratch;
 	char *buf = x_strdup(text), **argv, *rest;
 	struct conf_line l;
-	int argc, r = -1, i;
+	int argc, r = ERR_CONFIG, i;
 
 	if (conf_split(text, buf, CONF_LEX_SSHD, &l) != 0) {
 		log_error("%s line %d: invalid quotes", src, line);
@@ -339,7 +339,7 @@ process_line(struct servconf *sc, const char *text, const char *src,
 	return r;
 }
 
-/* All of path, in *textp (NUL-terminated) and *lenp; 0, or -1 (errno). */
+/* All of path, in *textp (NUL-terminated) and *lenp; 0, or ERR_CONFIG (errno). */
 static int
 read_whole(const char *path, char **textp, size_t *lenp)
 {
@@ -349,7 +349,7 @@ read_whole(const char *path, char **textp, size_t *lenp)
 	int saved;
 
 	if ((f = fopen(path, "r")) == NULL)
-		return -1;
+		return ERR_CONFIG;
 	do {
 		if (cap - len < 4096) {
 			cap = cap == 0 ? 8192 : cap * 2;
@@ -363,7 +363,7 @@ read_whole(const char *path, char **textp, size_t *lenp)
 		fclose(f);
 		x_free(text);
 		errno = saved;
-		return -1;
+		return ERR_CONFIG;
 	}
 	fclose(f);
 	text[len] = '\0';
@@ -410,7 +410,7 @@ process_file(struct servconf *sc, const char *path, int top)
 	if ((text = file_text(p, path, &owned, &len)) == NULL) {
 		if (!top)
 			p->errors++;
-		return top ? ERR_SYSTEM : -1;
+		return top ? ERR_SYSTEM : ERR_CONFIG;
 	}
 	for (pos = 0; pos < len; pos += n + 1) {
 		nl = memchr(text + pos, '\n', len - pos);
@@ -424,7 +424,7 @@ process_file(struct servconf *sc, const char *path, int top)
 	}
 	x_free(owned);
 	p->cur_block = saved;
-	return p->errors == before ? 0 : -1;
+	return p->errors == before ? 0 : ERR_CONFIG;
 }
 
 void
@@ -497,7 +497,7 @@ static const struct {
 
 /*
  * Every method named in sc's AuthenticationMethods must be enabled
- * under sc; a disabled one is an error at src:line. 0 or -1 (logged).
+ * under sc; a disabled one is an error at src:line. 0 or ERR_CONFIG (logged).
  */
 static int
 check_auth_methods(const struct servconf *sc, const char *src, int line)
@@ -528,7 +528,7 @@ check_auth_methods(const struct servconf *sc, const char *src, int line)
 		}
 	}
 	x_free(dup);
-	return bad ? -1 : 0;
+	return bad ? ERR_CONFIG : 0;
 }
 
 /* The same for each Match block that sets AuthenticationMethods, with
@@ -571,7 +571,7 @@ check_match_auth_methods(const struct servconf *sc)
 		servconf_free(out);
 		servconf_free(m);
 	}
-	return bad ? -1 : 0;
+	return bad ? ERR_CONFIG : 0;
 }
 
 int

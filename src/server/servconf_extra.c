@@ -22,6 +22,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "err.h"
 #include "key.h"
 #include "log.h"
 #include "mem.h"
@@ -70,7 +71,7 @@ parse_ipqos(const char *s, int *vp)
 	errno = 0;
 	v = strtol(s, &ep, 0);
 	if (*s == '\0' || *ep != '\0' || errno != 0 || v < 0 || v > 255)
-		return -1;
+		return ERR_CONFIG;
 	*vp = (int)v;
 	return 0;
 }
@@ -95,14 +96,14 @@ unsupported(const struct sc_kw *kw, char **argv, const char *src, int line)
 		if (conf_enum_lookup(conf_yesno, argv[1], &v) != 0) {
 			log_error("%s line %d: unsupported option \"%s\".",
 			    src, line, argv[1]);
-			return -1;
+			return ERR_CONFIG;
 		}
 		break;
 	case SC_UNSUPP_INT:
 		if (conf_parse_int_why(argv[1], &v, &what) != 0) {
 			log_error("%s line %d: %s integer value %s.", src,
 			    line, argv[0], what);
-			return -1;
+			return ERR_CONFIG;
 		}
 		break;
 	default:
@@ -124,19 +125,19 @@ channel_timeouts(struct servconf *sc, char **argv, int argc,
 				log_error("%s line %d: keyword %s \"none\" "
 				    "argument must appear alone.", src, line,
 				    argv[0]);
-				return -1;
+				return ERR_CONFIG;
 			}
 			continue;
 		}
 		if (!valid_channel_timeout(argv[i])) {
 			log_error("%s line %d: invalid channel timeout %s",
 			    src, line, argv[i]);
-			return -1;
+			return ERR_CONFIG;
 		}
 		if (i > SC_MAX_LIST) {
 			log_error("%s line %d: too many %s entries.", src,
 			    line, argv[0]);
-			return -1;
+			return ERR_CONFIG;
 		}
 	}
 	for (i = 1; i < argc; i++)
@@ -173,7 +174,7 @@ sc_extra_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 		if (conf_enum_lookup(fp_names, argv[1], &v) != 0) {
 			log_error("%s line %d: Invalid %s algorithm \"%s\".",
 			    src, line, argv[0], argv[1]);
-			return -1;
+			return ERR_CONFIG;
 		}
 		*FIELD(sc, kw->off, int) = v;
 		return 0;
@@ -182,7 +183,7 @@ sc_extra_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 			if (parse_ipqos(argv[i], i == 1 ? &v : &w) != 0) {
 				log_error("%s line %d: Bad IPQoS value: %s",
 				    src, line, argv[i]);
-				return -1;
+				return ERR_CONFIG;
 			}
 		sc->ipqos_interactive = v;
 		sc->ipqos_bulk = argc > 2 ? w : v;
@@ -195,7 +196,7 @@ sc_extra_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 		else if ((t = conf_parse_time(argv[1])) < 0) {
 			log_error("%s line %d: invalid time value.", src,
 			    line);
-			return -1;
+			return ERR_CONFIG;
 		}
 		*FIELD(sc, kw->off, int) = (int)t;
 		return 0;
@@ -206,14 +207,14 @@ sc_extra_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 			if (conf_enum_lookup(pkopt_names, argv[i], &v) != 0) {
 				log_error("%s line %d: unsupported %s option "
 				    "%s", src, line, argv[0], argv[i]);
-				return -1;
+				return ERR_CONFIG;
 			}
 			bits |= v;
 		}
 		*FIELD(sc, kw->off, int) = bits;
 		return 0;
 	default:
-		return -1;
+		return ERR_CONFIG;
 	}
 }
 

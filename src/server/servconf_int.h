@@ -72,7 +72,7 @@ extern const struct sc_kw sc_keywords[];
 extern const size_t sc_nkeywords;
 
 const struct sc_kw *sc_kw_find(const char *name);
-/* Parse argv[1..] for kw into sc; logs errors itself; returns 0 or -1. */
+/* Parse argv[1..] for kw into sc; logs errors itself; returns 0 or ERR_CONFIG. */
 int sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
     int argc, const char *rest, const char *src, int line);
 int sc_is_set(const struct servconf *sc, size_t off);
@@ -87,7 +87,7 @@ int sc_algs_default(const struct sc_kw *kw, char **outp);
 /*
  * servconf_persource.c: PerSourcePenalties, PerSourcePenaltyExemptList,
  * PerSourceNetBlockSize and PerSourceMaxStartups (type T_PERSOURCE):
- * parse one line (0 or -1, logged), defaults, copy, free, sshd -T lines.
+ * parse one line (0 or ERR_CONFIG, logged), defaults, copy, free, sshd -T lines.
  */
 int sc_persource_apply(struct servconf *sc, const struct sc_kw *kw,
     char **argv, int argc, const char *src, int line);
@@ -99,7 +99,7 @@ void sc_persource_dump(const struct servconf *sc, FILE *f);
 
 /*
  * servconf_extra.c: the T_UNSUPP ... T_PKOPTS keywords: most arguments
- * a line may have, parse one line (0 or -1, logged; T_UNSUPP sets
+ * a line may have, parse one line (0 or ERR_CONFIG, logged; T_UNSUPP sets
  * nothing), copy, free, defaults, sshd -T lines.
  */
 int sc_extra_maxargs(enum sc_type type);

@@ -272,13 +272,13 @@ parse_listen(const char *arg, struct sc_listen *l)
 
 	if (*arg == '[') {
 		if ((colon = strchr(arg, ']')) == NULL)
-			return -1;
+			return ERR_CONFIG;
 		host = arg + 1;
 		hl = (size_t)(colon - host);
 		if (colon[1] == ':')
 			port = colon + 2;
 		else if (colon[1] != '\0')
-			return -1;
+			return ERR_CONFIG;
 	} else if ((colon = strchr(arg, ':')) != NULL &&
 	    strchr(colon + 1, ':') == NULL) {
 		hl = (size_t)(colon - arg);
@@ -286,9 +286,9 @@ parse_listen(const char *arg, struct sc_listen *l)
 	} else
 		hl = strlen(arg);
 	if (hl == 0)
-		return -1;
+		return ERR_CONFIG;
 	if (port != NULL && (conf_parse_int(port, &p) != 0 || p < 1 || p > 65535))
-		return -1;
+		return ERR_CONFIG;
 	h = x_strndup(host, hl);
 	l->addr = h;
 	l->port = p;
@@ -336,11 +336,11 @@ parse_algs(const struct sc_kw *kw, const char *arg, char **outp)
 		body++;
 	if (*body == '\0' || strchr(arg, '!') != NULL ||
 	    (!alg->patterns_ok && *arg != '-' && strpbrk(body, "*?") != NULL))
-		return -1;
-	return conf_alg_resolve(alg, arg, outp) == 0 ? 0 : -1;
+		return ERR_CONFIG;
+	return conf_alg_resolve(alg, arg, outp) == 0 ? 0 : ERR_CONFIG;
 }
 
-/* Append each argument to a string array; 0 or -1 when it is full. */
+/* Append each argument to a string array; 0 or ERR_CONFIG when it is full. */
 static int
 strarr_add(char **arr, size_t *n, char **argv, int argc)
 {
@@ -348,7 +348,7 @@ strarr_add(char **arr, size_t *n, char **argv, int argc)
 
 	for (i = 1; i < argc; i++) {
 		if (*n >= SC_MAX_LIST)
-			return -1;
+			return ERR_CONFIG;
 		arr[(*n)++] = x_strdup(argv[i]);
 	}
 	return 0;
@@ -376,7 +376,7 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 	if (argc < 2 || (argc == 2 && argv[1][0] == '\0')) {
 		log_error("%s line %d: %s missing argument.", src, line,
 		    argv[0]);
-		return -1;
+		return ERR_CONFIG;
 	}
 	if (kw->type == T_PERSOURCE)
 		return sc_persource_apply(sc, kw, argv, argc, src, line);
@@ -398,7 +398,7 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 	if (argc > maxargs) {
 		log_error("%s line %d: keyword %s extra arguments at end of "
 		    "line", src, line, argv[0]);
-		return -1;
+		return ERR_CONFIG;
 	}
 	if (kw->type == T_UNSUPP)	/* checked, logged, kept nowhere */
 		return sc_extra_apply(sc, kw, argv, argc, src, line);
@@ -418,7 +418,7 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 		if (conf_enum_lookup(conf_yesno, argv[1], &v) != 0) {
 			log_error("%s line %d: unsupported option \"%s\".",
 			    src, line, argv[1]);
-			return -1;
+			return ERR_CONFIG;
 		}
 		*FIELD(sc, kw->off, int) = v;
 		break;
@@ -426,14 +426,14 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 		if (conf_parse_int_why(argv[1], &v, &what) != 0) {
 			log_error("%s line %d: %s integer value %s.", src,
 			    line, argv[0], what);
-			return -1;
+			return ERR_CONFIG;
 		}
 		*FIELD(sc, kw->off, int) = v;
 		break;
 	case T_FPHASH: case T_IPQOS: case T_CHANTIMEOUT: case T_TIMENONE:
 	case T_PKOPTS:
 		if (sc_extra_apply(sc, kw, argv, argc, src, line) != 0)
-			return -1;
+			return ERR_CONFIG;
 		break;
 	case T_TIME:
 		if ((v = (int)conf_parse_time(argv[1])) < 0)
@@ -444,7 +444,7 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 		if ((v = conf_parse_mode(argv[1])) < 0) {
 			log_error("%s line %d: Invalid %s.", src, line,
 			    argv[0]);
-			return -1;
+			return ERR_CONFIG;
 		}
 		*FIELD(sc, kw->off, int) = v;
 		break;
@@ -489,7 +489,7 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 		if (parse_algs(kw, argv[1], &s) != 0) {
 			log_error("%s line %d: Bad %s '%s'.", src, line,
 			    ((const struct conf_alg *)kw->arg)->what, argv[1]);
-			return -1;
+			return ERR_CONFIG;
 		}
 		*FIELD(sc, kw->off, char *) = s;
 		break;
@@ -509,7 +509,7 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 			if (conf_parse_int(argv[i], &v) != 0 || v < 1 || v > 65535) {
 				log_error("%s line %d: Badly formatted port "
 				    "number.", src, line);
-				return -1;
+				return ERR_CONFIG;
 			}
 			if (sc->nports >= SC_MAX_LIST)
 				goto full;
@@ -534,7 +534,7 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 			if (strcmp(sc->subsystems[i].name, argv[1]) == 0) {
 				log_error("%s line %d: Subsystem '%s' already "
 				    "defined.", src, line, argv[1]);
-				return -1;
+				return ERR_CONFIG;
 			}
 		if (sc->nsubsystems >= SC_MAX_LIST)
 			goto full;
@@ -584,7 +584,7 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 		break;
 	}
 	default:
-		return -1;	/* Include/Match are handled by the loader */
+		return ERR_CONFIG;	/* Include/Match are handled by the loader */
 	}
 	if ((kw->flags & KWF_NOTYET) && sc_extra_is_on(sc, kw))
 		log_info("%s line %d: Unsupported option %s", src, line,
@@ -594,8 +594,8 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
  bad:
 	log_error("%s line %d: Bad %s value '%s'.", src, line, argv[0],
 	    argv[1]);
-	return -1;
+	return ERR_CONFIG;
  full:
 	log_error("%s line %d: too many %s entries.", src, line, argv[0]);
-	return -1;
+	return ERR_CONFIG;
 }
