@@ -239,83 +239,130 @@ env_name_ok(const char *s)
 	return ERR_CONFIG; \
 } while (0)
 
-int
-rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
-    int argc, const char *rest, const char *src, int line)
+/*
+ * The value of a keyword kept in an int field: a flag, a number, a
+ * time, a mask, a port, a word of a table, a log level or an escape
+ * character. 0 and *vp, or ERR_CONFIG (logged).
+ */
+static int
+int_value(const struct rc_kw *kw, char **argv, int argc, int *vp,
+    const char *src, int line)
 {
-	char *base = (char *)o;
-	int *ip = (int *)(void *)(base + kw->off);
-	char **sp = (char **)(void *)(base + kw->off);
-	size_t *np = (size_t *)(void *)(base + kw->cnt_off);
-	struct rc_priv *p = o->priv;
-	char *list;
-	long v;
-	int i, c;
+	long t;
+	int c;
 
-	if (argc < 2 || (argv[1][0] == '\0' && kw->type != RT_REST))
-		BAD("Missing argument.", src, line);
 	switch (kw->type) {
 	case RT_FLAG:
-		if (argc != 2 || conf_enum_lookup(conf_truefalse, argv[1], &c) != 0)
+		if (argc != 2 || conf_enum_lookup(conf_truefalse, argv[1],
+		    vp) != 0)
 			BAD("unsupported option \"%s\".", src, line, argv[1]);
-		if (*ip == -1)
-			*ip = c;
 		return 0;
 	case RT_INT:
-		if (argc != 2 || conf_parse_int(argv[1], &c) != 0)
+		if (argc != 2 || conf_parse_int(argv[1], vp) != 0)
 			BAD("Bad number.", src, line);
-		if (*ip == -1)
-			*ip = c;
 		return 0;
 	case RT_TIME:
 		if (strcasecmp(argv[1], "none") == 0)
-			v = 0;
-		else if ((v = conf_parse_time(argv[1])) < 0 || argc != 2)
+			t = 0;
+		else if ((t = conf_parse_time(argv[1])) < 0 || argc != 2)
 			BAD("invalid time value.", src, line);
-		if (*ip == -1)
-			*ip = (int)v;
+		*vp = (int)t;
 		return 0;
 	case RT_MASK:
 		/* Octal, as ssh(1) reads it: digits up to the first that is
 		 * not octal, at most 0777. */
-		if ((c = conf_parse_mode(argv[1])) < 0)
+		if ((*vp = conf_parse_mode(argv[1])) < 0)
 			BAD("Bad mask.", src, line);
-		if (*ip == -1)
-			*ip = c;
 		return 0;
 	case RT_PORT:
-		if (argc != 2 || conf_parse_int(argv[1], &c) != 0 || c <= 0 ||
-		    c > 65535)
+		if (argc != 2 || conf_parse_int(argv[1], vp) != 0 ||
+		    *vp <= 0 || *vp > 65535)
 			BAD("Badly formatted port number.", src, line);
-		if (*ip == -1)
-			*ip = c;
 		return 0;
+	case RT_ENUM:
+		if (argc != 2 || conf_enum_lookup(kw->arg, argv[1], vp) != 0)
+			BAD("unsupported option \"%s\".", src, line, argv[1]);
+		return 0;
+	case RT_LOGLEVEL:
+		if (argc != 2 || (c = log_level_from_name(argv[1])) < 0)
+			BAD("unsupported log level '%s'", src, line, argv[1]);
+		*vp = c;
+		return 0;
+	case RT_ESCAPE:
+		if (argc != 2 || (c = parse_escape(argv[1])) == -3)
+			BAD("Bad escape character.", src, line);
+		*vp = c;
+		return 0;
+	default:
+		return ERR_INTERNAL;
+	}
+}
+
+/* A keyword kept in one string field; the first value wins. */
+static int
+str_value(struct client_opts *o, const struct rc_kw *kw, char **argv,
+    int argc, const char *rest, const char *src, int line)
+{
+	char **sp = (char **)(void *)((char *)o + kw->off), *list;
+
+	switch (kw->type) {
 	case RT_STR:
 		if (argc != 2)
 			BAD("%s takes one argument.", src, line, argv[0]);
-		if (*sp == NULL)
-			*sp = x_strdup(argv[1]);
-		return 0;
+		break;
+	case RT_ALGS:
+		if (argc != 2)
+			BAD("%s takes one argument.", src, line, argv[0]);
+		if (rc_algs_resolve(kw->name, argv[1], &list) != 0) {
+			const struct conf_alg *alg = kw->arg;
+
+			BAD("Bad %s '%s'.", src, line, alg->what, argv[1]);
+		}
+		x_free(list);
+		break;
+	case RT_AGENT:
+		/* A path, "none", "SSH_AUTH_SOCK" or "$VARIABLE". */
+		if (argc != 2)
+			BAD("keyword %s extra arguments at end of line", src,
+			    line, kw->name);
+		if (argv[1][0] == '$' && argv[1][1] != '{' &&
+		    !env_name_ok(argv[1] + 1))
+			BAD("Invalid environment name %s.", src, line,
+			    argv[1]);
+		break;
+	default:
+		break;
+	}
+	if (*sp == NULL)
+		*sp = x_strdup(kw->type == RT_REST ? rest : argv[1]);
+	return 0;
+}
+
+/* A keyword kept in an array and its count: every line adds to it. */
+static int
+list_value(struct client_opts *o, const struct rc_kw *kw, char **argv,
+    int argc, const char *rest, const char *src, int line)
+{
+	struct rc_priv *p = o->priv;
+	char **sp = (char **)(void *)((char *)o + kw->off);
+	size_t *np = (size_t *)(void *)((char *)o + kw->cnt_off);
+	int i;
+
+	switch (kw->type) {
 	case RT_REST:
-		if (kw->cnt_off != 0)
-			return arr_add(sp, np, rest) == 0 ? 0 : ERR_CONFIG;
-		if (*sp == NULL)
-			*sp = x_strdup(rest);
-		return 0;
+		return arr_add(sp, np, rest);
+	case RT_SETENV:
+		for (i = 1; i < argc; i++)
+			if (strchr(argv[i], '=') == NULL)
+				BAD("Invalid environment \"%s\".", src, line,
+				    argv[i]);
+		/* FALLTHROUGH */
 	case RT_ACCUM:
 		for (i = 1; i < argc; i++)
 			if (arr_add(sp, np, argv[i]) != 0)
 				BAD("too many %s entries.", src, line,
+				    kw->type == RT_SETENV ? "SetEnv" :
 				    argv[0]);
-		return 0;
-	case RT_SETENV:
-		for (i = 1; i < argc; i++) {
-			if (strchr(argv[i], '=') == NULL)
-				BAD("Invalid environment \"%s\".", src, line,
-				    argv[i]);
-			if (arr_add(sp, np, argv[i]) != 0)
-				BAD("too many SetEnv entries.", src, line);
-		}
 		return 0;
 	case RT_IDENTITY:
 		if (argc != 2)
@@ -333,72 +380,62 @@ rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 		for (i = 1; i < argc && *np < CO_MAX_LIST; i++)
 			arr_add(sp, np, argv[i]);
 		return 0;
-	case RT_ALGS:
-		if (argc != 2)
-			BAD("%s takes one argument.", src, line, argv[0]);
-		if (rc_algs_resolve(kw->name, argv[1], &list) != 0) {
-			const struct conf_alg *alg = kw->arg;
-
-			BAD("Bad %s '%s'.", src, line, alg->what, argv[1]);
-		}
-		x_free(list);
-		if (*sp == NULL)
-			*sp = x_strdup(argv[1]);
-		return 0;
-	case RT_ENUM:
-		if (argc != 2 || conf_enum_lookup(kw->arg, argv[1], &c) != 0)
-			BAD("unsupported option \"%s\".", src, line, argv[1]);
-		if (*ip == -1)
-			*ip = c;
-		return 0;
-	case RT_LOGLEVEL:
-		if (argc != 2 || (c = log_level_from_name(argv[1])) < 0)
-			BAD("unsupported log level '%s'", src, line, argv[1]);
-		if (*ip == -1)
-			*ip = c;
-		return 0;
-	case RT_ESCAPE:
-		if (argc != 2 || (c = parse_escape(argv[1])) == -3)
-			BAD("Bad escape character.", src, line);
-		if (*ip == -1)
-			*ip = c;
-		return 0;
-	case RT_REKEY: {
-		uint64_t bytes = 0;
-		uint64_t *bp = (uint64_t *)(void *)(base + kw->off);
-		uint32_t *tp = (uint32_t *)(void *)(base + kw->cnt_off);
-
-		if (argc > 3)
-			BAD("RekeyLimit takes one or two arguments.", src,
-			    line);
-		if (strcmp(argv[1], "default") != 0 &&
-		    (conf_parse_size(argv[1], &bytes) != 0 ||
-		    (bytes != 0 && bytes < 16)))
-			BAD("Bad RekeyLimit value.", src, line);
-		v = 0;
-		if (argc == 3 && strcmp(argv[2], "none") != 0 &&
-		    (v = conf_parse_time(argv[2])) < 0)
-			BAD("Bad RekeyLimit time value.", src, line);
-		if (*bp == UINT64_MAX) {
-			*bp = bytes;
-			*tp = (uint32_t)v;
-		}
-		return 0;
+	default:
+		return ERR_INTERNAL;
 	}
-	case RT_AGENT:
-		/* A path, "none", "SSH_AUTH_SOCK" or "$VARIABLE". */
-		if (argc != 2)
-			BAD("keyword %s extra arguments at end of line", src,
-			    line, kw->name);
-		if (argv[1][0] == '$' && argv[1][1] != '{' &&
-		    !env_name_ok(argv[1] + 1))
-			BAD("Invalid environment name %s.", src, line,
-			    argv[1]);
-		if (*sp == NULL)
-			*sp = x_strdup(argv[1]);
-		return 0;
-	case RT_IGNORE:
-		break;
+}
+
+/* RekeyLimit: a size ("default" or 0: none) and an optional time. */
+static int
+rekey_value(struct client_opts *o, char **argv, int argc, const char *src,
+    int line)
+{
+	uint64_t bytes = 0;
+	long t = 0;
+
+	if (argc > 3)
+		BAD("RekeyLimit takes one or two arguments.", src, line);
+	if (strcmp(argv[1], "default") != 0 &&
+	    (conf_parse_size(argv[1], &bytes) != 0 ||
+	    (bytes != 0 && bytes < 16)))
+		BAD("Bad RekeyLimit value.", src, line);
+	if (argc == 3 && strcmp(argv[2], "none") != 0 &&
+	    (t = conf_parse_time(argv[2])) < 0)
+		BAD("Bad RekeyLimit time value.", src, line);
+	if (o->rekey_bytes == UINT64_MAX) {
+		o->rekey_bytes = bytes;
+		o->rekey_seconds = (uint32_t)t;
 	}
 	return 0;
+}
+
+int
+rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
+    int argc, const char *rest, const char *src, int line)
+{
+	int *ip = (int *)(void *)((char *)o + kw->off);
+	int c, r;
+
+	if (argc < 2 || (argv[1][0] == '\0' && kw->type != RT_REST))
+		BAD("Missing argument.", src, line);
+	switch (kw->type) {
+	case RT_STR: case RT_ALGS: case RT_AGENT:
+		return str_value(o, kw, argv, argc, rest, src, line);
+	case RT_REST:
+		if (kw->cnt_off == 0)
+			return str_value(o, kw, argv, argc, rest, src, line);
+		/* FALLTHROUGH */
+	case RT_ACCUM: case RT_SETENV: case RT_IDENTITY: case RT_FILES:
+		return list_value(o, kw, argv, argc, rest, src, line);
+	case RT_REKEY:
+		return rekey_value(o, argv, argc, src, line);
+	case RT_IGNORE:
+		return 0;
+	default:
+		if ((r = int_value(kw, argv, argc, &c, src, line)) != 0)
+			return r;
+		if (*ip == -1)
+			*ip = c;
+		return 0;
+	}
 }

@@ -354,14 +354,285 @@ strarr_add(char **arr, size_t *n, char **argv, int argc)
 	return 0;
 }
 
+static int
+bad_value(char **argv, const char *src, int line)
+{
+	log_error("%s line %d: Bad %s value '%s'.", src, line, argv[0],
+	    argv[1]);
+	return ERR_CONFIG;
+}
+
+static int
+too_many(char **argv, const char *src, int line)
+{
+	log_error("%s line %d: too many %s entries.", src, line, argv[0]);
+	return ERR_CONFIG;
+}
+
+/* The most words a line of type may have, the keyword included. */
+static int
+max_args(enum sc_type type)
+{
+	switch (type) {
+	case T_STRARR: case T_SETENV: case T_PORT: case T_LISTEN:
+	case T_SUBSYS: case T_AUTHMETHODS: case T_REST:
+		return INT_MAX;
+	case T_REKEY:
+		return 3;
+	case T_UNSUPP: case T_FPHASH: case T_IPQOS: case T_CHANTIMEOUT:
+	case T_TIMENONE: case T_PKOPTS:
+		return sc_extra_maxargs(type);
+	default:
+		return 2;
+	}
+}
+
+/*
+ * The value of a keyword kept in one int field: a flag, a number, a
+ * time, a mode, a word of a table, a log level or facility.
+ */
+static int
+int_value(const struct sc_kw *kw, char **argv, int *vp, const char *src,
+    int line)
+{
+	const char *what;
+
+	switch (kw->type) {
+	case T_FLAG:
+		if (conf_enum_lookup(conf_yesno, argv[1], vp) != 0) {
+			log_error("%s line %d: unsupported option \"%s\".",
+			    src, line, argv[1]);
+			return ERR_CONFIG;
+		}
+		return 0;
+	case T_INT:
+		if (conf_parse_int_why(argv[1], vp, &what) != 0) {
+			log_error("%s line %d: %s integer value %s.", src,
+			    line, argv[0], what);
+			return ERR_CONFIG;
+		}
+		return 0;
+	case T_TIME:
+		if ((*vp = (int)conf_parse_time(argv[1])) < 0)
+			return bad_value(argv, src, line);
+		return 0;
+	case T_MODE:
+		if ((*vp = conf_parse_mode(argv[1])) < 0) {
+			log_error("%s line %d: Invalid %s.", src, line,
+			    argv[0]);
+			return ERR_CONFIG;
+		}
+		return 0;
+	case T_ENUM:
+		if (conf_enum_lookup(kw->arg, argv[1], vp) != 0)
+			return bad_value(argv, src, line);
+		return 0;
+	case T_LOGLEVEL:
+		if ((*vp = log_level_from_name(argv[1])) < 0)
+			return bad_value(argv, src, line);
+		return 0;
+	case T_FACILITY:
+		if ((*vp = log_facility_from_name(argv[1])) < 0)
+			return bad_value(argv, src, line);
+		return 0;
+	default:
+		return ERR_INTERNAL;
+	}
+}
+
+/* A keyword kept in one string field (PermitUserEnvironment: two). */
+static int
+str_value(struct servconf *sc, const struct sc_kw *kw, char **argv,
+    int argc, const char *rest, const char *src, int line)
+{
+	char **sp = FIELD(sc, kw->off, char *), *s = NULL;
+	struct sc_priv *p = sc->priv;
+	int i, v;
+
+	switch (kw->type) {
+	case T_STR:
+	case T_REST:
+		s = kw->type == T_STR ? argv[1] : (char *)rest;
+		*sp = (kw->flags & KWF_NONE) && strcasecmp(s, "none") == 0 ?
+		    NULL : x_strdup(s);
+		return 0;
+	case T_AUTHMETHODS:
+		if (argc == 2 && strcmp(argv[1], "any") == 0)
+			return 0;	/* NULL: any */
+		for (i = 1; i < argc; i++)
+			if (!valid_auth_list(argv[i]))
+				return bad_value(argv, src, line);
+		*sp = x_strdup(rest);
+		x_free(p->am_source);
+		p->am_source = x_strdup(src);
+		p->am_line = line;
+		return 0;
+	case T_ALGS:
+		if (parse_algs(kw, argv[1], &s) != 0) {
+			log_error("%s line %d: Bad %s '%s'.", src, line,
+			    ((const struct conf_alg *)kw->arg)->what, argv[1]);
+			return ERR_CONFIG;
+		}
+		*sp = s;
+		return 0;
+	case T_USERENV:
+		/* As OpenSSH: exactly "yes" or "no", else a pattern list. */
+		v = strcmp(argv[1], "no") != 0;
+		*FIELD(sc, kw->off, int) = v;
+		*FIELD(sc, kw->cnt_off, char *) = v &&
+		    strcmp(argv[1], "yes") != 0 ? x_strdup(argv[1]) : NULL;
+		return 0;
+	default:
+		return ERR_INTERNAL;
+	}
+}
+
+/* Subsystem NAME COMMAND...: a name defined once, the command whole. */
+static int
+subsystem(struct servconf *sc, char **argv, int argc, const char *rest,
+    const char *src, int line)
+{
+	const char *s;
+	size_t i;
+
+	if (argc < 3)
+		return bad_value(argv, src, line);
+	for (i = 0; i < sc->nsubsystems; i++)
+		if (strcmp(sc->subsystems[i].name, argv[1]) == 0) {
+			log_error("%s line %d: Subsystem '%s' already "
+			    "defined.", src, line, argv[1]);
+			return ERR_CONFIG;
+		}
+	if (sc->nsubsystems >= SC_MAX_LIST)
+		return too_many(argv, src, line);
+	sc->subsystems[sc->nsubsystems].name = x_strdup(argv[1]);
+	s = rest + strcspn(rest, " \t");
+	s += strspn(s, " \t");
+	sc->subsystems[sc->nsubsystems++].command = x_strdup(s);
+	return 0;
+}
+
+/* A keyword kept in an array: ports, listen addresses, words. */
+static int
+list_value(struct servconf *sc, const struct sc_kw *kw, char **argv,
+    int argc, const char *src, int line)
+{
+	int i, v;
+
+	switch (kw->type) {
+	case T_SETENV:
+		for (i = 1; i < argc; i++)
+			if (strchr(argv[i], '=') == NULL || argv[i][0] == '=')
+				return bad_value(argv, src, line);
+		/* FALLTHROUGH */
+	case T_STRARR:
+		if (strarr_add(FIELD(sc, kw->off, char *),
+		    FIELD(sc, kw->cnt_off, size_t), argv, argc) != 0)
+			return too_many(argv, src, line);
+		return 0;
+	case T_PORT:
+		for (i = 1; i < argc; i++) {
+			if (conf_parse_int(argv[i], &v) != 0 || v < 1 ||
+			    v > 65535) {
+				log_error("%s line %d: Badly formatted port "
+				    "number.", src, line);
+				return ERR_CONFIG;
+			}
+			if (sc->nports >= SC_MAX_LIST)
+				return too_many(argv, src, line);
+			sc->ports[sc->nports++] = v;
+		}
+		return 0;
+	case T_LISTEN:
+		/* An optional "rdomain NAME" may follow; accepted, unused. */
+		if (argc != 2 && !(argc == 4 &&
+		    strcasecmp(argv[2], "rdomain") == 0))
+			return bad_value(argv, src, line);
+		if (sc->nlisten >= SC_MAX_LIST)
+			return too_many(argv, src, line);
+		if (parse_listen(argv[1], &sc->listen[sc->nlisten]) != 0)
+			return bad_value(argv, src, line);
+		sc->nlisten++;
+		return 0;
+	default:
+		return ERR_INTERNAL;
+	}
+}
+
+/* RekeyLimit SIZE [TIME] and MaxStartups N or START:RATE:FULL. */
+static int
+pair_value(struct servconf *sc, const struct sc_kw *kw, char **argv,
+    int argc, const char *src, int line)
+{
+	int b, r = 30, m;
+	long t;
+
+	if (kw->type == T_REKEY) {
+		if (strcmp(argv[1], "default") == 0 ||
+		    strcmp(argv[1], "none") == 0)
+			sc->rekey_bytes = 0;
+		else if (conf_parse_size(argv[1], &sc->rekey_bytes) != 0 ||
+		    (sc->rekey_bytes != 0 && sc->rekey_bytes < 16))
+			return bad_value(argv, src, line);
+		sc->rekey_seconds = 0;
+		if (argc == 3 && strcmp(argv[2], "default") != 0 &&
+		    strcmp(argv[2], "none") != 0) {
+			if ((t = conf_parse_time(argv[2])) < 0)
+				return bad_value(argv, src, line);
+			sc->rekey_seconds = (uint32_t)t;
+		}
+		return 0;
+	}
+	if (sscanf(argv[1], "%d:%d:%d", &b, &r, &m) == 3) {
+		if (b <= 0 || m <= 0 || r <= 0 || r > 100 || b > m)
+			return bad_value(argv, src, line);
+	} else if (conf_parse_int(argv[1], &b) == 0 && b > 0) {
+		m = b;
+	} else
+		return bad_value(argv, src, line);
+	sc->max_startups_begin = b;
+	sc->max_startups_rate = r;
+	sc->max_startups_max = m;
+	return 0;
+}
+
+/* The value of kw from argv into sc, by its type. */
+static int
+apply_value(struct servconf *sc, const struct sc_kw *kw, char **argv,
+    int argc, const char *rest, const char *src, int line)
+{
+	int v, r;
+
+	switch (kw->type) {
+	case T_FLAG: case T_INT: case T_TIME: case T_MODE: case T_ENUM:
+	case T_LOGLEVEL: case T_FACILITY:
+		if ((r = int_value(kw, argv, &v, src, line)) != 0)
+			return r;
+		*FIELD(sc, kw->off, int) = v;
+		return 0;
+	case T_STR: case T_REST: case T_AUTHMETHODS: case T_ALGS:
+	case T_USERENV:
+		return str_value(sc, kw, argv, argc, rest, src, line);
+	case T_STRARR: case T_SETENV: case T_PORT: case T_LISTEN:
+		return list_value(sc, kw, argv, argc, src, line);
+	case T_SUBSYS:
+		return subsystem(sc, argv, argc, rest, src, line);
+	case T_REKEY: case T_STARTUPS:
+		return pair_value(sc, kw, argv, argc, src, line);
+	case T_FPHASH: case T_IPQOS: case T_CHANTIMEOUT: case T_TIMENONE:
+	case T_PKOPTS:
+		return sc_extra_apply(sc, kw, argv, argc, src, line);
+	default:
+		return ERR_CONFIG;	/* Include/Match: the loader's */
+	}
+}
+
 int
 sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
     int argc, const char *rest, const char *src, int line)
 {
-	int set = sc_is_set(sc, kw->off), v, i, maxargs = 2;
-	const char *what;
-	char **sp, *s = NULL;
-	size_t *np;
+	struct servconf *scratch;
+	int r;
 
 	if (kw->type == T_IGNORE) {
 		log_debug("%s line %d: %s is not supported, ignored", src, line,
@@ -380,22 +651,7 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 	}
 	if (kw->type == T_PERSOURCE)
 		return sc_persource_apply(sc, kw, argv, argc, src, line);
-	switch (kw->type) {
-	case T_STRARR: case T_SETENV: case T_PORT: case T_LISTEN:
-	case T_SUBSYS: case T_AUTHMETHODS: case T_REST:
-		maxargs = INT_MAX;
-		break;
-	case T_REKEY:
-		maxargs = 3;
-		break;
-	case T_UNSUPP: case T_FPHASH: case T_IPQOS: case T_CHANTIMEOUT:
-	case T_TIMENONE: case T_PKOPTS:
-		maxargs = sc_extra_maxargs(kw->type);
-		break;
-	default:
-		break;
-	}
-	if (argc > maxargs) {
+	if (argc > max_args(kw->type)) {
 		log_error("%s line %d: keyword %s extra arguments at end of "
 		    "line", src, line, argv[0]);
 		return ERR_CONFIG;
@@ -406,196 +662,18 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 	 * First value wins: a set single-value keyword ignores later lines,
 	 * after checking them on a scratch config.
 	 */
-	if (set && !(kw->flags & KWF_ACCUM) && kw->type != T_SUBSYS) {
-		struct servconf *scratch = servconf_new();
-
-		v = sc_kw_apply(scratch, kw, argv, argc, rest, src, line);
+	if (sc_is_set(sc, kw->off) && !(kw->flags & KWF_ACCUM) &&
+	    kw->type != T_SUBSYS) {
+		scratch = servconf_new();
+		r = sc_kw_apply(scratch, kw, argv, argc, rest, src, line);
 		servconf_free(scratch);
-		return v;
+		return r;
 	}
-	switch (kw->type) {
-	case T_FLAG:
-		if (conf_enum_lookup(conf_yesno, argv[1], &v) != 0) {
-			log_error("%s line %d: unsupported option \"%s\".",
-			    src, line, argv[1]);
-			return ERR_CONFIG;
-		}
-		*FIELD(sc, kw->off, int) = v;
-		break;
-	case T_INT:
-		if (conf_parse_int_why(argv[1], &v, &what) != 0) {
-			log_error("%s line %d: %s integer value %s.", src,
-			    line, argv[0], what);
-			return ERR_CONFIG;
-		}
-		*FIELD(sc, kw->off, int) = v;
-		break;
-	case T_FPHASH: case T_IPQOS: case T_CHANTIMEOUT: case T_TIMENONE:
-	case T_PKOPTS:
-		if (sc_extra_apply(sc, kw, argv, argc, src, line) != 0)
-			return ERR_CONFIG;
-		break;
-	case T_TIME:
-		if ((v = (int)conf_parse_time(argv[1])) < 0)
-			goto bad;
-		*FIELD(sc, kw->off, int) = v;
-		break;
-	case T_MODE:
-		if ((v = conf_parse_mode(argv[1])) < 0) {
-			log_error("%s line %d: Invalid %s.", src, line,
-			    argv[0]);
-			return ERR_CONFIG;
-		}
-		*FIELD(sc, kw->off, int) = v;
-		break;
-	case T_ENUM:
-		if (conf_enum_lookup(kw->arg, argv[1], &v) != 0)
-			goto bad;
-		*FIELD(sc, kw->off, int) = v;
-		break;
-	case T_LOGLEVEL:
-		if ((v = log_level_from_name(argv[1])) < 0)
-			goto bad;
-		*FIELD(sc, kw->off, int) = v;
-		break;
-	case T_FACILITY:
-		if ((v = log_facility_from_name(argv[1])) < 0)
-			goto bad;
-		*FIELD(sc, kw->off, int) = v;
-		break;
-	case T_STR:
-	case T_REST:
-		s = kw->type == T_STR ? argv[1] : (char *)rest;
-		sp = FIELD(sc, kw->off, char *);
-		*sp = (kw->flags & KWF_NONE) && strcasecmp(s, "none") == 0 ?
-		    NULL : x_strdup(s);
-		break;
-	case T_AUTHMETHODS:
-		if (argc == 2 && strcmp(argv[1], "any") == 0)
-			break;	/* NULL: any */
-		for (i = 1; i < argc; i++)
-			if (!valid_auth_list(argv[i]))
-				goto bad;
-		*FIELD(sc, kw->off, char *) = x_strdup(rest);
-		{
-			struct sc_priv *pp = sc->priv;
-
-			x_free(pp->am_source);
-			pp->am_source = x_strdup(src);
-			pp->am_line = line;
-		}
-		break;
-	case T_ALGS:
-		if (parse_algs(kw, argv[1], &s) != 0) {
-			log_error("%s line %d: Bad %s '%s'.", src, line,
-			    ((const struct conf_alg *)kw->arg)->what, argv[1]);
-			return ERR_CONFIG;
-		}
-		*FIELD(sc, kw->off, char *) = s;
-		break;
-	case T_STRARR:
-	case T_SETENV:
-		if (kw->type == T_SETENV)
-			for (i = 1; i < argc; i++)
-				if (strchr(argv[i], '=') == NULL ||
-				    argv[i][0] == '=')
-					goto bad;
-		np = FIELD(sc, kw->cnt_off, size_t);
-		if (strarr_add(FIELD(sc, kw->off, char *), np, argv, argc) != 0)
-			goto full;
-		break;
-	case T_PORT:
-		for (i = 1; i < argc; i++) {
-			if (conf_parse_int(argv[i], &v) != 0 || v < 1 || v > 65535) {
-				log_error("%s line %d: Badly formatted port "
-				    "number.", src, line);
-				return ERR_CONFIG;
-			}
-			if (sc->nports >= SC_MAX_LIST)
-				goto full;
-			sc->ports[sc->nports++] = v;
-		}
-		break;
-	case T_LISTEN:
-		/* An optional "rdomain NAME" may follow; accepted, unused. */
-		if (argc != 2 && !(argc == 4 &&
-		    strcasecmp(argv[2], "rdomain") == 0))
-			goto bad;
-		if (sc->nlisten >= SC_MAX_LIST)
-			goto full;
-		if (parse_listen(argv[1], &sc->listen[sc->nlisten]) != 0)
-			goto bad;
-		sc->nlisten++;
-		break;
-	case T_SUBSYS:
-		if (argc < 3)
-			goto bad;
-		for (i = 0; i < (int)sc->nsubsystems; i++)
-			if (strcmp(sc->subsystems[i].name, argv[1]) == 0) {
-				log_error("%s line %d: Subsystem '%s' already "
-				    "defined.", src, line, argv[1]);
-				return ERR_CONFIG;
-			}
-		if (sc->nsubsystems >= SC_MAX_LIST)
-			goto full;
-		sc->subsystems[sc->nsubsystems].name = x_strdup(argv[1]);
-		s = (char *)rest + strcspn(rest, " \t");
-		s += strspn(s, " \t");
-		sc->subsystems[sc->nsubsystems++].command = x_strdup(s);
-		break;
-	case T_REKEY:
-		if (strcmp(argv[1], "default") == 0 ||
-		    strcmp(argv[1], "none") == 0)
-			sc->rekey_bytes = 0;
-		else if (conf_parse_size(argv[1], &sc->rekey_bytes) != 0 ||
-		    (sc->rekey_bytes != 0 && sc->rekey_bytes < 16))
-			goto bad;
-		sc->rekey_seconds = 0;
-		if (argc == 3 && strcmp(argv[2], "default") != 0 &&
-		    strcmp(argv[2], "none") != 0) {
-			long t = conf_parse_time(argv[2]);
-
-			if (t < 0)
-				goto bad;
-			sc->rekey_seconds = (uint32_t)t;
-		}
-		break;
-	case T_USERENV:
-		/* As OpenSSH: exactly "yes" or "no", else a pattern list. */
-		v = strcmp(argv[1], "no") != 0;
-		sp = FIELD(sc, kw->cnt_off, char *);
-		*FIELD(sc, kw->off, int) = v;
-		*sp = v && strcmp(argv[1], "yes") != 0 ? x_strdup(argv[1]) :
-		    NULL;
-		break;
-	case T_STARTUPS: {
-		int b, r = 30, m;
-
-		if (sscanf(argv[1], "%d:%d:%d", &b, &r, &m) == 3) {
-			if (b <= 0 || m <= 0 || r <= 0 || r > 100 || b > m)
-				goto bad;
-		} else if (conf_parse_int(argv[1], &b) == 0 && b > 0) {
-			m = b;
-		} else
-			goto bad;
-		sc->max_startups_begin = b;
-		sc->max_startups_rate = r;
-		sc->max_startups_max = m;
-		break;
-	}
-	default:
-		return ERR_CONFIG;	/* Include/Match are handled by the loader */
-	}
+	if ((r = apply_value(sc, kw, argv, argc, rest, src, line)) != 0)
+		return r;
 	if ((kw->flags & KWF_NOTYET) && sc_extra_is_on(sc, kw))
 		log_info("%s line %d: Unsupported option %s", src, line,
 		    argv[0]);
 	sc_mark_set(sc, kw->off);
 	return 0;
- bad:
-	log_error("%s line %d: Bad %s value '%s'.", src, line, argv[0],
-	    argv[1]);
-	return ERR_CONFIG;
- full:
-	log_error("%s line %d: too many %s entries.", src, line, argv[0]);
-	return ERR_CONFIG;
 }
