@@ -24,6 +24,7 @@ struct rc_kw {
 	size_t off;		/* field in struct client_opts */
 	size_t cnt_off;		/* its count, for arrays */
 	const void *arg;	/* enum table; algorithm row */
+	int def;		/* an int field's default (readconf_finish) */
 };
 
 struct rc_priv {

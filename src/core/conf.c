@@ -52,7 +52,8 @@ read_word(char **sp, char **dp, int stop_eq, int quotes, int escapes)
 		}
 		q = *s++;
 		while (*s != '\0' && *s != q) {
-			if (escapes && *s == '\\' && (s[1] == q || s[1] == '\\'))
+			if (escapes && *s == '\\' &&
+			    (s[1] == q || s[1] == '\\'))
 				s++;
 			*d++ = *s++;
 		}
@@ -112,7 +113,8 @@ conf_split(const char *text, char *buf, int flags, struct conf_line *l)
 	s = skip_separator(s, eq, flags & CONF_LEX_MANY_EQ);
 	l->rest = cut_rest(text, (size_t)(s - buf));
 	while (*s != '\0') {
-		if (*s == '#' && !(l->argc == 1 && (flags & CONF_LEX_HASH_ARG1)))
+		if (*s == '#' &&
+		    !(l->argc == 1 && (flags & CONF_LEX_HASH_ARG1)))
 			break;
 		if (l->argc >= CONF_MAX_ARGS - 1) {
 			if (flags & CONF_LEX_TRUNCATE)

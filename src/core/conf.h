@@ -15,18 +15,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CONF_MAX_ARGS		256	/* words on one line, keyword included */
-#define CONF_MAX_DEPTH		16	/* Include nesting */
+#define CONF_MAX_ARGS	256	/* words on a line, keyword included */
+#define CONF_MAX_DEPTH	16	/* Include nesting */
 
 /*
  * Dialect of a line. sshd_config and ssh_config have always split lines
  * a little differently; each reader names its own rules.
  */
 #define CONF_LEX_ESCAPES	0x01	/* \" and \\ inside quotes */
-#define CONF_LEX_HASH_ARG1	0x02	/* the first argument may start with # */
-#define CONF_LEX_MANY_EQ	0x04	/* any run of '=' and blanks separates */
+#define CONF_LEX_HASH_ARG1	0x02	/* argument 1 may start with # */
+#define CONF_LEX_MANY_EQ	0x04	/* any run of '=' separates */
 #define CONF_LEX_TRUNCATE	0x08	/* too many words: drop the rest */
-#define CONF_LEX_KW_QUOTES	0x10	/* quotes group in the keyword too */
+#define CONF_LEX_KW_QUOTES	0x10	/* quotes in the keyword too */
 
 #define CONF_LEX_SSHD	(CONF_LEX_ESCAPES | CONF_LEX_TRUNCATE)
 #define CONF_LEX_SSH	(CONF_LEX_HASH_ARG1 | CONF_LEX_MANY_EQ | \
@@ -56,7 +56,7 @@ struct conf_enum {
 };
 
 extern const struct conf_enum conf_yesno[];		/* yes, no */
-extern const struct conf_enum conf_truefalse[];	/* yes, true, no, false */
+extern const struct conf_enum conf_truefalse[];	/* and true, false */
 
 /* Case-insensitive lookup; 0 and *vp, or ERR_CONFIG. */
 int conf_enum_lookup(const struct conf_enum *tab, const char *s, int *vp);

@@ -287,7 +287,8 @@ parse_listen(const char *arg, struct sc_listen *l)
 		hl = strlen(arg);
 	if (hl == 0)
 		return ERR_CONFIG;
-	if (port != NULL && (conf_parse_int(port, &p) != 0 || p < 1 || p > 65535))
+	if (port != NULL &&
+	    (conf_parse_int(port, &p) != 0 || p < 1 || p > 65535))
 		return ERR_CONFIG;
 	h = x_strndup(host, hl);
 	l->addr = h;
