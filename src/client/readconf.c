@@ -303,39 +303,40 @@ include_files(struct client_opts *o, const char *arg, int user_file,
 
 /* Host or Match: whether the lines after it apply. */
 static int
-switch_line(struct client_opts *o, char **argv, int argc, const char *src,
-    int line)
+switch_line(struct client_opts *o, const struct conf_at *at)
 {
 	struct rc_priv *p = o->priv;
 	int r;
 
-	if (tolower((unsigned char)argv[0][0]) == 'h') {
-		if (argc < 2) {
-			log_error("%s line %d: Missing argument.", src, line);
+	if (tolower((unsigned char)at->argv[0][0]) == 'h') {
+		if (at->argc < 2) {
+			log_error("%s line %d: Missing argument.", at->src,
+			    at->line);
 			return ERR_CONFIG;
 		}
-		p->active = host_line(o, argv, argc);
+		p->active = host_line(o, at->argv, at->argc);
 		return 0;
 	}
-	if ((r = match_line(o, argv, argc, src, line)) < 0)
+	if ((r = match_line(o, at->argv, at->argc, at->src, at->line)) < 0)
 		return r;
 	p->active = r;
 	return 0;
 }
 
 static int
-include_line(struct client_opts *o, char **argv, int argc, int user_file,
-    const char *src, int line)
+include_line(struct client_opts *o, const struct conf_at *at, int user_file)
 {
 	struct rc_priv *p = o->priv;
 	int i, r = 0;
 
-	if (argc < 2) {
-		log_error("%s line %d: Include: Missing argument", src, line);
+	if (at->argc < 2) {
+		log_error("%s line %d: Include: Missing argument", at->src,
+		    at->line);
 		return ERR_CONFIG;
 	}
-	for (i = 1; r == 0 && i < argc && p->active; i++)
-		r = include_files(o, argv[i], user_file, src, line);
+	for (i = 1; r == 0 && i < at->argc && p->active; i++)
+		r = include_files(o, at->argv[i], user_file, at->src,
+		    at->line);
 	return r;
 }
 
@@ -347,6 +348,7 @@ parse_line(struct client_opts *o, const char *text, const char *src,
 	char *buf = x_strdup(text);
 	const struct rc_kw *kw;
 	struct conf_line l;
+	struct conf_at at;
 	int r = 0;
 
 	if ((r = conf_split(text, buf, CONF_LEX_SSH, &l)) != 0) {
@@ -355,6 +357,7 @@ parse_line(struct client_opts *o, const char *text, const char *src,
 	}
 	if (l.argc == 0)
 		goto out;
+	at = (struct conf_at){ l.argv, l.argc, l.rest, src, line };
 	if (strcasecmp(l.argv[0], "host") == 0 ||
 	    strcasecmp(l.argv[0], "match") == 0 ||
 	    strcasecmp(l.argv[0], "include") == 0) {
@@ -364,10 +367,9 @@ parse_line(struct client_opts *o, const char *text, const char *src,
 			    "Include" : l.argv[0]);
 			r = ERR_CONFIG;
 		} else if (tolower((unsigned char)l.argv[0][0]) == 'i')
-			r = include_line(o, l.argv, l.argc, user_file, src,
-			    line);
+			r = include_line(o, &at, user_file);
 		else
-			r = switch_line(o, l.argv, l.argc, src, line);
+			r = switch_line(o, &at);
 		goto out;
 	}
 	if ((kw = rc_kw_find(l.argv[0])) == NULL) {

@@ -251,9 +251,11 @@ env_name_ok(const char *s)
  * character. 0 and *vp, or ERR_CONFIG (logged).
  */
 static int
-int_value(const struct rc_kw *kw, char **argv, int argc, int *vp,
-    const char *src, int line)
+int_value(const struct rc_kw *kw, const struct conf_at *at, int *vp)
 {
+	char **argv = at->argv;
+	const char *src = at->src;
+	int argc = at->argc, line = at->line;
 	long t;
 	int c;
 
@@ -306,10 +308,13 @@ int_value(const struct rc_kw *kw, char **argv, int argc, int *vp,
 
 /* A keyword kept in one string field; the first value wins. */
 static int
-str_value(struct client_opts *o, const struct rc_kw *kw, char **argv,
-    int argc, const char *rest, const char *src, int line)
+str_value(struct client_opts *o, const struct rc_kw *kw,
+    const struct conf_at *at)
 {
 	char **sp = (char **)(void *)((char *)o + kw->off), *list;
+	char **argv = at->argv;
+	const char *src = at->src;
+	int argc = at->argc, line = at->line;
 
 	switch (kw->type) {
 	case RT_STR:
@@ -340,23 +345,25 @@ str_value(struct client_opts *o, const struct rc_kw *kw, char **argv,
 		break;
 	}
 	if (*sp == NULL)
-		*sp = x_strdup(kw->type == RT_REST ? rest : argv[1]);
+		*sp = x_strdup(kw->type == RT_REST ? at->rest : argv[1]);
 	return 0;
 }
 
 /* A keyword kept in an array and its count: every line adds to it. */
 static int
-list_value(struct client_opts *o, const struct rc_kw *kw, char **argv,
-    int argc, const char *rest, const char *src, int line)
+list_value(struct client_opts *o, const struct rc_kw *kw,
+    const struct conf_at *at)
 {
 	struct rc_priv *p = o->priv;
 	char **sp = (char **)(void *)((char *)o + kw->off);
 	size_t *np = (size_t *)(void *)((char *)o + kw->cnt_off);
-	int i;
+	char **argv = at->argv;
+	const char *src = at->src;
+	int i, argc = at->argc, line = at->line;
 
 	switch (kw->type) {
 	case RT_REST:
-		return arr_add(sp, np, rest);
+		return arr_add(sp, np, at->rest);
 	case RT_SETENV:
 		for (i = 1; i < argc; i++)
 			if (strchr(argv[i], '=') == NULL)
@@ -393,9 +400,11 @@ list_value(struct client_opts *o, const struct rc_kw *kw, char **argv,
 
 /* RekeyLimit: a size ("default" or 0: none) and an optional time. */
 static int
-rekey_value(struct client_opts *o, char **argv, int argc, const char *src,
-    int line)
+rekey_value(struct client_opts *o, const struct conf_at *at)
 {
+	char **argv = at->argv;
+	const char *src = at->src;
+	int argc = at->argc, line = at->line;
 	uint64_t bytes = 0;
 	long t = 0;
 
@@ -420,25 +429,26 @@ rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
     int argc, const char *rest, const char *src, int line)
 {
 	int *ip = (int *)(void *)((char *)o + kw->off);
+	const struct conf_at at = { argv, argc, rest, src, line };
 	int c, r;
 
 	if (argc < 2 || (argv[1][0] == '\0' && kw->type != RT_REST))
 		BAD("Missing argument.", src, line);
 	switch (kw->type) {
 	case RT_STR: case RT_ALGS: case RT_AGENT:
-		return str_value(o, kw, argv, argc, rest, src, line);
+		return str_value(o, kw, &at);
 	case RT_REST:
 		if (kw->cnt_off == 0)
-			return str_value(o, kw, argv, argc, rest, src, line);
+			return str_value(o, kw, &at);
 		/* FALLTHROUGH */
 	case RT_ACCUM: case RT_SETENV: case RT_IDENTITY: case RT_FILES:
-		return list_value(o, kw, argv, argc, rest, src, line);
+		return list_value(o, kw, &at);
 	case RT_REKEY:
-		return rekey_value(o, argv, argc, src, line);
+		return rekey_value(o, &at);
 	case RT_IGNORE:
 		return 0;
 	default:
-		if ((r = int_value(kw, argv, argc, &c, src, line)) != 0)
+		if ((r = int_value(kw, &at, &c)) != 0)
 			return r;
 		if (*ip == -1)
 			*ip = c;

@@ -49,6 +49,15 @@ struct conf_line {
 int conf_split(const char *text, char *buf, int flags, struct conf_line *l);
 void conf_line_clear(struct conf_line *l);
 
+/* A line being applied: its words, raw rest and where it was read. */
+struct conf_at {
+	char **argv;
+	int argc;
+	const char *rest;
+	const char *src;
+	int line;
+};
+
 /* A word of a value table: yes/no, enum names... */
 struct conf_enum {
 	const char *name;
