@@ -31,10 +31,10 @@
 #include <unistd.h>
 
 #include "agentd.h"
+#include "conf.h"
 #include "err.h"
 #include "log.h"
 #include "mem.h"
-#include "readconf_int.h"
 #include "sshagent.h"
 
 #define SOCK_ENV	"SSH_AUTH_SOCK"
@@ -131,7 +131,7 @@ parse_args(int argc, char **argv, struct opts *o)
 		case 'P':	/* no PKCS#11 support: nothing is loaded */
 			break;
 		case 't':
-			if ((life = rc_parse_time(optarg)) < 0) {
+			if ((life = conf_parse_time(optarg)) < 0) {
 				fprintf(stderr, "Invalid lifetime\n");
 				usage();
 			}

@@ -33,8 +33,6 @@
 #include "mem.h"
 #include "readconf_int.h"
 
-#define RC_MAX_ARGS	256
-#define RC_MAX_DEPTH	16
 
 
 static int load_file(struct client_opts *o, const char *path, int user_file);
@@ -123,57 +121,6 @@ client_opts_free(struct client_opts *o)
 		x_free(p);
 	}
 	x_free(o);
-}
-
-/*
- * Split a line into words: blanks separate, "double" or 'single' quotes
- * group, an unquoted word starting with '#' ends the line. The keyword
- * may be followed by '=' instead of blanks. Returns argc or -1 on an
- * unterminated quote. The words point into buf.
- */
-static int
-split_line(char *buf, char **argv, int max, char **restp)
-{
-	char *s = buf, *d;
-	int argc = 0;
-
-	*restp = NULL;
-	for (;;) {
-		while (*s == ' ' || *s == '\t' || (argc == 1 && *s == '='))
-			s++;
-		if (argc == 1 && *restp == NULL)
-			*restp = s;
-		if (*s == '\0' || *s == '\n' || *s == '\r' ||
-		    (*s == '#' && argc != 1))
-			break;
-		if (argc >= max)
-			return -1;
-		argv[argc] = d = s;
-		while (*s != '\0' && *s != ' ' && *s != '\t' && *s != '\n' &&
-		    *s != '\r' && !(argc == 0 && *s == '=')) {
-			if (*s == '"' || *s == '\'') {
-				char q = *s++;
-
-				while (*s != '\0' && *s != q)
-					*d++ = *s++;
-				if (*s != q)
-					return -1;
-				s++;
-			} else
-				*d++ = *s++;
-		}
-		if (*s != '\0')
-			s++;
-		*d = '\0';
-		argc++;
-		if (argc == 1) {
-			while (*s == ' ' || *s == '\t')
-				s++;
-			if (*s == '=')
-				s++;
-		}
-	}
-	return argc;
 }
 
 static const char *
@@ -319,7 +266,7 @@ include_files(struct client_opts *o, const char *arg, int user_file,
 		pat = x_strdup(arg);
 	if (pat != t)
 		x_free(t);
-	if (p->depth >= RC_MAX_DEPTH) {
+	if (p->depth >= CONF_MAX_DEPTH) {
 		log_error("%s line %d: Include nested too deep", src, line);
 		x_free(pat);
 		return ERR_CONFIG;
@@ -354,77 +301,93 @@ include_files(struct client_opts *o, const char *arg, int user_file,
 	return r;
 }
 
+/* Host or Match: whether the lines after it apply. */
+static int
+switch_line(struct client_opts *o, const struct conf_at *at)
+{
+	struct rc_priv *p = o->priv;
+	int r;
+
+	if (tolower((unsigned char)at->argv[0][0]) == 'h') {
+		if (at->argc < 2) {
+			log_error("%s line %d: Missing argument.", at->src,
+			    at->line);
+			return ERR_CONFIG;
+		}
+		p->active = host_line(o, at->argv, at->argc);
+		return 0;
+	}
+	if ((r = match_line(o, at->argv, at->argc, at->src, at->line)) < 0)
+		return r;
+	p->active = r;
+	return 0;
+}
+
+static int
+include_line(struct client_opts *o, const struct conf_at *at, int user_file)
+{
+	struct rc_priv *p = o->priv;
+	int i, r = 0;
+
+	if (at->argc < 2) {
+		log_error("%s line %d: Include: Missing argument", at->src,
+		    at->line);
+		return ERR_CONFIG;
+	}
+	for (i = 1; r == 0 && i < at->argc && p->active; i++)
+		r = include_files(o, at->argv[i], user_file, at->src,
+		    at->line);
+	return r;
+}
+
 static int
 parse_line(struct client_opts *o, const char *text, const char *src,
     int line, int in_file, int user_file)
 {
 	struct rc_priv *p = o->priv;
-	char *buf = x_strdup(text), *argv[RC_MAX_ARGS], *rest;
+	char *buf = x_strdup(text);
 	const struct rc_kw *kw;
-	int argc, r = 0, i;
+	struct conf_line l;
+	struct conf_at at;
+	int r = 0;
 
-	if ((argc = split_line(buf, argv, RC_MAX_ARGS, &rest)) < 0) {
+	if ((r = conf_split(text, buf, CONF_LEX_SSH, &l)) != 0) {
 		log_error("%s line %d: invalid quotes", src, line);
-		r = ERR_CONFIG;
 		goto out;
 	}
-	if (argc == 0)
+	if (l.argc == 0)
 		goto out;
-	if (rest != NULL) {	/* raw rest of the line, trailing blanks cut */
-		size_t n = strlen(text) - (size_t)(rest - buf);
-
-		rest = x_strndup(text + (rest - buf), n);
-		while (n > 0 && isspace((unsigned char)rest[n - 1]))
-			rest[--n] = '\0';
-	}
-	if (strcasecmp(argv[0], "host") == 0 ||
-	    strcasecmp(argv[0], "match") == 0) {
+	at = (struct conf_at){ l.argv, l.argc, l.rest, src, line };
+	if (strcasecmp(l.argv[0], "host") == 0 ||
+	    strcasecmp(l.argv[0], "match") == 0 ||
+	    strcasecmp(l.argv[0], "include") == 0) {
 		if (!in_file) {
-			log_error("%s: %s is not allowed here", src, argv[0]);
+			log_error("%s: %s is not allowed here", src,
+			    tolower((unsigned char)l.argv[0][0]) == 'i' ?
+			    "Include" : l.argv[0]);
 			r = ERR_CONFIG;
-		} else if (tolower((unsigned char)argv[0][0]) == 'h') {
-			if (argc < 2) {
-				log_error("%s line %d: Missing argument.",
-				    src, line);
-				r = ERR_CONFIG;
-			} else
-				p->active = host_line(o, argv, argc);
-		} else if ((r = match_line(o, argv, argc, src, line)) >= 0) {
-			p->active = r;
-			r = 0;
-		}
-		goto out_rest;
+		} else if (tolower((unsigned char)l.argv[0][0]) == 'i')
+			r = include_line(o, &at, user_file);
+		else
+			r = switch_line(o, &at);
+		goto out;
 	}
-	if (strcasecmp(argv[0], "include") == 0) {
-		if (!in_file) {
-			log_error("%s: Include is not allowed here", src);
-			r = ERR_CONFIG;
-		} else if (argc < 2) {
-			log_error("%s line %d: Include: Missing argument",
-			    src, line);
-			r = ERR_CONFIG;
-		}
-		for (i = 1; r == 0 && i < argc && p->active; i++)
-			r = include_files(o, argv[i], user_file, src, line);
-		goto out_rest;
-	}
-	if ((kw = rc_kw_find(argv[0])) == NULL) {
-		if (rc_kw_ignored(argv[0]))
+	if ((kw = rc_kw_find(l.argv[0])) == NULL) {
+		if (rc_kw_ignored(l.argv[0]))
 			log_debug("%s line %d: keyword %s not supported, "
-			    "ignored", src, line, argv[0]);
+			    "ignored", src, line, l.argv[0]);
 		else {
 			log_error("%s: line %d: Bad configuration option: %s",
-			    src, line, argv[0]);
+			    src, line, l.argv[0]);
 			r = ERR_CONFIG;
 		}
-		goto out_rest;
+		goto out;
 	}
 	if (p->active)
-		r = rc_kw_apply(o, kw, argv, argc, rest != NULL ? rest : "",
-		    src, line);
- out_rest:
-	x_free(rest);
+		r = rc_kw_apply(o, kw, l.argv, l.argc,
+		    l.rest != NULL ? l.rest : "", src, line);
  out:
+	conf_line_clear(&l);
 	x_free(buf);
 	if (r != 0)
 		p->errors++;

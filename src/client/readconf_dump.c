@@ -146,18 +146,18 @@ readconf_dump(const struct client_opts *o, FILE *f)
 	fprintf(f, "hostname %s\n", o->hostname ? o->hostname : "");
 	fprintf(f, "port %d\n", o->port);
 	fprintf(f, "addressfamily %s\n",
-	    rc_enum_name(rc_enum_af, o->address_family));
+	    conf_enum_name(rc_enum_af, o->address_family));
 	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
 		fprintf(f, "%s %s\n", flags[i].kw, yesno(flags[i].v));
 	fprintf(f, "controlmaster %s\n", o->control_master == 0 ? "false" :
-	    rc_enum_name(rc_enum_ctlm, o->control_master));
+	    conf_enum_name(rc_enum_ctlm, o->control_master));
 	fprintf(f, "requesttty %s\n", o->request_tty == RTTY_NO ? "false" :
 	    o->request_tty == RTTY_YES ? "true" :
-	    rc_enum_name(rc_enum_tty, o->request_tty));
+	    conf_enum_name(rc_enum_tty, o->request_tty));
 	fprintf(f, "stricthostkeychecking %s\n",
 	    o->strict_host_key_checking == SHK_NO ? "false" :
 	    o->strict_host_key_checking == SHK_YES ? "true" :
-	    rc_enum_name(rc_enum_shk, o->strict_host_key_checking));
+	    conf_enum_name(rc_enum_shk, o->strict_host_key_checking));
 	fprintf(f, "updatehostkeys %s\n", o->update_host_keys == 0 ?
 	    "false" : o->update_host_keys == 2 ? "ask" : "true");
 	fprintf(f, "verifyhostkeydns %s\n", o->verify_host_key_dns == 0 ?

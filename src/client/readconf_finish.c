@@ -180,13 +180,6 @@ expand_path(const struct client_opts *o, char **pathp)
 }
 
 static void
-def_int(int *v, int d)
-{
-	if (*v == -1)
-		*v = d;
-}
-
-static void
 set_files(char **arr, size_t *n, const char *a, const char *b)
 {
 	if (*n != 0)
@@ -210,67 +203,90 @@ resolve_algs(const char *kw, char **specp)
 	return 0;
 }
 
-int
-readconf_finish(struct client_opts *o, const char *local_user)
+/* The host, user, port and HostName (%h in it is the host as given). */
+static int
+finish_host(struct client_opts *o)
 {
 	struct rc_priv *p = o->priv;
-	struct stat st;
-	char *h, *path;
-	size_t i, j;
+	char *h, *e;
 	int r;
 
-	if (p->finished)
-		return ERR_INTERNAL;
-	p->finished = 1;
-	if (local_user != NULL) {
-		x_free(p->local_user);
-		p->local_user = x_strdup(local_user);
-	}
 	if (o->host_arg == NULL)
 		o->host_arg = x_strdup("");
 	if (o->user == NULL)
 		o->user = x_strdup(p->local_user);
-	def_int(&o->port, 22);
-	if (o->hostname == NULL)
+	if (o->port == -1)
+		o->port = 22;
+	if (o->hostname == NULL) {
 		o->hostname = x_strdup(o->host_arg);
-	else {
-		/* %h in HostName is the host as given. */
-		h = o->hostname;
-		o->hostname = NULL;
-		r = readconf_expand(o, h, &path);
-		x_free(h);
-		if (r != 0)
-			return r;
-		o->hostname = path;
+		return 0;
 	}
+	h = o->hostname;
+	o->hostname = NULL;
+	r = readconf_expand(o, h, &e);
+	x_free(h);
+	if (r != 0)
+		return r;
+	o->hostname = e;
+	return 0;
+}
 
-	/* Identities: explicit ones kept (auth warns if missing). */
-	if (o->nidentity_files == 0) {
-		for (i = 0; default_identities[i] != NULL; i++) {
-			if (readconf_tilde(o, default_identities[i],
-			    &path) != 0)
-				continue;
-			if (stat(path, &st) == 0 &&
-			    o->nidentity_files < CO_MAX_LIST) {
-				o->identity_files_explicit[
-				    o->nidentity_files] = 0;
-				o->identity_files[o->nidentity_files++] = path;
-			} else
-				x_free(path);
-		}
-	} else {
+/* Identities: explicit ones kept (auth warns if missing), else the
+ * default files that exist. */
+static int
+finish_identities(struct client_opts *o)
+{
+	struct stat st;
+	char *path;
+	size_t i;
+	int r;
+
+	if (o->nidentity_files != 0) {
 		for (i = 0; i < o->nidentity_files; i++)
 			if ((r = expand_path(o, &o->identity_files[i])) != 0)
 				return r;
+		return 0;
 	}
-	for (i = 0; i < o->ncertificate_files; i++)
-		if ((r = expand_path(o, &o->certificate_files[i])) != 0)
+	for (i = 0; default_identities[i] != NULL; i++) {
+		if (readconf_tilde(o, default_identities[i], &path) != 0)
+			continue;
+		if (stat(path, &st) == 0 && o->nidentity_files < CO_MAX_LIST) {
+			o->identity_files_explicit[o->nidentity_files] = 0;
+			o->identity_files[o->nidentity_files++] = path;
+		} else
+			x_free(path);
+	}
+	return 0;
+}
+
+static int
+expand_all(struct client_opts *o, char **arr, size_t n)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < n; i++)
+		if ((r = expand_path(o, &arr[i])) != 0)
 			return r;
+	return 0;
+}
+
+/* Known-hosts files, certificates, ControlPath and IdentityAgent. */
+static int
+finish_files(struct client_opts *o)
+{
+	int r;
+
+	if ((r = finish_identities(o)) != 0 ||
+	    (r = expand_all(o, o->certificate_files,
+	    o->ncertificate_files)) != 0)
+		return r;
 	/*
 	 * UpdateHostKeys: on by default unless UserKnownHostsFile names
 	 * anything but the default file, or VerifyHostKeyDNS is on.
 	 */
-	def_int(&o->verify_host_key_dns, 0);
+	if (o->verify_host_key_dns == -1)
+		o->verify_host_key_dns = 0;
 	if (o->update_host_keys == -1)
 		o->update_host_keys = o->verify_host_key_dns <= 0 &&
 		    (o->nuser_known_hosts_files == 0 ||
@@ -281,17 +297,14 @@ readconf_finish(struct client_opts *o, const char *local_user)
 	    "~/.ssh/known_hosts", "~/.ssh/known_hosts2");
 	set_files(o->global_known_hosts_files, &o->nglobal_known_hosts_files,
 	    MOAT_SSHDIR "/ssh_known_hosts", MOAT_SSHDIR "/ssh_known_hosts2");
-	for (i = 0; i < o->nuser_known_hosts_files; i++)
-		if ((r = expand_path(o, &o->user_known_hosts_files[i])) != 0)
-			return r;
-	for (i = 0; i < o->nglobal_known_hosts_files; i++)
-		if ((r = expand_path(o,
-		    &o->global_known_hosts_files[i])) != 0)
-			return r;
+	if ((r = expand_all(o, o->user_known_hosts_files,
+	    o->nuser_known_hosts_files)) != 0 ||
+	    (r = expand_all(o, o->global_known_hosts_files,
+	    o->nglobal_known_hosts_files)) != 0)
+		return r;
 	if (o->control_path != NULL && strcmp(o->control_path, "none") != 0 &&
 	    (r = expand_path(o, &o->control_path)) != 0)
 		return r;
-
 	/* IdentityAgent: a path is expanded; its other forms are kept. */
 	if (o->identity_agent != NULL &&
 	    strcmp(o->identity_agent, "none") != 0 &&
@@ -300,20 +313,43 @@ readconf_finish(struct client_opts *o, const char *local_user)
 	    ((r = env_expand(&o->identity_agent)) != 0 ||
 	    (r = expand_path(o, &o->identity_agent)) != 0))
 		return r;
+	return 0;
+}
+
+/* The algorithm lists, each resolved through its keyword's row. */
+static int
+finish_algs(struct client_opts *o)
+{
+#define L(m) offsetof(struct client_opts, m)
+	static const struct {
+		const char *kw;
+		size_t off;
+	} lists[] = {
+		{ "ciphers", L(ciphers) }, { "macs", L(macs) },
+		{ "kexalgorithms", L(kex_algorithms) },
+		{ "hostkeyalgorithms", L(hostkey_algorithms) },
+		{ "pubkeyacceptedalgorithms", L(pubkey_accepted_algorithms) },
+		{ "hostbasedacceptedalgorithms",
+		    L(hostbased_accepted_algorithms) },
+	};
+#undef L
+	size_t i;
+	int r;
 
 	o->kex_algorithms_given = o->kex_algorithms != NULL;
-	if ((r = resolve_algs("ciphers", &o->ciphers)) != 0 ||
-	    (r = resolve_algs("macs", &o->macs)) != 0 ||
-	    (r = resolve_algs("kexalgorithms", &o->kex_algorithms)) != 0 ||
-	    (r = resolve_algs("hostkeyalgorithms",
-	    &o->hostkey_algorithms)) != 0 ||
-	    (r = resolve_algs("pubkeyacceptedalgorithms",
-	    &o->pubkey_accepted_algorithms)) != 0 ||
-	    (r = resolve_algs("hostbasedacceptedalgorithms",
-	    &o->hostbased_accepted_algorithms)) != 0)
-		return r;
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		if ((r = resolve_algs(lists[i].kw, (char **)(void *)
+		    ((char *)o + lists[i].off))) != 0)
+			return r;
+	return 0;
+}
 
-	/* SendEnv "-pattern" removes earlier patterns (OpenSSH 7.8+). */
+/* SendEnv "-pattern" removes earlier patterns (OpenSSH 7.8+). */
+static void
+finish_sendenv(struct client_opts *o)
+{
+	size_t i, j;
+
 	for (i = 0; i < o->nsend_env; i++) {
 		if (o->send_env[i][0] != '-')
 			continue;
@@ -330,42 +366,33 @@ readconf_finish(struct client_opts *o, const char *local_user)
 			o->send_env[j++] = o->send_env[i];
 	}
 	o->nsend_env = j;
+}
 
-	def_int(&o->identities_only, 0);
-	def_int(&o->strict_host_key_checking, SHK_ASK);
-	def_int(&o->hash_known_hosts, 0);
-	def_int(&o->check_host_ip, 0);
+/* Every int keyword still unset takes its row's default. */
+static void
+finish_defaults(struct client_opts *o)
+{
+	const struct rc_kw *kw;
+	int *ip;
+
+	for (kw = rc_keywords; kw->name != NULL; kw++) {
+		switch (kw->type) {
+		case RT_FLAG: case RT_INT: case RT_TIME: case RT_PORT:
+		case RT_ENUM: case RT_LOGLEVEL: case RT_ESCAPE: case RT_MASK:
+			ip = (int *)(void *)((char *)o + kw->off);
+			if (*ip == -1)
+				*ip = kw->def;
+			break;
+		default:
+			break;
+		}
+	}
 	if (o->connect_timeout <= 0)
 		o->connect_timeout = -1;
-	def_int(&o->server_alive_interval, 0);
-	def_int(&o->server_alive_count_max, 3);
-	def_int(&o->request_tty, RTTY_AUTO);
-	def_int(&o->log_level, LOG_LEVEL_INFO);
-	def_int(&o->batch_mode, 0);
-	def_int(&o->pubkey_authentication, 1);
-	def_int(&o->password_authentication, 1);
-	def_int(&o->kbd_interactive_authentication, 1);
-	def_int(&o->number_of_password_prompts, 3);
-	def_int(&o->escape_char, '~');
 	if (o->rekey_bytes == UINT64_MAX) {
 		o->rekey_bytes = 0;
 		o->rekey_seconds = 0;
 	}
-	def_int(&o->compression, 0);
-	def_int(&o->address_family, AF_UNSPEC);
-	def_int(&o->forward_agent, 0);
-	def_int(&o->tcp_keep_alive, 1);
-	def_int(&o->exit_on_forward_failure, 0);
-	def_int(&o->clear_all_forwardings, 0);
-	def_int(&o->enable_escape_commandline, 0);
-	def_int(&o->warn_weak_crypto, 1);
-	def_int(&o->control_master, 0);
-	def_int(&o->gateway_ports, 0);
-	def_int(&o->streamlocal_bind_mask, 0177);
-	def_int(&o->streamlocal_bind_unlink, 0);
-	def_int(&o->visual_host_key, 0);
-	def_int(&o->hostbased_authentication, 0);
-	def_int(&o->enable_ssh_keysign, 0);
 	if (o->preferred_authentications == NULL)
 		o->preferred_authentications =
 		    x_strdup("publickey,keyboard-interactive,password");
@@ -373,5 +400,25 @@ readconf_finish(struct client_opts *o, const char *local_user)
 		o->proxy_command = x_strdup("none");
 	if (o->proxy_jump == NULL)
 		o->proxy_jump = x_strdup("none");
+}
+
+int
+readconf_finish(struct client_opts *o, const char *local_user)
+{
+	struct rc_priv *p = o->priv;
+	int r;
+
+	if (p->finished)
+		return ERR_INTERNAL;
+	p->finished = 1;
+	if (local_user != NULL) {
+		x_free(p->local_user);
+		p->local_user = x_strdup(local_user);
+	}
+	if ((r = finish_host(o)) != 0 || (r = finish_files(o)) != 0 ||
+	    (r = finish_algs(o)) != 0)
+		return r;
+	finish_sendenv(o);
+	finish_defaults(o);
 	return 0;
 }

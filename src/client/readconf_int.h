@@ -9,16 +9,13 @@
 #include <stddef.h>
 
 #include "client.h"
+#include "conf.h"
+#include "conf_alg.h"
 
 enum rc_type {
 	RT_FLAG, RT_INT, RT_TIME, RT_PORT, RT_STR, RT_REST, RT_ACCUM,
 	RT_FILES, RT_ALGS, RT_ENUM, RT_LOGLEVEL, RT_REKEY, RT_ESCAPE,
 	RT_IDENTITY, RT_SETENV, RT_AGENT, RT_MASK, RT_IGNORE,
-};
-
-struct rc_enum {
-	const char *name;
-	int value;
 };
 
 struct rc_kw {
@@ -27,12 +24,7 @@ struct rc_kw {
 	size_t off;		/* field in struct client_opts */
 	size_t cnt_off;		/* its count, for arrays */
 	const void *arg;	/* enum table; algorithm row */
-};
-
-struct rc_alg {
-	const char *(*defaults)(void);
-	const char *(*all)(void);
-	const char *what;	/* for "Bad SSH2 <what>" */
+	int def;		/* an int field's default (readconf_finish) */
 };
 
 struct rc_priv {
@@ -59,13 +51,10 @@ int rc_kw_ignored(const char *name);
  */
 int rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
     int argc, const char *rest, const char *src, int line);
-int rc_parse_flag(const char *s);
-long rc_parse_time(const char *s);
-const char *rc_enum_name(const struct rc_enum *tab, int value);
 /* Algorithm list resolution for keyword name; caller frees *outp. */
 int rc_algs_resolve(const char *kwname, const char *spec, char **outp);
 
-extern const struct rc_enum rc_enum_shk[], rc_enum_tty[], rc_enum_af[],
+extern const struct conf_enum rc_enum_shk[], rc_enum_tty[], rc_enum_af[],
     rc_enum_ctlm[], rc_enum_uhk[];
 
 #endif

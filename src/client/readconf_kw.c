@@ -30,141 +30,121 @@
 #include "mem.h"
 #include "readconf_int.h"
 
-static const char *
-sigalg_defaults(void)
-{
-	/* OpenSSH 9.2's default, filtered against what we support. */
-	return "ssh-ed25519-cert-v01@openssh.com,"
-	    "ecdsa-sha2-nistp256-cert-v01@openssh.com,"
-	    "ecdsa-sha2-nistp384-cert-v01@openssh.com,"
-	    "ecdsa-sha2-nistp521-cert-v01@openssh.com,"
-	    "sk-ssh-ed25519-cert-v01@openssh.com,"
-	    "sk-ecdsa-sha2-nistp256-cert-v01@openssh.com,"
-	    "rsa-sha2-512-cert-v01@openssh.com,"
-	    "rsa-sha2-256-cert-v01@openssh.com,"
-	    "ssh-ed25519,ecdsa-sha2-nistp256,ecdsa-sha2-nistp384,"
-	    "ecdsa-sha2-nistp521,sk-ssh-ed25519@openssh.com,"
-	    "sk-ecdsa-sha2-nistp256@openssh.com,rsa-sha2-512,rsa-sha2-256";
-}
-
-static const struct rc_alg alg_cipher = {
-	cipher_default_names, cipher_all_names, "SSH2 cipher spec" };
-static const struct rc_alg alg_mac = {
-	mac_default_names, mac_all_names, "SSH2 mac spec" };
-static const struct rc_alg alg_kex = {
-	kexalg_default_names, kexalg_all_names, "SSH2 KexAlgorithms" };
-static const struct rc_alg alg_sig = {
-	sigalg_defaults, cert_sigalg_all_names, "key types" };
-
-const struct rc_enum rc_enum_shk[] = {
+const struct conf_enum rc_enum_shk[] = {
 	{ "yes", SHK_YES }, { "true", SHK_YES }, { "no", SHK_NO },
 	{ "false", SHK_NO }, { "off", SHK_NO }, { "ask", SHK_ASK },
 	{ "accept-new", SHK_ACCEPT_NEW }, { NULL, 0 } };
-const struct rc_enum rc_enum_tty[] = {
+const struct conf_enum rc_enum_tty[] = {
 	{ "no", RTTY_NO }, { "false", RTTY_NO }, { "yes", RTTY_YES },
 	{ "true", RTTY_YES }, { "force", RTTY_FORCE }, { "auto", RTTY_AUTO },
 	{ NULL, 0 } };
-const struct rc_enum rc_enum_af[] = {
+const struct conf_enum rc_enum_af[] = {
 	{ "any", AF_UNSPEC }, { "inet", AF_INET }, { "inet6", AF_INET6 },
 	{ NULL, 0 } };
-const struct rc_enum rc_enum_ctlm[] = {
+const struct conf_enum rc_enum_ctlm[] = {
 	{ "no", 0 }, { "false", 0 }, { "yes", 1 }, { "true", 1 },
 	{ "ask", 2 }, { "auto", 3 }, { "autoask", 4 }, { NULL, 0 } };
-const struct rc_enum rc_enum_uhk[] = {
+const struct conf_enum rc_enum_uhk[] = {
 	{ "no", 0 }, { "false", 0 }, { "yes", 1 }, { "true", 1 },
 	{ "ask", 2 }, { NULL, 0 } };
 /* OpenSSH 10.1+: no-pq-kex turns off the one warning there is, so "no". */
-static const struct rc_enum enum_weak[] = {
+static const struct conf_enum enum_weak[] = {
 	{ "yes", 1 }, { "true", 1 }, { "no", 0 }, { "false", 0 },
 	{ "no-pq-kex", 0 }, { NULL, 0 } };
-static const struct rc_enum enum_comp[] = {
+static const struct conf_enum enum_comp[] = {
 	{ "no", 0 }, { "yes", 1 }, { NULL, 0 } };
 
 #define F(m)  offsetof(struct client_opts, m)
 #define A(m)  offsetof(struct client_opts, m), offsetof(struct client_opts, n##m)
 
 const struct rc_kw rc_keywords[] = {
-	{ "hostname", RT_STR, F(hostname), 0, NULL },
-	{ "port", RT_PORT, F(port), 0, NULL },
-	{ "user", RT_STR, F(user), 0, NULL },
-	{ "identityfile", RT_IDENTITY, A(identity_files), NULL },
-	{ "certificatefile", RT_ACCUM, A(certificate_files), NULL },
-	{ "identitiesonly", RT_FLAG, F(identities_only), 0, NULL },
-	{ "identityagent", RT_AGENT, F(identity_agent), 0, NULL },
-	{ "ciphers", RT_ALGS, F(ciphers), 0, &alg_cipher },
-	{ "macs", RT_ALGS, F(macs), 0, &alg_mac },
-	{ "kexalgorithms", RT_ALGS, F(kex_algorithms), 0, &alg_kex },
-	{ "hostkeyalgorithms", RT_ALGS, F(hostkey_algorithms), 0, &alg_sig },
+	{ "hostname", RT_STR, F(hostname), 0, NULL, 0 },
+	{ "port", RT_PORT, F(port), 0, NULL, 22 },
+	{ "user", RT_STR, F(user), 0, NULL, 0 },
+	{ "identityfile", RT_IDENTITY, A(identity_files), NULL, 0 },
+	{ "certificatefile", RT_ACCUM, A(certificate_files), NULL, 0 },
+	{ "identitiesonly", RT_FLAG, F(identities_only), 0, NULL, 0 },
+	{ "identityagent", RT_AGENT, F(identity_agent), 0, NULL, 0 },
+	{ "ciphers", RT_ALGS, F(ciphers), 0, &conf_alg_cipher, 0 },
+	{ "macs", RT_ALGS, F(macs), 0, &conf_alg_mac, 0 },
+	{ "kexalgorithms", RT_ALGS, F(kex_algorithms), 0, &conf_alg_kex, 0 },
+	{ "hostkeyalgorithms", RT_ALGS, F(hostkey_algorithms), 0, &conf_alg_sig,
+	    0 },
 	{ "pubkeyacceptedalgorithms", RT_ALGS, F(pubkey_accepted_algorithms),
-	    0, &alg_sig },
+	    0, &conf_alg_sig, 0 },
 	{ "pubkeyacceptedkeytypes", RT_ALGS, F(pubkey_accepted_algorithms),
-	    0, &alg_sig },
+	    0, &conf_alg_sig, 0 },
 	{ "stricthostkeychecking", RT_ENUM, F(strict_host_key_checking), 0,
-	    rc_enum_shk },
-	{ "userknownhostsfile", RT_FILES, A(user_known_hosts_files), NULL },
+	    rc_enum_shk, SHK_ASK },
+	{ "userknownhostsfile", RT_FILES, A(user_known_hosts_files), NULL, 0 },
 	{ "globalknownhostsfile", RT_FILES, A(global_known_hosts_files),
-	    NULL },
-	{ "hashknownhosts", RT_FLAG, F(hash_known_hosts), 0, NULL },
-	{ "checkhostip", RT_FLAG, F(check_host_ip), 0, NULL },
-	{ "proxycommand", RT_REST, F(proxy_command), 0, NULL },
-	{ "proxyjump", RT_STR, F(proxy_jump), 0, NULL },
-	{ "connecttimeout", RT_TIME, F(connect_timeout), 0, NULL },
-	{ "serveraliveinterval", RT_TIME, F(server_alive_interval), 0, NULL },
-	{ "serveralivecountmax", RT_INT, F(server_alive_count_max), 0, NULL },
-	{ "sendenv", RT_ACCUM, A(send_env), NULL },
-	{ "setenv", RT_SETENV, A(set_env), NULL },
-	{ "requesttty", RT_ENUM, F(request_tty), 0, rc_enum_tty },
-	{ "loglevel", RT_LOGLEVEL, F(log_level), 0, NULL },
-	{ "batchmode", RT_FLAG, F(batch_mode), 0, NULL },
+	    NULL, 0 },
+	{ "hashknownhosts", RT_FLAG, F(hash_known_hosts), 0, NULL, 0 },
+	{ "checkhostip", RT_FLAG, F(check_host_ip), 0, NULL, 0 },
+	{ "proxycommand", RT_REST, F(proxy_command), 0, NULL, 0 },
+	{ "proxyjump", RT_STR, F(proxy_jump), 0, NULL, 0 },
+	{ "connecttimeout", RT_TIME, F(connect_timeout), 0, NULL, 0 },
+	{ "serveraliveinterval", RT_TIME, F(server_alive_interval), 0, NULL,
+	    0 },
+	{ "serveralivecountmax", RT_INT, F(server_alive_count_max), 0, NULL,
+	    3 },
+	{ "sendenv", RT_ACCUM, A(send_env), NULL, 0 },
+	{ "setenv", RT_SETENV, A(set_env), NULL, 0 },
+	{ "requesttty", RT_ENUM, F(request_tty), 0, rc_enum_tty, RTTY_AUTO },
+	{ "loglevel", RT_LOGLEVEL, F(log_level), 0, NULL, LOG_LEVEL_INFO },
+	{ "batchmode", RT_FLAG, F(batch_mode), 0, NULL, 0 },
 	{ "preferredauthentications", RT_STR, F(preferred_authentications),
-	    0, NULL },
+	    0, NULL, 0 },
 	{ "pubkeyauthentication", RT_FLAG, F(pubkey_authentication), 0,
-	    NULL },
+	    NULL, 1 },
 	{ "passwordauthentication", RT_FLAG, F(password_authentication), 0,
-	    NULL },
+	    NULL, 1 },
 	{ "kbdinteractiveauthentication", RT_FLAG,
-	    F(kbd_interactive_authentication), 0, NULL },
+	    F(kbd_interactive_authentication), 0, NULL, 1 },
 	{ "challengeresponseauthentication", RT_FLAG,
-	    F(kbd_interactive_authentication), 0, NULL },
+	    F(kbd_interactive_authentication), 0, NULL, 1 },
 	{ "numberofpasswordprompts", RT_INT, F(number_of_password_prompts), 0,
-	    NULL },
-	{ "escapechar", RT_ESCAPE, F(escape_char), 0, NULL },
-	{ "rekeylimit", RT_REKEY, F(rekey_bytes), F(rekey_seconds), NULL },
-	{ "compression", RT_ENUM, F(compression), 0, enum_comp },
-	{ "addressfamily", RT_ENUM, F(address_family), 0, rc_enum_af },
-	{ "forwardagent", RT_FLAG, F(forward_agent), 0, NULL },
-	{ "tcpkeepalive", RT_FLAG, F(tcp_keep_alive), 0, NULL },
-	{ "remotecommand", RT_REST, F(remote_command), 0, NULL },
+	    NULL, 3 },
+	{ "escapechar", RT_ESCAPE, F(escape_char), 0, NULL, '~' },
+	{ "rekeylimit", RT_REKEY, F(rekey_bytes), F(rekey_seconds), NULL, 0 },
+	{ "compression", RT_ENUM, F(compression), 0, enum_comp, 0 },
+	{ "addressfamily", RT_ENUM, F(address_family), 0, rc_enum_af,
+	    AF_UNSPEC },
+	{ "forwardagent", RT_FLAG, F(forward_agent), 0, NULL, 0 },
+	{ "tcpkeepalive", RT_FLAG, F(tcp_keep_alive), 0, NULL, 1 },
+	{ "remotecommand", RT_REST, F(remote_command), 0, NULL, 0 },
 	{ "exitonforwardfailure", RT_FLAG, F(exit_on_forward_failure), 0,
-	    NULL },
-	{ "clearallforwardings", RT_FLAG, F(clear_all_forwardings), 0, NULL },
-	{ "warnweakcrypto", RT_ENUM, F(warn_weak_crypto), 0, enum_weak },
+	    NULL, 0 },
+	{ "clearallforwardings", RT_FLAG, F(clear_all_forwardings), 0, NULL,
+	    0 },
+	{ "warnweakcrypto", RT_ENUM, F(warn_weak_crypto), 0, enum_weak, 1 },
 	{ "enableescapecommandline", RT_FLAG, F(enable_escape_commandline), 0,
-	    NULL },
-	{ "localforward", RT_REST, A(local_forwards), NULL },
-	{ "remoteforward", RT_REST, A(remote_forwards), NULL },
-	{ "dynamicforward", RT_REST, A(dynamic_forwards), NULL },
-	{ "controlpath", RT_STR, F(control_path), 0, NULL },
-	{ "controlmaster", RT_ENUM, F(control_master), 0, rc_enum_ctlm },
-	{ "bindaddress", RT_STR, F(bind_address), 0, NULL },
-	{ "gatewayports", RT_FLAG, F(gateway_ports), 0, NULL },
-	{ "streamlocalbindmask", RT_MASK, F(streamlocal_bind_mask), 0, NULL },
+	    NULL, 0 },
+	{ "localforward", RT_REST, A(local_forwards), NULL, 0 },
+	{ "remoteforward", RT_REST, A(remote_forwards), NULL, 0 },
+	{ "dynamicforward", RT_REST, A(dynamic_forwards), NULL, 0 },
+	{ "controlpath", RT_STR, F(control_path), 0, NULL, 0 },
+	{ "controlmaster", RT_ENUM, F(control_master), 0, rc_enum_ctlm, 0 },
+	{ "bindaddress", RT_STR, F(bind_address), 0, NULL, 0 },
+	{ "gatewayports", RT_FLAG, F(gateway_ports), 0, NULL, 0 },
+	{ "streamlocalbindmask", RT_MASK, F(streamlocal_bind_mask), 0, NULL,
+	    0177 },
 	{ "streamlocalbindunlink", RT_FLAG, F(streamlocal_bind_unlink), 0,
-	    NULL },
-	{ "visualhostkey", RT_FLAG, F(visual_host_key), 0, NULL },
-	{ "updatehostkeys", RT_ENUM, F(update_host_keys), 0, rc_enum_uhk },
+	    NULL, 0 },
+	{ "visualhostkey", RT_FLAG, F(visual_host_key), 0, NULL, 0 },
+	{ "updatehostkeys", RT_ENUM, F(update_host_keys), 0, rc_enum_uhk, 1 },
 	/* Kept only for UpdateHostKeys' default: no DNS lookups are made. */
 	{ "verifyhostkeydns", RT_ENUM, F(verify_host_key_dns), 0,
-	    rc_enum_uhk },
-	{ "hostkeyalias", RT_STR, F(host_key_alias), 0, NULL },
+	    rc_enum_uhk, 0 },
+	{ "hostkeyalias", RT_STR, F(host_key_alias), 0, NULL, 0 },
 	{ "hostbasedauthentication", RT_FLAG, F(hostbased_authentication), 0,
-	    NULL },
-	{ "enablesshkeysign", RT_FLAG, F(enable_ssh_keysign), 0, NULL },
+	    NULL, 0 },
+	{ "enablesshkeysign", RT_FLAG, F(enable_ssh_keysign), 0, NULL, 0 },
 	{ "hostbasedacceptedalgorithms", RT_ALGS,
-	    F(hostbased_accepted_algorithms), 0, &alg_sig },
+	    F(hostbased_accepted_algorithms), 0, &conf_alg_sig, 0 },
 	{ "hostbasedkeytypes", RT_ALGS, F(hostbased_accepted_algorithms), 0,
-	    &alg_sig },
-	{ NULL, RT_IGNORE, 0, 0, NULL },
+	    &conf_alg_sig, 0 },
+	{ NULL, RT_IGNORE, 0, 0, NULL, 0 },
 };
 
 /* OpenSSH keywords we parse and ignore (debug note), lower case. */
@@ -217,90 +197,14 @@ rc_kw_ignored(const char *name)
 }
 
 int
-rc_parse_flag(const char *s)
-{
-	if (strcasecmp(s, "yes") == 0 || strcasecmp(s, "true") == 0)
-		return 1;
-	if (strcasecmp(s, "no") == 0 || strcasecmp(s, "false") == 0)
-		return 0;
-	return -1;
-}
-
-long
-rc_parse_time(const char *s)
-{
-	long total = 0, n;
-	char *end;
-
-	if (*s == '\0')
-		return -1;
-	while (*s != '\0') {
-		if (!isdigit((unsigned char)*s))
-			return -1;
-		errno = 0;
-		n = strtol(s, &end, 10);
-		if (errno != 0 || n > INT_MAX)
-			return -1;
-		switch (*end) {
-		case '\0': break;
-		case 's': case 'S': end++; break;
-		case 'm': case 'M': n *= 60; end++; break;
-		case 'h': case 'H': n *= 3600; end++; break;
-		case 'd': case 'D': n *= 86400; end++; break;
-		case 'w': case 'W': n *= 604800; end++; break;
-		default: return -1;
-		}
-		total += n;
-		if (total > INT_MAX)
-			return -1;
-		s = end;
-	}
-	return total;
-}
-
-const char *
-rc_enum_name(const struct rc_enum *tab, int value)
-{
-	for (; tab->name != NULL; tab++)
-		if (tab->value == value)
-			return tab->name;
-	return "unknown";
-}
-
-int
 rc_algs_resolve(const char *kwname, const char *spec, char **outp)
 {
 	const struct rc_kw *kw = rc_kw_find(kwname);
-	const struct rc_alg *alg;
 
 	*outp = NULL;
 	if (kw == NULL || kw->type != RT_ALGS)
 		return ERR_INTERNAL;
-	alg = kw->arg;
-	return match_assemble_list(alg->defaults(), alg->all(), spec, outp);
-}
-
-static int
-parse_size(const char *s, uint64_t *outp)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno != 0 || end == s || *s == '-')
-		return -1;
-	switch (*end) {
-	case '\0': break;
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
-	default: return -1;
-	}
-	if (*end != '\0')
-		return -1;
-	*outp = v;
-	return 0;
+	return conf_alg_resolve(kw->arg, spec, outp);
 }
 
 static int
@@ -319,7 +223,7 @@ static int
 arr_add(char **arr, size_t *n, const char *v)
 {
 	if (*n >= CO_MAX_LIST)
-		return -1;
+		return ERR_CONFIG;
 	arr[(*n)++] = x_strdup(v);
 	return 0;
 }
@@ -341,90 +245,137 @@ env_name_ok(const char *s)
 	return ERR_CONFIG; \
 } while (0)
 
-int
-rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
-    int argc, const char *rest, const char *src, int line)
+/*
+ * The value of a keyword kept in an int field: a flag, a number, a
+ * time, a mask, a port, a word of a table, a log level or an escape
+ * character. 0 and *vp, or ERR_CONFIG (logged).
+ */
+static int
+int_value(const struct rc_kw *kw, const struct conf_at *at, int *vp)
 {
-	char *base = (char *)o;
-	int *ip = (int *)(void *)(base + kw->off);
-	char **sp = (char **)(void *)(base + kw->off);
-	size_t *np = (size_t *)(void *)(base + kw->cnt_off);
-	struct rc_priv *p = o->priv;
-	const struct rc_enum *e;
-	char *list;
-	long v;
-	int i, c;
+	char **argv = at->argv;
+	const char *src = at->src;
+	int argc = at->argc, line = at->line;
+	long t;
+	int c;
 
-	if (argc < 2 || (argv[1][0] == '\0' && kw->type != RT_REST))
-		BAD("Missing argument.", src, line);
 	switch (kw->type) {
 	case RT_FLAG:
-		if (argc != 2 || (c = rc_parse_flag(argv[1])) < 0)
+		if (argc != 2 || conf_enum_lookup(conf_truefalse, argv[1],
+		    vp) != 0)
 			BAD("unsupported option \"%s\".", src, line, argv[1]);
-		if (*ip == -1)
-			*ip = c;
 		return 0;
 	case RT_INT:
-		errno = 0;
-		v = strtol(argv[1], &list, 10);
-		if (argc != 2 || errno != 0 || *list != '\0' || v < 0 ||
-		    v > INT_MAX)
+		if (argc != 2 || conf_parse_int(argv[1], vp) != 0)
 			BAD("Bad number.", src, line);
-		if (*ip == -1)
-			*ip = (int)v;
 		return 0;
 	case RT_TIME:
 		if (strcasecmp(argv[1], "none") == 0)
-			v = 0;
-		else if ((v = rc_parse_time(argv[1])) < 0 || argc != 2)
+			t = 0;
+		else if ((t = conf_parse_time(argv[1])) < 0 || argc != 2)
 			BAD("invalid time value.", src, line);
-		if (*ip == -1)
-			*ip = (int)v;
+		*vp = (int)t;
 		return 0;
 	case RT_MASK:
 		/* Octal, as ssh(1) reads it: digits up to the first that is
 		 * not octal, at most 0777. */
-		v = strtol(argv[1], &list, 8);
-		if (list == argv[1] || v < 0 || v > 0777)
+		if ((*vp = conf_parse_mode(argv[1])) < 0)
 			BAD("Bad mask.", src, line);
-		if (*ip == -1)
-			*ip = (int)v;
 		return 0;
 	case RT_PORT:
-		errno = 0;
-		v = strtol(argv[1], &list, 10);
-		if (argc != 2 || errno != 0 || *list != '\0' || v <= 0 ||
-		    v > 65535)
+		if (argc != 2 || conf_parse_int(argv[1], vp) != 0 ||
+		    *vp <= 0 || *vp > 65535)
 			BAD("Badly formatted port number.", src, line);
-		if (*ip == -1)
-			*ip = (int)v;
 		return 0;
+	case RT_ENUM:
+		if (argc != 2 || conf_enum_lookup(kw->arg, argv[1], vp) != 0)
+			BAD("unsupported option \"%s\".", src, line, argv[1]);
+		return 0;
+	case RT_LOGLEVEL:
+		if (argc != 2 || (c = log_level_from_name(argv[1])) < 0)
+			BAD("unsupported log level '%s'", src, line, argv[1]);
+		*vp = c;
+		return 0;
+	case RT_ESCAPE:
+		if (argc != 2 || (c = parse_escape(argv[1])) == -3)
+			BAD("Bad escape character.", src, line);
+		*vp = c;
+		return 0;
+	default:
+		return ERR_INTERNAL;
+	}
+}
+
+/* A keyword kept in one string field; the first value wins. */
+static int
+str_value(struct client_opts *o, const struct rc_kw *kw,
+    const struct conf_at *at)
+{
+	char **sp = (char **)(void *)((char *)o + kw->off), *list;
+	char **argv = at->argv;
+	const char *src = at->src;
+	int argc = at->argc, line = at->line;
+
+	switch (kw->type) {
 	case RT_STR:
 		if (argc != 2)
 			BAD("%s takes one argument.", src, line, argv[0]);
-		if (*sp == NULL)
-			*sp = x_strdup(argv[1]);
-		return 0;
+		break;
+	case RT_ALGS:
+		if (argc != 2)
+			BAD("%s takes one argument.", src, line, argv[0]);
+		if (rc_algs_resolve(kw->name, argv[1], &list) != 0) {
+			const struct conf_alg *alg = kw->arg;
+
+			BAD("Bad %s '%s'.", src, line, alg->what, argv[1]);
+		}
+		x_free(list);
+		break;
+	case RT_AGENT:
+		/* A path, "none", "SSH_AUTH_SOCK" or "$VARIABLE". */
+		if (argc != 2)
+			BAD("keyword %s extra arguments at end of line", src,
+			    line, kw->name);
+		if (argv[1][0] == '$' && argv[1][1] != '{' &&
+		    !env_name_ok(argv[1] + 1))
+			BAD("Invalid environment name %s.", src, line,
+			    argv[1]);
+		break;
+	default:
+		break;
+	}
+	if (*sp == NULL)
+		*sp = x_strdup(kw->type == RT_REST ? at->rest : argv[1]);
+	return 0;
+}
+
+/* A keyword kept in an array and its count: every line adds to it. */
+static int
+list_value(struct client_opts *o, const struct rc_kw *kw,
+    const struct conf_at *at)
+{
+	struct rc_priv *p = o->priv;
+	char **sp = (char **)(void *)((char *)o + kw->off);
+	size_t *np = (size_t *)(void *)((char *)o + kw->cnt_off);
+	char **argv = at->argv;
+	const char *src = at->src;
+	int i, argc = at->argc, line = at->line;
+
+	switch (kw->type) {
 	case RT_REST:
-		if (kw->cnt_off != 0)
-			return arr_add(sp, np, rest) == 0 ? 0 : ERR_CONFIG;
-		if (*sp == NULL)
-			*sp = x_strdup(rest);
-		return 0;
+		return arr_add(sp, np, at->rest);
+	case RT_SETENV:
+		for (i = 1; i < argc; i++)
+			if (strchr(argv[i], '=') == NULL)
+				BAD("Invalid environment \"%s\".", src, line,
+				    argv[i]);
+		/* FALLTHROUGH */
 	case RT_ACCUM:
 		for (i = 1; i < argc; i++)
 			if (arr_add(sp, np, argv[i]) != 0)
 				BAD("too many %s entries.", src, line,
+				    kw->type == RT_SETENV ? "SetEnv" :
 				    argv[0]);
-		return 0;
-	case RT_SETENV:
-		for (i = 1; i < argc; i++) {
-			if (strchr(argv[i], '=') == NULL)
-				BAD("Invalid environment \"%s\".", src, line,
-				    argv[i]);
-			if (arr_add(sp, np, argv[i]) != 0)
-				BAD("too many SetEnv entries.", src, line);
-		}
 		return 0;
 	case RT_IDENTITY:
 		if (argc != 2)
@@ -442,75 +393,65 @@ rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 		for (i = 1; i < argc && *np < CO_MAX_LIST; i++)
 			arr_add(sp, np, argv[i]);
 		return 0;
-	case RT_ALGS:
-		if (argc != 2)
-			BAD("%s takes one argument.", src, line, argv[0]);
-		if (rc_algs_resolve(kw->name, argv[1], &list) != 0) {
-			const struct rc_alg *alg = kw->arg;
-
-			BAD("Bad %s '%s'.", src, line, alg->what, argv[1]);
-		}
-		x_free(list);
-		if (*sp == NULL)
-			*sp = x_strdup(argv[1]);
-		return 0;
-	case RT_ENUM:
-		for (e = kw->arg; e->name != NULL; e++)
-			if (strcasecmp(e->name, argv[1]) == 0)
-				break;
-		if (e->name == NULL || argc != 2)
-			BAD("unsupported option \"%s\".", src, line, argv[1]);
-		if (*ip == -1)
-			*ip = e->value;
-		return 0;
-	case RT_LOGLEVEL:
-		if (argc != 2 || (c = log_level_from_name(argv[1])) < 0)
-			BAD("unsupported log level '%s'", src, line, argv[1]);
-		if (*ip == -1)
-			*ip = c;
-		return 0;
-	case RT_ESCAPE:
-		if (argc != 2 || (c = parse_escape(argv[1])) == -3)
-			BAD("Bad escape character.", src, line);
-		if (*ip == -1)
-			*ip = c;
-		return 0;
-	case RT_REKEY: {
-		uint64_t bytes = 0;
-		uint64_t *bp = (uint64_t *)(void *)(base + kw->off);
-		uint32_t *tp = (uint32_t *)(void *)(base + kw->cnt_off);
-
-		if (argc > 3)
-			BAD("RekeyLimit takes one or two arguments.", src,
-			    line);
-		if (strcmp(argv[1], "default") != 0 &&
-		    (parse_size(argv[1], &bytes) != 0 ||
-		    (bytes != 0 && bytes < 16)))
-			BAD("Bad RekeyLimit value.", src, line);
-		v = 0;
-		if (argc == 3 && strcmp(argv[2], "none") != 0 &&
-		    (v = rc_parse_time(argv[2])) < 0)
-			BAD("Bad RekeyLimit time value.", src, line);
-		if (*bp == UINT64_MAX) {
-			*bp = bytes;
-			*tp = (uint32_t)v;
-		}
-		return 0;
+	default:
+		return ERR_INTERNAL;
 	}
-	case RT_AGENT:
-		/* A path, "none", "SSH_AUTH_SOCK" or "$VARIABLE". */
-		if (argc != 2)
-			BAD("keyword %s extra arguments at end of line", src,
-			    line, kw->name);
-		if (argv[1][0] == '$' && argv[1][1] != '{' &&
-		    !env_name_ok(argv[1] + 1))
-			BAD("Invalid environment name %s.", src, line,
-			    argv[1]);
-		if (*sp == NULL)
-			*sp = x_strdup(argv[1]);
-		return 0;
-	case RT_IGNORE:
-		break;
+}
+
+/* RekeyLimit: a size ("default" or 0: none) and an optional time. */
+static int
+rekey_value(struct client_opts *o, const struct conf_at *at)
+{
+	char **argv = at->argv;
+	const char *src = at->src;
+	int argc = at->argc, line = at->line;
+	uint64_t bytes = 0;
+	long t = 0;
+
+	if (argc > 3)
+		BAD("RekeyLimit takes one or two arguments.", src, line);
+	if (strcmp(argv[1], "default") != 0 &&
+	    (conf_parse_size(argv[1], &bytes) != 0 ||
+	    (bytes != 0 && bytes < 16)))
+		BAD("Bad RekeyLimit value.", src, line);
+	if (argc == 3 && strcmp(argv[2], "none") != 0 &&
+	    (t = conf_parse_time(argv[2])) < 0)
+		BAD("Bad RekeyLimit time value.", src, line);
+	if (o->rekey_bytes == UINT64_MAX) {
+		o->rekey_bytes = bytes;
+		o->rekey_seconds = (uint32_t)t;
 	}
 	return 0;
+}
+
+int
+rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
+    int argc, const char *rest, const char *src, int line)
+{
+	int *ip = (int *)(void *)((char *)o + kw->off);
+	const struct conf_at at = { argv, argc, rest, src, line };
+	int c, r;
+
+	if (argc < 2 || (argv[1][0] == '\0' && kw->type != RT_REST))
+		BAD("Missing argument.", src, line);
+	switch (kw->type) {
+	case RT_STR: case RT_ALGS: case RT_AGENT:
+		return str_value(o, kw, &at);
+	case RT_REST:
+		if (kw->cnt_off == 0)
+			return str_value(o, kw, &at);
+		/* FALLTHROUGH */
+	case RT_ACCUM: case RT_SETENV: case RT_IDENTITY: case RT_FILES:
+		return list_value(o, kw, &at);
+	case RT_REKEY:
+		return rekey_value(o, &at);
+	case RT_IGNORE:
+		return 0;
+	default:
+		if ((r = int_value(kw, &at, &c)) != 0)
+			return r;
+		if (*ip == -1)
+			*ip = c;
+		return 0;
+	}
 }

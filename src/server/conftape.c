@@ -13,6 +13,7 @@
 
 #include "conftape.h"
 #include "log.h"
+#include "err.h"
 #include "mem.h"
 #include "sbuf.h"
 
@@ -131,13 +132,13 @@ conftape_glob(const struct conftape *t, const char *pattern,
 	const struct tape_entry *e = find(t, 'G', pattern);
 
 	if (e == NULL)
-		return -1;
+		return ERR_NOT_FOUND;
 	*pathsp = e->paths;
 	*np = e->n;
 	return 0;
 }
 
-/* One entry from b; 0, or -1 if it does not parse. */
+/* One entry from b; 0, or ERR_INVALID_FORMAT if it does not parse. */
 static int
 parse_entry(struct conftape *t, struct sbuf *b)
 {
@@ -150,11 +151,11 @@ parse_entry(struct conftape *t, struct sbuf *b)
 
 	if (sbuf_get_u8(b, &kind) != 0 || (kind != 'F' && kind != 'G') ||
 	    sbuf_get_cstring(b, &key, NULL) != 0)
-		return -1;
+		return ERR_INVALID_FORMAT;
 	if (kind == 'F') {
 		if (sbuf_get_string(b, &text, &len) != 0) {
 			x_free(key);
-			return -1;
+			return ERR_INVALID_FORMAT;
 		}
 		conftape_add_file(t, key, (const char *)text, len);
 		x_free(text);
@@ -163,14 +164,14 @@ parse_entry(struct conftape *t, struct sbuf *b)
 	}
 	if (sbuf_get_u32(b, &n) != 0 || n > TAPE_GLOB_MAX) {
 		x_free(key);
-		return -1;
+		return ERR_INVALID_FORMAT;
 	}
 	e = add(t, 'G', key);
 	x_free(key);
 	e->paths = x_calloc((size_t)n + 1, sizeof(*e->paths));
 	for (i = 0; i < n; i++) {
 		if (sbuf_get_cstring(b, &e->paths[i], NULL) != 0)
-			return -1;
+			return ERR_INVALID_FORMAT;
 		e->n = i + 1;
 	}
 	return 0;

@@ -42,8 +42,8 @@ void conftape_add_glob(struct conftape *t, const char *pattern,
  */
 const char *conftape_file(const struct conftape *t, const char *path,
     size_t *lenp);
-/* The paths recorded for pattern, in order; 0 and *np if it was, -1 if
- * the pattern was never globbed. */
+/* The paths recorded for pattern, in order; 0 and *np if it was,
+ * ERR_NOT_FOUND if the pattern was never globbed. */
 int conftape_glob(const struct conftape *t, const char *pattern,
     char ***pathsp, size_t *np);
 

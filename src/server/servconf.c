@@ -33,8 +33,6 @@
 #include "mem.h"
 #include "servconf_int.h"
 
-#define MAX_ARGS	256
-#define MAX_INCLUDE	16
 #define SSH_DIR		MOAT_SSHDIR
 
 struct servconf *
@@ -85,64 +83,6 @@ servconf_free(struct servconf *sc)
 	x_free(sc);
 }
 
-/*
- * Split a line into argv (keyword first). *restp points at the raw text
- * after the keyword and its separator. Returns argc (0 for a blank or
- * comment line), or -1 on an unterminated quote.
- */
-static int
-split_line(char *buf, char **argv, const char **restp)
-{
-	char *p = buf, *o;
-	int argc = 0, q;
-
-	p += strspn(p, " \t\r\n");
-	if (*p == '\0' || *p == '#')
-		return 0;
-	argv[argc++] = p;
-	p += strcspn(p, " \t\r\n=");
-	if (*p != '\0') {
-		int eq = *p == '=';
-
-		*p++ = '\0';
-		p += strspn(p, " \t\r\n");
-		if (!eq && *p == '=') {
-			p++;
-			p += strspn(p, " \t\r\n");
-		}
-	}
-	*restp = p;
-	while (*p != '\0' && argc < MAX_ARGS - 1) {
-		if (*p == '#')
-			break;
-		argv[argc++] = o = p;
-		/* Unquote in place: o writes, p reads. */
-		while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\r' &&
-		    *p != '\n') {
-			if (*p == '"' || *p == '\'') {
-				q = *p++;
-				while (*p != '\0' && *p != q) {
-					if (*p == '\\' && (p[1] == q ||
-					    p[1] == '\\'))
-						p++;
-					*o++ = *p++;
-				}
-				if (*p != q)
-					return -1;
-				p++;
-				continue;
-			}
-			*o++ = *p++;
-		}
-		if (*p != '\0')
-			p++;
-		*o = '\0';
-		p += strspn(p, " \t\r\n");
-	}
-	argv[argc] = NULL;
-	return argc;
-}
-
 static int process_file(struct servconf *, const char *, int);
 
 /*
@@ -183,9 +123,9 @@ include_files(struct servconf *sc, char **argv, int argc, const char *src,
 	size_t j, n;
 	int i, r, bad = 0;
 
-	if (p->depth >= MAX_INCLUDE) {
+	if (p->depth >= CONF_MAX_DEPTH) {
 		log_error("%s line %d: Include nested too deeply", src, line);
-		return -1;
+		return ERR_CONFIG;
 	}
 	for (i = 1; i < argc; i++) {
 		pat = argv[i][0] == '/' || argv[i][0] == '~' ?
@@ -208,7 +148,7 @@ include_files(struct servconf *sc, char **argv, int argc, const char *src,
 		globfree(&g);
 		x_free(pat);
 	}
-	return bad ? -1 : 0;
+	return bad ? ERR_CONFIG : 0;
 }
 
 /* Check "Match" arguments; 0 if well-formed. */
@@ -221,7 +161,7 @@ check_criteria(char **argv, int argc, const char *src, int line)
 	if (argc < 1)
 		goto bad;
 	if (strcasecmp(argv[0], "all") == 0)
-		return argc == 1 ? 0 : -1;
+		return argc == 1 ? 0 : ERR_CONFIG;
 	if (argc % 2 != 0)
 		goto bad;
 	for (i = 0; i < argc; i += 2) {
@@ -232,7 +172,7 @@ check_criteria(char **argv, int argc, const char *src, int line)
 			if (match_addr_list(NULL, v2) == -2) {
 				log_error("%s line %d: Invalid Match address "
 				    "argument '%s'", src, line, v2);
-				return -1;
+				return ERR_CONFIG;
 			}
 		} else if (strcasecmp(a, "localport") == 0) {
 			v = (int)strtol(v2, &ep, 10);
@@ -244,13 +184,13 @@ check_criteria(char **argv, int argc, const char *src, int line)
 		    strcasecmp(a, "rdomain") != 0) {
 			log_error("%s line %d: Unsupported Match attribute %s",
 			    src, line, a);
-			return -1;
+			return ERR_CONFIG;
 		}
 	}
 	return 0;
  bad:
 	log_error("%s line %d: Bad Match condition", src, line);
-	return -1;
+	return ERR_CONFIG;
 }
 
 static int
@@ -318,7 +258,7 @@ block_add_line(struct sc_block *b, const char *text, const char *src,
 	b->lines[b->nlines++].lineno = line;
 }
 
-/* One line; returns 0 or -1 (already logged). */
+/* One line; returns 0 or ERR_CONFIG (already logged). */
 static int
 process_line(struct servconf *sc, const char *text, const char *src,
     int line)
@@ -327,23 +267,20 @@ process_line(struct servconf *sc, const char *text, const char *src,
 	const struct sc_kw *kw;
 	struct sc_block *b;
 	struct servconf *scratch;
-	char *buf = x_strdup(text), *argv[MAX_ARGS], *rest = NULL;
-	const char *rp = buf;
-	size_t rl;
-	int argc, r = -1, i;
+	char *buf = x_strdup(text), **argv, *rest;
+	struct conf_line l;
+	int argc, r = ERR_CONFIG, i;
 
-	argc = split_line(buf, argv, &rp);
-	/* The raw text after the keyword, for values taken whole. */
-	rest = x_strdup(text + (rp - buf));
-	rl = strlen(rest);
-	while (rl > 0 && strchr(" \t\r\n", rest[rl - 1]) != NULL)
-		rest[--rl] = '\0';
-	if (argc <= 0) {
-		if (argc < 0)
-			log_error("%s line %d: invalid quotes", src, line);
-		r = argc < 0 ? -1 : 0;
+	if (conf_split(text, buf, CONF_LEX_SSHD, &l) != 0) {
+		log_error("%s line %d: invalid quotes", src, line);
 		goto out;
 	}
+	if ((argc = l.argc) == 0) {
+		r = 0;
+		goto out;
+	}
+	argv = l.argv;
+	rest = l.rest;
 	if ((kw = sc_kw_find(argv[0])) == NULL) {
 		log_error("%s: line %d: Bad configuration option: %s", src,
 		    line, argv[0]);
@@ -397,12 +334,12 @@ process_line(struct servconf *sc, const char *text, const char *src,
  out:
 	if (r != 0)
 		p->errors++;
+	conf_line_clear(&l);
 	x_free(buf);
-	x_free(rest);
 	return r;
 }
 
-/* All of path, in *textp (NUL-terminated) and *lenp; 0, or -1 (errno). */
+/* All of path, in *textp (NUL-terminated) and *lenp; 0, or ERR_CONFIG (errno). */
 static int
 read_whole(const char *path, char **textp, size_t *lenp)
 {
@@ -412,7 +349,7 @@ read_whole(const char *path, char **textp, size_t *lenp)
 	int saved;
 
 	if ((f = fopen(path, "r")) == NULL)
-		return -1;
+		return ERR_CONFIG;
 	do {
 		if (cap - len < 4096) {
 			cap = cap == 0 ? 8192 : cap * 2;
@@ -426,7 +363,7 @@ read_whole(const char *path, char **textp, size_t *lenp)
 		fclose(f);
 		x_free(text);
 		errno = saved;
-		return -1;
+		return ERR_CONFIG;
 	}
 	fclose(f);
 	text[len] = '\0';
@@ -473,7 +410,7 @@ process_file(struct servconf *sc, const char *path, int top)
 	if ((text = file_text(p, path, &owned, &len)) == NULL) {
 		if (!top)
 			p->errors++;
-		return top ? ERR_SYSTEM : -1;
+		return top ? ERR_SYSTEM : ERR_CONFIG;
 	}
 	for (pos = 0; pos < len; pos += n + 1) {
 		nl = memchr(text + pos, '\n', len - pos);
@@ -487,7 +424,7 @@ process_file(struct servconf *sc, const char *path, int top)
 	}
 	x_free(owned);
 	p->cur_block = saved;
-	return p->errors == before ? 0 : -1;
+	return p->errors == before ? 0 : ERR_CONFIG;
 }
 
 void
@@ -560,7 +497,7 @@ static const struct {
 
 /*
  * Every method named in sc's AuthenticationMethods must be enabled
- * under sc; a disabled one is an error at src:line. 0 or -1 (logged).
+ * under sc; a disabled one is an error at src:line. 0 or ERR_CONFIG (logged).
  */
 static int
 check_auth_methods(const struct servconf *sc, const char *src, int line)
@@ -591,7 +528,7 @@ check_auth_methods(const struct servconf *sc, const char *src, int line)
 		}
 	}
 	x_free(dup);
-	return bad ? -1 : 0;
+	return bad ? ERR_CONFIG : 0;
 }
 
 /* The same for each Match block that sets AuthenticationMethods, with
@@ -634,7 +571,7 @@ check_match_auth_methods(const struct servconf *sc)
 		servconf_free(out);
 		servconf_free(m);
 	}
-	return bad ? -1 : 0;
+	return bad ? ERR_CONFIG : 0;
 }
 
 int

@@ -15,22 +15,22 @@
 #include "log.h"
 #include "servconf_int.h"
 
-static const struct sc_enum dump_root[] = {
+static const struct conf_enum dump_root[] = {
 	{ "yes", PERMIT_ROOT_YES }, { "no", PERMIT_ROOT_NO },
 	{ "without-password", PERMIT_ROOT_NO_PASSWORD },
 	{ "forced-commands-only", PERMIT_ROOT_FORCED_ONLY }, { NULL, 0 } };
-static const struct sc_enum dump_af[] = {
+static const struct conf_enum dump_af[] = {
 	{ "any", AF_UNSPEC }, { "inet", AF_INET }, { "inet6", AF_INET6 },
 	{ NULL, 0 } };
-static const struct sc_enum dump_gw[] = {
+static const struct conf_enum dump_gw[] = {
 	{ "no", 0 }, { "yes", 1 }, { "clientspecified", 2 }, { NULL, 0 } };
-static const struct sc_enum dump_fwd[] = {
+static const struct conf_enum dump_fwd[] = {
 	{ "yes", 3 }, { "no", 0 }, { "local", 2 }, { "remote", 1 },
 	{ NULL, 0 } };
-static const struct sc_enum dump_rhosts[] = {
+static const struct conf_enum dump_rhosts[] = {
 	{ "yes", IGNORE_RHOSTS_YES }, { "no", IGNORE_RHOSTS_NO },
 	{ "shosts-only", IGNORE_RHOSTS_SHOSTS }, { NULL, 0 } };
-static const struct sc_enum dump_tun[] = {
+static const struct conf_enum dump_tun[] = {
 	{ "no", 0 }, { "point-to-point", 1 }, { "ethernet", 2 },
 	{ "yes", 3 }, { NULL, 0 } };
 
@@ -91,94 +91,62 @@ dump_listen(const struct servconf *sc, FILE *f)
 	}
 }
 
-void
-servconf_dump(const struct servconf *sc, FILE *f)
+/* A list on one line, or "kw none"/"kw any" when it is empty. */
+static void
+put_line(FILE *f, const char *kw, char *const *v, size_t n, const char *empty)
+{
+	size_t i;
+
+	fprintf(f, "%s", kw);
+	for (i = 0; i < n; i++)
+		fprintf(f, " %s", v[i]);
+	fprintf(f, "%s\n", n ? "" : empty);
+}
+
+static void
+dump_ports(const struct servconf *sc, FILE *f)
 {
 	size_t i;
 
 	for (i = 0; i < sc->nports; i++)
 		fprintf(f, "port %d\n", sc->ports[i]);
-	put_str(f, "addressfamily", sc_enum_name(dump_af, sc->address_family));
-	dump_listen(sc, f);
-	put_yn(f, "usepam", sc->use_pam);
-	put_str(f, "pamservicename", sc->pam_service_name);
-	fprintf(f, "logingracetime %d\n", sc->login_grace_time);
-	fprintf(f, "maxauthtries %d\n", sc->max_auth_tries);
-	fprintf(f, "maxsessions %d\n", sc->max_sessions);
-	fprintf(f, "clientaliveinterval %d\n", sc->client_alive_interval);
-	fprintf(f, "clientalivecountmax %d\n", sc->client_alive_count_max);
-	fprintf(f, "requiredrsasize %d\n", sc->required_rsa_size);
+}
+
+static void
+dump_mask(const struct servconf *sc, FILE *f)
+{
 	fprintf(f, "streamlocalbindmask 0%o\n",
 	    (unsigned int)sc->streamlocal_bind_mask);
+}
+
+static void
+dump_unused(const struct servconf *sc, FILE *f)
+{
 	if (sc->unused_connection_timeout == 0)
 		put_str(f, "unusedconnectiontimeout", NULL);
 	else
 		fprintf(f, "unusedconnectiontimeout %d\n",
 		    sc->unused_connection_timeout);
-	put_str(f, "permitrootlogin",
-	    sc_enum_name(dump_root, sc->permit_root_login));
-	put_str(f, "ignorerhosts", sc_enum_name(dump_rhosts, sc->ignore_rhosts));
-	put_yn(f, "ignoreuserknownhosts", sc->ignore_user_known_hosts);
-	put_yn(f, "hostbasedauthentication", sc->hostbased_authentication);
-	put_yn(f, "hostbasedusesnamefrompacketonly",
-	    sc->hostbased_uses_name_from_packet_only);
-	put_yn(f, "pubkeyauthentication", sc->pubkey_authentication);
-	put_yn(f, "passwordauthentication", sc->password_authentication);
-	put_yn(f, "kbdinteractiveauthentication",
-	    sc->kbd_interactive_authentication);
-	put_yn(f, "printmotd", sc->print_motd);
-	put_yn(f, "printlastlog", sc->print_last_log);
-	put_yn(f, "x11forwarding", sc->x11_forwarding);
-	put_yn(f, "permittty", sc->permit_tty);
-	put_yn(f, "permituserrc", sc->permit_user_rc);
-	put_yn(f, "strictmodes", sc->strict_modes);
-	put_yn(f, "tcpkeepalive", sc->tcp_keep_alive);
-	put_yn(f, "permitemptypasswords", sc->permit_empty_passwords);
-	put_yn(f, "compression", sc->compression);
-	put_str(f, "gatewayports", sc_enum_name(dump_gw, sc->gateway_ports));
-	put_yn(f, "usedns", sc->use_dns);
-	put_str(f, "allowtcpforwarding",
-	    sc_enum_name(dump_fwd, sc->allow_tcp_forwarding));
-	put_yn(f, "allowagentforwarding", sc->allow_agent_forwarding);
-	put_yn(f, "disableforwarding", sc->disable_forwarding);
-	put_str(f, "allowstreamlocalforwarding",
-	    sc_enum_name(dump_fwd, sc->allow_streamlocal_forwarding));
-	put_yn(f, "streamlocalbindunlink", sc->streamlocal_bind_unlink);
+}
+
+static void
+dump_names(const struct servconf *sc, FILE *f)
+{
 	put_str(f, "fingerprinthash",
 	    sc_fingerprint_hash_name(sc->fingerprint_hash));
 	put_yn(f, "exposeauthinfo", sc->expose_auth_info);
 	put_str(f, "pidfile", sc->pid_file);
 	put_str(f, "modulifile", sc->moduli_file ? sc->moduli_file :
 	    MOAT_SSHDIR "/moduli");
-	put_str(f, "ciphers", sc->ciphers);
-	put_str(f, "macs", sc->macs);
-	put_str(f, "banner", sc->banner);
-	put_str(f, "forcecommand", sc->force_command);
-	put_str(f, "chrootdirectory", sc->chroot_directory);
-	put_str(f, "trustedusercakeys", sc->trusted_user_ca_keys);
-	put_str(f, "revokedkeys", sc->revoked_keys);
-	put_str(f, "authorizedprincipalsfile", sc->authorized_principals_file);
-	put_str(f, "versionaddendum", sc->version_addendum);
-	put_str(f, "authorizedkeyscommand", sc->authorized_keys_command);
-	put_str(f, "authorizedkeyscommanduser", sc->authorized_keys_command_user);
-	put_str(f, "authorizedprincipalscommand",
-	    sc->authorized_principals_command);
-	put_str(f, "authorizedprincipalscommanduser",
-	    sc->authorized_principals_command_user);
-	fprintf(f, "authorizedkeyscommandtimeout %d\n",
-	    sc->authorized_keys_command_timeout);
-	put_str(f, "kexalgorithms", sc->kex_algorithms);
-	put_str(f, "casignaturealgorithms", sc->ca_signature_algorithms);
-	put_str(f, "hostkeyalgorithms", sc->hostkey_algorithms);
-	put_str(f, "hostbasedacceptedalgorithms",
-	    sc->hostbased_accepted_algorithms);
-	put_str(f, "pubkeyacceptedalgorithms", sc->pubkey_accepted_algorithms);
+}
+
+static void
+dump_logging(const struct servconf *sc, FILE *f)
+{
 	put_str(f, "loglevel", log_level_name(sc->log_level));
 	put_str(f, "syslogfacility", log_facility_name(sc->log_facility));
-	fprintf(f, "authorizedkeysfile");
-	for (i = 0; i < sc->nauthorized_keys_files; i++)
-		fprintf(f, " %s", sc->authorized_keys_files[i]);
-	fprintf(f, "%s\n", sc->nauthorized_keys_files ? "" : " none");
+	put_line(f, "authorizedkeysfile", sc->authorized_keys_files,
+	    sc->nauthorized_keys_files, " none");
 	put_arr(f, "hostkey", sc->hostkeys, sc->nhostkeys);
 	put_arr(f, "hostcertificate", sc->host_certificates,
 	    sc->nhost_certificates);
@@ -190,7 +158,11 @@ servconf_dump(const struct servconf *sc, FILE *f)
 	fprintf(f, "maxstartups %d:%d:%d\n", sc->max_startups_begin,
 	    sc->max_startups_rate, sc->max_startups_max);
 	sc_persource_dump(sc, f);
-	put_str(f, "permittunnel", sc_enum_name(dump_tun, sc->permit_tunnel));
+}
+
+static void
+dump_session(const struct servconf *sc, FILE *f)
+{
 	sc_extra_dump_ipqos(sc, f);
 	fprintf(f, "rekeylimit %llu %u\n",
 	    (unsigned long long)sc->rekey_bytes, sc->rekey_seconds);
@@ -199,22 +171,136 @@ servconf_dump(const struct servconf *sc, FILE *f)
 		    sc->permit_user_env_allowlist);
 	else
 		put_yn(f, "permituserenvironment", sc->permit_user_environment);
-	put_arr(f, "allowusers", sc->allow_users, sc->nallow_users);
-	put_arr(f, "denyusers", sc->deny_users, sc->ndeny_users);
-	put_arr(f, "allowgroups", sc->allow_groups, sc->nallow_groups);
-	put_arr(f, "denygroups", sc->deny_groups, sc->ndeny_groups);
-	put_arr(f, "acceptenv", sc->accept_env, sc->naccept_env);
-	put_arr(f, "setenv", sc->set_env, sc->nset_env);
-	fprintf(f, "permitopen");
-	for (i = 0; i < sc->npermit_open; i++)
-		fprintf(f, " %s", sc->permit_open[i]);
-	fprintf(f, "%s\n", sc->npermit_open ? "" : " any");
-	fprintf(f, "permitlisten");
-	for (i = 0; i < sc->npermit_listen; i++)
-		fprintf(f, " %s", sc->permit_listen[i]);
-	fprintf(f, "%s\n", sc->npermit_listen ? "" : " any");
+}
+
+static void
+dump_forwarding(const struct servconf *sc, FILE *f)
+{
+	size_t i;
+
+	put_line(f, "permitopen", sc->permit_open, sc->npermit_open, " any");
+	put_line(f, "permitlisten", sc->permit_listen, sc->npermit_listen,
+	    " any");
 	for (i = 0; i < sc->nsubsystems; i++)
 		fprintf(f, "subsystem %s %s\n", sc->subsystems[i].name,
 		    sc->subsystems[i].command);
 	sc_extra_dump_pkopts(sc, f);
+}
+
+/*
+ * sshd -T's lines in OpenSSH's order: a row prints one field as a
+ * number, yes/no, a string (NULL: none), a table's word or a list, or
+ * calls a function for the lines that follow rules of their own.
+ */
+enum dump_kind { D_INT, D_YN, D_STR, D_ENUM, D_ARR, D_FN };
+
+struct dump_row {
+	const char *name;
+	enum dump_kind kind;
+	size_t off;		/* D_ARR: the array; its count at cnt */
+	size_t cnt;
+	const struct conf_enum *tab;
+	void (*fn)(const struct servconf *, FILE *);
+};
+
+#define O(m)		offsetof(struct servconf, m)
+#define INT(k, m)	{ k, D_INT, O(m), 0, NULL, NULL }
+#define YN(k, m)	{ k, D_YN, O(m), 0, NULL, NULL }
+#define STR(k, m)	{ k, D_STR, O(m), 0, NULL, NULL }
+#define ENUM(k, m, t)	{ k, D_ENUM, O(m), 0, t, NULL }
+#define ARR(k, m)	{ k, D_ARR, O(m), O(n##m), NULL, NULL }
+#define FN(fn)		{ NULL, D_FN, 0, 0, NULL, fn }
+
+static const struct dump_row dump_rows[] = {
+	FN(dump_ports), ENUM("addressfamily", address_family, dump_af),
+	FN(dump_listen), YN("usepam", use_pam),
+	STR("pamservicename", pam_service_name),
+	INT("logingracetime", login_grace_time),
+	INT("maxauthtries", max_auth_tries), INT("maxsessions", max_sessions),
+	INT("clientaliveinterval", client_alive_interval),
+	INT("clientalivecountmax", client_alive_count_max),
+	INT("requiredrsasize", required_rsa_size), FN(dump_mask),
+	FN(dump_unused),
+	ENUM("permitrootlogin", permit_root_login, dump_root),
+	ENUM("ignorerhosts", ignore_rhosts, dump_rhosts),
+	YN("ignoreuserknownhosts", ignore_user_known_hosts),
+	YN("hostbasedauthentication", hostbased_authentication),
+	YN("hostbasedusesnamefrompacketonly",
+	    hostbased_uses_name_from_packet_only),
+	YN("pubkeyauthentication", pubkey_authentication),
+	YN("passwordauthentication", password_authentication),
+	YN("kbdinteractiveauthentication", kbd_interactive_authentication),
+	YN("printmotd", print_motd), YN("printlastlog", print_last_log),
+	YN("x11forwarding", x11_forwarding), YN("permittty", permit_tty),
+	YN("permituserrc", permit_user_rc), YN("strictmodes", strict_modes),
+	YN("tcpkeepalive", tcp_keep_alive),
+	YN("permitemptypasswords", permit_empty_passwords),
+	YN("compression", compression),
+	ENUM("gatewayports", gateway_ports, dump_gw), YN("usedns", use_dns),
+	ENUM("allowtcpforwarding", allow_tcp_forwarding, dump_fwd),
+	YN("allowagentforwarding", allow_agent_forwarding),
+	YN("disableforwarding", disable_forwarding),
+	ENUM("allowstreamlocalforwarding", allow_streamlocal_forwarding,
+	    dump_fwd),
+	YN("streamlocalbindunlink", streamlocal_bind_unlink), FN(dump_names),
+	STR("ciphers", ciphers), STR("macs", macs), STR("banner", banner),
+	STR("forcecommand", force_command),
+	STR("chrootdirectory", chroot_directory),
+	STR("trustedusercakeys", trusted_user_ca_keys),
+	STR("revokedkeys", revoked_keys),
+	STR("authorizedprincipalsfile", authorized_principals_file),
+	STR("versionaddendum", version_addendum),
+	STR("authorizedkeyscommand", authorized_keys_command),
+	STR("authorizedkeyscommanduser", authorized_keys_command_user),
+	STR("authorizedprincipalscommand", authorized_principals_command),
+	STR("authorizedprincipalscommanduser",
+	    authorized_principals_command_user),
+	INT("authorizedkeyscommandtimeout", authorized_keys_command_timeout),
+	STR("kexalgorithms", kex_algorithms),
+	STR("casignaturealgorithms", ca_signature_algorithms),
+	STR("hostkeyalgorithms", hostkey_algorithms),
+	STR("hostbasedacceptedalgorithms", hostbased_accepted_algorithms),
+	STR("pubkeyacceptedalgorithms", pubkey_accepted_algorithms),
+	FN(dump_logging), ENUM("permittunnel", permit_tunnel, dump_tun),
+	FN(dump_session), ARR("allowusers", allow_users),
+	ARR("denyusers", deny_users), ARR("allowgroups", allow_groups),
+	ARR("denygroups", deny_groups), ARR("acceptenv", accept_env),
+	ARR("setenv", set_env), FN(dump_forwarding),
+};
+
+void
+servconf_dump(const struct servconf *sc, FILE *f)
+{
+	const struct dump_row *d;
+	const char *base = (const char *)sc;
+	int v;
+
+	for (d = dump_rows; d < dump_rows + sizeof(dump_rows) /
+	    sizeof(dump_rows[0]); d++) {
+		v = d->kind == D_INT || d->kind == D_YN || d->kind == D_ENUM ?
+		    *(const int *)(const void *)(base + d->off) : 0;
+		switch (d->kind) {
+		case D_INT:
+			fprintf(f, "%s %d\n", d->name, v);
+			break;
+		case D_YN:
+			put_yn(f, d->name, v);
+			break;
+		case D_STR:
+			put_str(f, d->name,
+			    *(char *const *)(const void *)(base + d->off));
+			break;
+		case D_ENUM:
+			put_str(f, d->name, conf_enum_name(d->tab, v));
+			break;
+		case D_ARR:
+			put_arr(f, d->name,
+			    (char *const *)(const void *)(base + d->off),
+			    *(const size_t *)(const void *)(base + d->cnt));
+			break;
+		case D_FN:
+			d->fn(sc, f);
+			break;
+		}
+	}
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "err.h"
 #include "key.h"
 #include "log.h"
 #include "mem.h"
@@ -35,7 +36,7 @@
  * RFC 1349 ToS bits). sshd -T prints the first name of a value, so the
  * order decides how 0x04 prints ("le", not "reliability").
  */
-static const struct sc_enum ipqos_names[] = {
+static const struct conf_enum ipqos_names[] = {
 	{ "af11", 0x28 }, { "af12", 0x30 }, { "af13", 0x38 },
 	{ "af21", 0x48 }, { "af22", 0x50 }, { "af23", 0x58 },
 	{ "af31", 0x68 }, { "af32", 0x70 }, { "af33", 0x78 },
@@ -45,53 +46,14 @@ static const struct sc_enum ipqos_names[] = {
 	{ "ef", 0xb8 }, { "le", 0x04 }, { "lowdelay", 0x10 },
 	{ "throughput", 0x08 }, { "reliability", 0x04 }, { NULL, 0 } };
 
-static const struct sc_enum fp_names[] = {
+static const struct conf_enum fp_names[] = {
 	{ "MD5", KEY_FP_MD5 }, { "SHA1", KEY_FP_SHA1 },
 	{ "SHA256", KEY_FP_SHA256 }, { "SHA384", KEY_FP_SHA384 },
 	{ "SHA512", KEY_FP_SHA512 }, { NULL, 0 } };
 
-static const struct sc_enum pkopt_names[] = {
+static const struct conf_enum pkopt_names[] = {
 	{ "touch-required", SC_PKOPT_TOUCH },
 	{ "verify-required", SC_PKOPT_VERIFY }, { NULL, 0 } };
-
-static int
-enum_lookup(const struct sc_enum *tab, const char *name, int *vp)
-{
-	for (; tab->name != NULL; tab++)
-		if (strcasecmp(tab->name, name) == 0) {
-			*vp = tab->value;
-			return 0;
-		}
-	return -1;
-}
-
-/*
- * An integer as OpenSSH reads one: decimal digits, else *whatp says
- * "invalid", "too small" or "too large". 0 or -1.
- */
-int
-sc_parse_int_checked(const char *s, int *vp, const char **whatp)
-{
-	char *ep;
-	long long v;
-
-	errno = 0;
-	v = strtoll(s, &ep, 10);
-	if (*s == '\0' || *ep != '\0') {
-		*whatp = "invalid";
-		return -1;
-	}
-	if ((errno == ERANGE && v == LLONG_MIN) || v < 0) {
-		*whatp = "too small";
-		return -1;
-	}
-	if (errno == ERANGE || v > INT_MAX) {
-		*whatp = "too large";
-		return -1;
-	}
-	*vp = (int)v;
-	return 0;
-}
 
 /* One IPQoS word: a name, "none" (-1) or a number 0..255 (C base). */
 static int
@@ -104,23 +66,23 @@ parse_ipqos(const char *s, int *vp)
 		*vp = -1;
 		return 0;
 	}
-	if (enum_lookup(ipqos_names, s, vp) == 0)
+	if (conf_enum_lookup(ipqos_names, s, vp) == 0)
 		return 0;
 	errno = 0;
 	v = strtol(s, &ep, 0);
 	if (*s == '\0' || *ep != '\0' || errno != 0 || v < 0 || v > 255)
-		return -1;
+		return ERR_CONFIG;
 	*vp = (int)v;
 	return 0;
 }
 
-/* "type=interval": a type and an interval sc_parse_time() takes. */
+/* "type=interval": a type and an interval conf_parse_time() takes. */
 static int
 valid_channel_timeout(const char *s)
 {
 	const char *eq = strchr(s, '=');
 
-	return eq != NULL && eq != s && sc_parse_time(eq + 1) >= 0;
+	return eq != NULL && eq != s && conf_parse_time(eq + 1) >= 0;
 }
 
 static int
@@ -131,18 +93,17 @@ unsupported(const struct sc_kw *kw, char **argv, const char *src, int line)
 
 	switch (*(const int *)kw->arg) {
 	case SC_UNSUPP_FLAG:
-		if (strcasecmp(argv[1], "yes") != 0 &&
-		    strcasecmp(argv[1], "no") != 0) {
+		if (conf_enum_lookup(conf_yesno, argv[1], &v) != 0) {
 			log_error("%s line %d: unsupported option \"%s\".",
 			    src, line, argv[1]);
-			return -1;
+			return ERR_CONFIG;
 		}
 		break;
 	case SC_UNSUPP_INT:
-		if (sc_parse_int_checked(argv[1], &v, &what) != 0) {
+		if (conf_parse_int_why(argv[1], &v, &what) != 0) {
 			log_error("%s line %d: %s integer value %s.", src,
 			    line, argv[0], what);
-			return -1;
+			return ERR_CONFIG;
 		}
 		break;
 	default:
@@ -164,19 +125,19 @@ channel_timeouts(struct servconf *sc, char **argv, int argc,
 				log_error("%s line %d: keyword %s \"none\" "
 				    "argument must appear alone.", src, line,
 				    argv[0]);
-				return -1;
+				return ERR_CONFIG;
 			}
 			continue;
 		}
 		if (!valid_channel_timeout(argv[i])) {
 			log_error("%s line %d: invalid channel timeout %s",
 			    src, line, argv[i]);
-			return -1;
+			return ERR_CONFIG;
 		}
 		if (i > SC_MAX_LIST) {
 			log_error("%s line %d: too many %s entries.", src,
 			    line, argv[0]);
-			return -1;
+			return ERR_CONFIG;
 		}
 	}
 	for (i = 1; i < argc; i++)
@@ -210,10 +171,10 @@ sc_extra_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 	case T_UNSUPP:
 		return unsupported(kw, argv, src, line);
 	case T_FPHASH:
-		if (enum_lookup(fp_names, argv[1], &v) != 0) {
+		if (conf_enum_lookup(fp_names, argv[1], &v) != 0) {
 			log_error("%s line %d: Invalid %s algorithm \"%s\".",
 			    src, line, argv[0], argv[1]);
-			return -1;
+			return ERR_CONFIG;
 		}
 		*FIELD(sc, kw->off, int) = v;
 		return 0;
@@ -222,7 +183,7 @@ sc_extra_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 			if (parse_ipqos(argv[i], i == 1 ? &v : &w) != 0) {
 				log_error("%s line %d: Bad IPQoS value: %s",
 				    src, line, argv[i]);
-				return -1;
+				return ERR_CONFIG;
 			}
 		sc->ipqos_interactive = v;
 		sc->ipqos_bulk = argc > 2 ? w : v;
@@ -232,10 +193,10 @@ sc_extra_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 	case T_TIMENONE:
 		if (strcasecmp(argv[1], "none") == 0)
 			t = 0;
-		else if ((t = sc_parse_time(argv[1])) < 0) {
+		else if ((t = conf_parse_time(argv[1])) < 0) {
 			log_error("%s line %d: invalid time value.", src,
 			    line);
-			return -1;
+			return ERR_CONFIG;
 		}
 		*FIELD(sc, kw->off, int) = (int)t;
 		return 0;
@@ -243,17 +204,17 @@ sc_extra_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 		for (i = 1; i < argc; i++) {
 			if (strcasecmp(argv[i], "none") == 0)
 				continue;
-			if (enum_lookup(pkopt_names, argv[i], &v) != 0) {
+			if (conf_enum_lookup(pkopt_names, argv[i], &v) != 0) {
 				log_error("%s line %d: unsupported %s option "
 				    "%s", src, line, argv[0], argv[i]);
-				return -1;
+				return ERR_CONFIG;
 			}
 			bits |= v;
 		}
 		*FIELD(sc, kw->off, int) = bits;
 		return 0;
 	default:
-		return -1;
+		return ERR_CONFIG;
 	}
 }
 
@@ -325,7 +286,7 @@ sc_extra_defaults(struct servconf *sc)
 const char *
 sc_ipqos_name(int v, char buf[8])
 {
-	const struct sc_enum *e;
+	const struct conf_enum *e;
 
 	if (v < 0)
 		return "none";
@@ -339,13 +300,13 @@ sc_ipqos_name(int v, char buf[8])
 const char *
 sc_fingerprint_hash_name(int v)
 {
-	return sc_enum_name(fp_names, v);
+	return conf_enum_name(fp_names, v);
 }
 
 void
 sc_extra_dump_pkopts(const struct servconf *sc, FILE *f)
 {
-	const struct sc_enum *e;
+	const struct conf_enum *e;
 	const char *sep = " ";
 
 	fprintf(f, "pubkeyauthoptions");

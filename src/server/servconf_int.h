@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "conf.h"
+#include "conf_alg.h"
 #include "servconf.h"
 
 enum sc_type {
@@ -28,11 +30,6 @@ enum { SC_UNSUPP_FLAG, SC_UNSUPP_INT, SC_UNSUPP_STR };
 #define KWF_NONE	0x04	/* "none" means unset (NULL) */
 #define KWF_NOTYET	0x08	/* kept, not acted on: a value that asks
 				   for something says "Unsupported option" */
-
-struct sc_enum {
-	const char *name;
-	int value;
-};
 
 struct sc_kw {
 	const char *name;
@@ -75,7 +72,7 @@ extern const struct sc_kw sc_keywords[];
 extern const size_t sc_nkeywords;
 
 const struct sc_kw *sc_kw_find(const char *name);
-/* Parse argv[1..] for kw into sc; logs errors itself; returns 0 or -1. */
+/* Parse argv[1..] for kw into sc; logs errors itself; returns 0 or ERR_CONFIG. */
 int sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
     int argc, const char *rest, const char *src, int line);
 int sc_is_set(const struct servconf *sc, size_t off);
@@ -84,18 +81,13 @@ void sc_mark_set(struct servconf *sc, size_t off);
 void sc_kw_free_value(struct servconf *sc, const struct sc_kw *kw);
 void sc_kw_copy_value(struct servconf *dst, const struct servconf *src,
     const struct sc_kw *kw);
-/* Time "1h30m" or seconds; -1 if malformed. */
-long sc_parse_time(const char *s);
-/* File mode mask in octal, 0..0777 (StreamLocalBindMask); -1 if bad. */
-int sc_parse_mode(const char *s);
 /* The final algorithm list for a keyword, or NULL if unresolvable. */
 int sc_algs_default(const struct sc_kw *kw, char **outp);
-const char *sc_enum_name(const struct sc_enum *tab, int value);
 
 /*
  * servconf_persource.c: PerSourcePenalties, PerSourcePenaltyExemptList,
  * PerSourceNetBlockSize and PerSourceMaxStartups (type T_PERSOURCE):
- * parse one line (0 or -1, logged), defaults, copy, free, sshd -T lines.
+ * parse one line (0 or ERR_CONFIG, logged), defaults, copy, free, sshd -T lines.
  */
 int sc_persource_apply(struct servconf *sc, const struct sc_kw *kw,
     char **argv, int argc, const char *src, int line);
@@ -107,7 +99,7 @@ void sc_persource_dump(const struct servconf *sc, FILE *f);
 
 /*
  * servconf_extra.c: the T_UNSUPP ... T_PKOPTS keywords: most arguments
- * a line may have, parse one line (0 or -1, logged; T_UNSUPP sets
+ * a line may have, parse one line (0 or ERR_CONFIG, logged; T_UNSUPP sets
  * nothing), copy, free, defaults, sshd -T lines.
  */
 int sc_extra_maxargs(enum sc_type type);
@@ -119,8 +111,6 @@ void sc_extra_free(struct servconf *sc, const struct sc_kw *kw);
 void sc_extra_defaults(struct servconf *sc);
 /* Whether kw's value in sc asks for something (not no, none, 0). */
 int sc_extra_is_on(const struct servconf *sc, const struct sc_kw *kw);
-/* Decimal as OpenSSH's integer keywords; *whatp: "invalid"... */
-int sc_parse_int_checked(const char *s, int *vp, const char **whatp);
 const char *sc_ipqos_name(int v, char buf[8]);
 const char *sc_fingerprint_hash_name(int v);
 void sc_extra_dump_pkopts(const struct servconf *sc, FILE *f);

@@ -30,75 +30,29 @@
 #include "mem.h"
 #include "servconf_int.h"
 
-struct sc_alg {
-	const char *(*defaults)(void);
-	const char *(*all)(void);
-	int patterns_ok;	/* OpenSSH allows wildcards for key types */
-	const char *what;	/* for "Bad SSH2 <what> '...'" */
-};
-
-static const char *
-sigalg_defaults(void)
-{
-	/* OpenSSH 9.2's default, filtered later against what we support. */
-	return "ssh-ed25519-cert-v01@openssh.com,"
-	    "ecdsa-sha2-nistp256-cert-v01@openssh.com,"
-	    "ecdsa-sha2-nistp384-cert-v01@openssh.com,"
-	    "ecdsa-sha2-nistp521-cert-v01@openssh.com,"
-	    "sk-ssh-ed25519-cert-v01@openssh.com,"
-	    "sk-ecdsa-sha2-nistp256-cert-v01@openssh.com,"
-	    "rsa-sha2-512-cert-v01@openssh.com,"
-	    "rsa-sha2-256-cert-v01@openssh.com,"
-	    "ssh-ed25519,ecdsa-sha2-nistp256,ecdsa-sha2-nistp384,"
-	    "ecdsa-sha2-nistp521,sk-ssh-ed25519@openssh.com,"
-	    "sk-ecdsa-sha2-nistp256@openssh.com,rsa-sha2-512,rsa-sha2-256";
-}
-
-static const struct sc_alg alg_cipher = {
-	cipher_default_names, cipher_all_names, 0, "SSH2 cipher spec" };
-static const struct sc_alg alg_mac = {
-	mac_default_names, mac_all_names, 0, "SSH2 mac spec" };
-static const struct sc_alg alg_kex = {
-	kexalg_server_default_names, kexalg_all_names, 0,
-	"SSH2 KexAlgorithms" };
-static const struct sc_alg alg_sig = {
-	sigalg_defaults, cert_sigalg_all_names, 1, "key types" };
-
-static const char *
-ca_sigalg_defaults(void)
-{
-	/* OpenSSH 9.2's CASignatureAlgorithms default. */
-	return "ssh-ed25519,ecdsa-sha2-nistp256,ecdsa-sha2-nistp384,"
-	    "ecdsa-sha2-nistp521,sk-ssh-ed25519@openssh.com,"
-	    "sk-ecdsa-sha2-nistp256@openssh.com,rsa-sha2-512,rsa-sha2-256";
-}
-
-static const struct sc_alg alg_ca = {
-	ca_sigalg_defaults, key_sigalg_all_names, 1, "key types" };
-
 static const int unsupp_flag = SC_UNSUPP_FLAG;
 static const int unsupp_int = SC_UNSUPP_INT;
 static const int unsupp_str = SC_UNSUPP_STR;
 
-static const struct sc_enum enum_root[] = {
+static const struct conf_enum enum_root[] = {
 	{ "yes", PERMIT_ROOT_YES }, { "no", PERMIT_ROOT_NO },
 	{ "without-password", PERMIT_ROOT_NO_PASSWORD },
 	{ "prohibit-password", PERMIT_ROOT_NO_PASSWORD },
 	{ "forced-commands-only", PERMIT_ROOT_FORCED_ONLY }, { NULL, 0 } };
-static const struct sc_enum enum_af[] = {
+static const struct conf_enum enum_af[] = {
 	{ "any", AF_UNSPEC }, { "inet", AF_INET }, { "inet6", AF_INET6 },
 	{ NULL, 0 } };
-static const struct sc_enum enum_comp[] = {
+static const struct conf_enum enum_comp[] = {
 	{ "yes", 1 }, { "delayed", 1 }, { "no", 0 }, { NULL, 0 } };
-static const struct sc_enum enum_gw[] = {
+static const struct conf_enum enum_gw[] = {
 	{ "no", 0 }, { "yes", 1 }, { "clientspecified", 2 }, { NULL, 0 } };
-static const struct sc_enum enum_fwd[] = {
+static const struct conf_enum enum_fwd[] = {
 	{ "yes", 3 }, { "all", 3 }, { "no", 0 }, { "local", 2 },
 	{ "remote", 1 }, { NULL, 0 } };
-static const struct sc_enum enum_tun[] = {
+static const struct conf_enum enum_tun[] = {
 	{ "no", 0 }, { "point-to-point", 1 }, { "ethernet", 2 },
 	{ "yes", 3 }, { NULL, 0 } };
-static const struct sc_enum enum_rhosts[] = {
+static const struct conf_enum enum_rhosts[] = {
 	{ "yes", IGNORE_RHOSTS_YES }, { "no", IGNORE_RHOSTS_NO },
 	{ "shosts-only", IGNORE_RHOSTS_SHOSTS }, { NULL, 0 } };
 
@@ -115,14 +69,16 @@ const struct sc_kw sc_keywords[] = {
 	{ "pidfile", T_STR, KWF_NONE, F(pid_file), 0, NULL },
 	{ "loglevel", T_LOGLEVEL, M, F(log_level), 0, NULL },
 	{ "syslogfacility", T_FACILITY, 0, F(log_facility), 0, NULL },
-	{ "ciphers", T_ALGS, 0, F(ciphers), 0, &alg_cipher },
-	{ "macs", T_ALGS, 0, F(macs), 0, &alg_mac },
-	{ "kexalgorithms", T_ALGS, 0, F(kex_algorithms), 0, &alg_kex },
-	{ "hostkeyalgorithms", T_ALGS, 0, F(hostkey_algorithms), 0, &alg_sig },
+	{ "ciphers", T_ALGS, 0, F(ciphers), 0, &conf_alg_cipher },
+	{ "macs", T_ALGS, 0, F(macs), 0, &conf_alg_mac },
+	{ "kexalgorithms", T_ALGS, 0, F(kex_algorithms), 0,
+	    &conf_alg_kex_server },
+	{ "hostkeyalgorithms", T_ALGS, 0, F(hostkey_algorithms), 0,
+	    &conf_alg_sig },
 	{ "pubkeyacceptedalgorithms", T_ALGS, M,
-	    F(pubkey_accepted_algorithms), 0, &alg_sig },
+	    F(pubkey_accepted_algorithms), 0, &conf_alg_sig },
 	{ "pubkeyacceptedkeytypes", T_ALGS, M,
-	    F(pubkey_accepted_algorithms), 0, &alg_sig },
+	    F(pubkey_accepted_algorithms), 0, &conf_alg_sig },
 	{ "rekeylimit", T_REKEY, M, F(rekey_bytes), F(rekey_seconds), NULL },
 	{ "logingracetime", T_TIME, 0, F(login_grace_time), 0, NULL },
 	{ "maxauthtries", T_INT, M, F(max_auth_tries), 0, NULL },
@@ -205,9 +161,9 @@ const struct sc_kw sc_keywords[] = {
 	{ "hostbasedauthentication", T_FLAG, M, F(hostbased_authentication), 0,
 	    NULL },
 	{ "hostbasedacceptedalgorithms", T_ALGS, M,
-	    F(hostbased_accepted_algorithms), 0, &alg_sig },
+	    F(hostbased_accepted_algorithms), 0, &conf_alg_sig },
 	{ "hostbasedacceptedkeytypes", T_ALGS, M,
-	    F(hostbased_accepted_algorithms), 0, &alg_sig },
+	    F(hostbased_accepted_algorithms), 0, &conf_alg_sig },
 	{ "hostbasedusesnamefrompacketonly", T_FLAG, M,
 	    F(hostbased_uses_name_from_packet_only), 0, NULL },
 	{ "ignorerhosts", T_ENUM, M, F(ignore_rhosts), 0, enum_rhosts },
@@ -229,7 +185,7 @@ const struct sc_kw sc_keywords[] = {
 	    NULL },
 	{ "logverbose", T_REST, M | KWF_NOTYET, F(log_verbose), 0, NULL },
 	{ "casignaturealgorithms", T_ALGS, M, F(ca_signature_algorithms), 0,
-	    &alg_ca },
+	    &conf_alg_ca },
 	{ "pubkeyauthoptions", T_PKOPTS, M, F(pubkey_auth_options), 0, NULL },
 	{ "unusedconnectiontimeout", T_TIMENONE, M | KWF_NOTYET,
 	    F(unused_connection_timeout), 0, NULL },
@@ -303,104 +259,6 @@ sc_mark_set(struct servconf *sc, size_t off)
 	p->set[slot / 8] |= (unsigned char)(1 << (slot % 8));
 }
 
-const char *
-sc_enum_name(const struct sc_enum *tab, int value)
-{
-	for (; tab->name != NULL; tab++)
-		if (tab->value == value)
-			return tab->name;
-	return "unknown";
-}
-
-int
-sc_parse_mode(const char *s)
-{
-	int v = 0;
-
-	if (*s < '0' || *s > '7')
-		return -1;
-	/* As OpenSSH (strtol base 8): text after the digits is ignored. */
-	for (; *s >= '0' && *s <= '7'; s++) {
-		v = v * 8 + (*s - '0');
-		if (v > 0777)
-			return -1;
-	}
-	return v;
-}
-
-long
-sc_parse_time(const char *s)
-{
-	long total = 0, v, mult;
-	char *ep;
-
-	if (*s == '\0')
-		return -1;
-	while (*s != '\0') {
-		if (!isdigit((unsigned char)*s))
-			return -1;
-		errno = 0;
-		v = strtol(s, &ep, 10);
-		if (errno != 0 || v < 0)
-			return -1;
-		switch (tolower((unsigned char)*ep)) {
-		case '\0': mult = 1; ep--; break;
-		case 's': mult = 1; break;
-		case 'm': mult = 60; break;
-		case 'h': mult = 3600; break;
-		case 'd': mult = 86400; break;
-		case 'w': mult = 604800; break;
-		default: return -1;
-		}
-		if (v > (INT_MAX - total) / mult)
-			return -1;
-		total += v * mult;
-		s = ep + 1;
-	}
-	return total;
-}
-
-static int
-parse_int(const char *s, int *vp)
-{
-	char *ep;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &ep, 10);
-	if (*s == '\0' || *ep != '\0' || errno != 0 || v < 0 || v > INT_MAX)
-		return -1;
-	*vp = (int)v;
-	return 0;
-}
-
-/* "1G", "512K", "100": bytes; -1 if malformed. */
-static int
-parse_size(const char *s, uint64_t *vp)
-{
-	char *ep;
-	unsigned long long v;
-	uint64_t mult = 1;
-
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtoull(s, &ep, 10);
-	if (errno != 0)
-		return -1;
-	switch (tolower((unsigned char)*ep)) {
-	case '\0': break;
-	case 'k': mult = 1ULL << 10; ep++; break;
-	case 'm': mult = 1ULL << 20; ep++; break;
-	case 'g': mult = 1ULL << 30; ep++; break;
-	default: return -1;
-	}
-	if (*ep != '\0' || (v != 0 && UINT64_MAX / mult < v))
-		return -1;
-	*vp = (uint64_t)v * mult;
-	return 0;
-}
-
 #define FIELD(sc, off, T) ((T *)(void *)((char *)(sc) + (off)))
 
 /* "host", "host:port", "[v6]:port", "v6" into a listen entry. */
@@ -414,13 +272,13 @@ parse_listen(const char *arg, struct sc_listen *l)
 
 	if (*arg == '[') {
 		if ((colon = strchr(arg, ']')) == NULL)
-			return -1;
+			return ERR_CONFIG;
 		host = arg + 1;
 		hl = (size_t)(colon - host);
 		if (colon[1] == ':')
 			port = colon + 2;
 		else if (colon[1] != '\0')
-			return -1;
+			return ERR_CONFIG;
 	} else if ((colon = strchr(arg, ':')) != NULL &&
 	    strchr(colon + 1, ':') == NULL) {
 		hl = (size_t)(colon - arg);
@@ -428,9 +286,10 @@ parse_listen(const char *arg, struct sc_listen *l)
 	} else
 		hl = strlen(arg);
 	if (hl == 0)
-		return -1;
-	if (port != NULL && (parse_int(port, &p) != 0 || p < 1 || p > 65535))
-		return -1;
+		return ERR_CONFIG;
+	if (port != NULL &&
+	    (conf_parse_int(port, &p) != 0 || p < 1 || p > 65535))
+		return ERR_CONFIG;
 	h = x_strndup(host, hl);
 	l->addr = h;
 	l->port = p;
@@ -464,16 +323,13 @@ valid_auth_list(const char *list)
 int
 sc_algs_default(const struct sc_kw *kw, char **outp)
 {
-	const struct sc_alg *alg = kw->arg;
-
-	*outp = NULL;
-	return match_assemble_list(alg->defaults(), alg->all(), NULL, outp);
+	return conf_alg_resolve(kw->arg, NULL, outp);
 }
 
 static int
 parse_algs(const struct sc_kw *kw, const char *arg, char **outp)
 {
-	const struct sc_alg *alg = kw->arg;
+	const struct conf_alg *alg = kw->arg;
 	const char *body = arg;
 
 	*outp = NULL;
@@ -481,12 +337,11 @@ parse_algs(const struct sc_kw *kw, const char *arg, char **outp)
 		body++;
 	if (*body == '\0' || strchr(arg, '!') != NULL ||
 	    (!alg->patterns_ok && *arg != '-' && strpbrk(body, "*?") != NULL))
-		return -1;
-	return match_assemble_list(alg->defaults(), alg->all(), arg, outp) ==
-	    0 ? 0 : -1;
+		return ERR_CONFIG;
+	return conf_alg_resolve(alg, arg, outp) == 0 ? 0 : ERR_CONFIG;
 }
 
-/* Append each argument to a string array; 0 or -1 when it is full. */
+/* Append each argument to a string array; 0 or ERR_CONFIG when it is full. */
 static int
 strarr_add(char **arr, size_t *n, char **argv, int argc)
 {
@@ -494,21 +349,291 @@ strarr_add(char **arr, size_t *n, char **argv, int argc)
 
 	for (i = 1; i < argc; i++) {
 		if (*n >= SC_MAX_LIST)
-			return -1;
+			return ERR_CONFIG;
 		arr[(*n)++] = x_strdup(argv[i]);
 	}
 	return 0;
+}
+
+static int
+bad_value(char **argv, const char *src, int line)
+{
+	log_error("%s line %d: Bad %s value '%s'.", src, line, argv[0],
+	    argv[1]);
+	return ERR_CONFIG;
+}
+
+static int
+too_many(char **argv, const char *src, int line)
+{
+	log_error("%s line %d: too many %s entries.", src, line, argv[0]);
+	return ERR_CONFIG;
+}
+
+/* The most words a line of type may have, the keyword included. */
+static int
+max_args(enum sc_type type)
+{
+	switch (type) {
+	case T_STRARR: case T_SETENV: case T_PORT: case T_LISTEN:
+	case T_SUBSYS: case T_AUTHMETHODS: case T_REST:
+		return INT_MAX;
+	case T_REKEY:
+		return 3;
+	case T_UNSUPP: case T_FPHASH: case T_IPQOS: case T_CHANTIMEOUT:
+	case T_TIMENONE: case T_PKOPTS:
+		return sc_extra_maxargs(type);
+	default:
+		return 2;
+	}
+}
+
+/*
+ * The value of a keyword kept in one int field: a flag, a number, a
+ * time, a mode, a word of a table, a log level or facility.
+ */
+static int
+int_value(const struct sc_kw *kw, char **argv, int *vp, const char *src,
+    int line)
+{
+	const char *what;
+
+	switch (kw->type) {
+	case T_FLAG:
+		if (conf_enum_lookup(conf_yesno, argv[1], vp) != 0) {
+			log_error("%s line %d: unsupported option \"%s\".",
+			    src, line, argv[1]);
+			return ERR_CONFIG;
+		}
+		return 0;
+	case T_INT:
+		if (conf_parse_int_why(argv[1], vp, &what) != 0) {
+			log_error("%s line %d: %s integer value %s.", src,
+			    line, argv[0], what);
+			return ERR_CONFIG;
+		}
+		return 0;
+	case T_TIME:
+		if ((*vp = (int)conf_parse_time(argv[1])) < 0)
+			return bad_value(argv, src, line);
+		return 0;
+	case T_MODE:
+		if ((*vp = conf_parse_mode(argv[1])) < 0) {
+			log_error("%s line %d: Invalid %s.", src, line,
+			    argv[0]);
+			return ERR_CONFIG;
+		}
+		return 0;
+	case T_ENUM:
+		if (conf_enum_lookup(kw->arg, argv[1], vp) != 0)
+			return bad_value(argv, src, line);
+		return 0;
+	case T_LOGLEVEL:
+		if ((*vp = log_level_from_name(argv[1])) < 0)
+			return bad_value(argv, src, line);
+		return 0;
+	case T_FACILITY:
+		if ((*vp = log_facility_from_name(argv[1])) < 0)
+			return bad_value(argv, src, line);
+		return 0;
+	default:
+		return ERR_INTERNAL;
+	}
+}
+
+/* A keyword kept in one string field (PermitUserEnvironment: two). */
+static int
+str_value(struct servconf *sc, const struct sc_kw *kw, char **argv,
+    int argc, const char *rest, const char *src, int line)
+{
+	char **sp = FIELD(sc, kw->off, char *), *s = NULL;
+	struct sc_priv *p = sc->priv;
+	int i, v;
+
+	switch (kw->type) {
+	case T_STR:
+	case T_REST:
+		s = kw->type == T_STR ? argv[1] : (char *)rest;
+		*sp = (kw->flags & KWF_NONE) && strcasecmp(s, "none") == 0 ?
+		    NULL : x_strdup(s);
+		return 0;
+	case T_AUTHMETHODS:
+		if (argc == 2 && strcmp(argv[1], "any") == 0)
+			return 0;	/* NULL: any */
+		for (i = 1; i < argc; i++)
+			if (!valid_auth_list(argv[i]))
+				return bad_value(argv, src, line);
+		*sp = x_strdup(rest);
+		x_free(p->am_source);
+		p->am_source = x_strdup(src);
+		p->am_line = line;
+		return 0;
+	case T_ALGS:
+		if (parse_algs(kw, argv[1], &s) != 0) {
+			log_error("%s line %d: Bad %s '%s'.", src, line,
+			    ((const struct conf_alg *)kw->arg)->what, argv[1]);
+			return ERR_CONFIG;
+		}
+		*sp = s;
+		return 0;
+	case T_USERENV:
+		/* As OpenSSH: exactly "yes" or "no", else a pattern list. */
+		v = strcmp(argv[1], "no") != 0;
+		*FIELD(sc, kw->off, int) = v;
+		*FIELD(sc, kw->cnt_off, char *) = v &&
+		    strcmp(argv[1], "yes") != 0 ? x_strdup(argv[1]) : NULL;
+		return 0;
+	default:
+		return ERR_INTERNAL;
+	}
+}
+
+/* Subsystem NAME COMMAND...: a name defined once, the command whole. */
+static int
+subsystem(struct servconf *sc, char **argv, int argc, const char *rest,
+    const char *src, int line)
+{
+	const char *s;
+	size_t i;
+
+	if (argc < 3)
+		return bad_value(argv, src, line);
+	for (i = 0; i < sc->nsubsystems; i++)
+		if (strcmp(sc->subsystems[i].name, argv[1]) == 0) {
+			log_error("%s line %d: Subsystem '%s' already "
+			    "defined.", src, line, argv[1]);
+			return ERR_CONFIG;
+		}
+	if (sc->nsubsystems >= SC_MAX_LIST)
+		return too_many(argv, src, line);
+	sc->subsystems[sc->nsubsystems].name = x_strdup(argv[1]);
+	s = rest + strcspn(rest, " \t");
+	s += strspn(s, " \t");
+	sc->subsystems[sc->nsubsystems++].command = x_strdup(s);
+	return 0;
+}
+
+/* A keyword kept in an array: ports, listen addresses, words. */
+static int
+list_value(struct servconf *sc, const struct sc_kw *kw, char **argv,
+    int argc, const char *src, int line)
+{
+	int i, v;
+
+	switch (kw->type) {
+	case T_SETENV:
+		for (i = 1; i < argc; i++)
+			if (strchr(argv[i], '=') == NULL || argv[i][0] == '=')
+				return bad_value(argv, src, line);
+		/* FALLTHROUGH */
+	case T_STRARR:
+		if (strarr_add(FIELD(sc, kw->off, char *),
+		    FIELD(sc, kw->cnt_off, size_t), argv, argc) != 0)
+			return too_many(argv, src, line);
+		return 0;
+	case T_PORT:
+		for (i = 1; i < argc; i++) {
+			if (conf_parse_int(argv[i], &v) != 0 || v < 1 ||
+			    v > 65535) {
+				log_error("%s line %d: Badly formatted port "
+				    "number.", src, line);
+				return ERR_CONFIG;
+			}
+			if (sc->nports >= SC_MAX_LIST)
+				return too_many(argv, src, line);
+			sc->ports[sc->nports++] = v;
+		}
+		return 0;
+	case T_LISTEN:
+		/* An optional "rdomain NAME" may follow; accepted, unused. */
+		if (argc != 2 && !(argc == 4 &&
+		    strcasecmp(argv[2], "rdomain") == 0))
+			return bad_value(argv, src, line);
+		if (sc->nlisten >= SC_MAX_LIST)
+			return too_many(argv, src, line);
+		if (parse_listen(argv[1], &sc->listen[sc->nlisten]) != 0)
+			return bad_value(argv, src, line);
+		sc->nlisten++;
+		return 0;
+	default:
+		return ERR_INTERNAL;
+	}
+}
+
+/* RekeyLimit SIZE [TIME] and MaxStartups N or START:RATE:FULL. */
+static int
+pair_value(struct servconf *sc, const struct sc_kw *kw, char **argv,
+    int argc, const char *src, int line)
+{
+	int b, r = 30, m;
+	long t;
+
+	if (kw->type == T_REKEY) {
+		if (strcmp(argv[1], "default") == 0 ||
+		    strcmp(argv[1], "none") == 0)
+			sc->rekey_bytes = 0;
+		else if (conf_parse_size(argv[1], &sc->rekey_bytes) != 0 ||
+		    (sc->rekey_bytes != 0 && sc->rekey_bytes < 16))
+			return bad_value(argv, src, line);
+		sc->rekey_seconds = 0;
+		if (argc == 3 && strcmp(argv[2], "default") != 0 &&
+		    strcmp(argv[2], "none") != 0) {
+			if ((t = conf_parse_time(argv[2])) < 0)
+				return bad_value(argv, src, line);
+			sc->rekey_seconds = (uint32_t)t;
+		}
+		return 0;
+	}
+	if (sscanf(argv[1], "%d:%d:%d", &b, &r, &m) == 3) {
+		if (b <= 0 || m <= 0 || r <= 0 || r > 100 || b > m)
+			return bad_value(argv, src, line);
+	} else if (conf_parse_int(argv[1], &b) == 0 && b > 0) {
+		m = b;
+	} else
+		return bad_value(argv, src, line);
+	sc->max_startups_begin = b;
+	sc->max_startups_rate = r;
+	sc->max_startups_max = m;
+	return 0;
+}
+
+/* The value of kw from argv into sc, by its type. */
+static int
+apply_value(struct servconf *sc, const struct sc_kw *kw, char **argv,
+    int argc, const char *rest, const char *src, int line)
+{
+	int v, r;
+
+	switch (kw->type) {
+	case T_FLAG: case T_INT: case T_TIME: case T_MODE: case T_ENUM:
+	case T_LOGLEVEL: case T_FACILITY:
+		if ((r = int_value(kw, argv, &v, src, line)) != 0)
+			return r;
+		*FIELD(sc, kw->off, int) = v;
+		return 0;
+	case T_STR: case T_REST: case T_AUTHMETHODS: case T_ALGS:
+	case T_USERENV:
+		return str_value(sc, kw, argv, argc, rest, src, line);
+	case T_STRARR: case T_SETENV: case T_PORT: case T_LISTEN:
+		return list_value(sc, kw, argv, argc, src, line);
+	case T_SUBSYS:
+		return subsystem(sc, argv, argc, rest, src, line);
+	case T_REKEY: case T_STARTUPS:
+		return pair_value(sc, kw, argv, argc, src, line);
+	case T_FPHASH: case T_IPQOS: case T_CHANTIMEOUT: case T_TIMENONE:
+	case T_PKOPTS:
+		return sc_extra_apply(sc, kw, argv, argc, src, line);
+	default:
+		return ERR_CONFIG;	/* Include/Match: the loader's */
+	}
 }
 
 int
 sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
     int argc, const char *rest, const char *src, int line)
 {
-	int set = sc_is_set(sc, kw->off), v, i, maxargs = 2;
-	const struct sc_enum *e;
-	const char *what;
-	char **sp, *s = NULL;
-	size_t *np;
+	struct servconf *scratch;
+	int r;
 
 	if (kw->type == T_IGNORE) {
 		log_debug("%s line %d: %s is not supported, ignored", src, line,
@@ -523,29 +648,14 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 	if (argc < 2 || (argc == 2 && argv[1][0] == '\0')) {
 		log_error("%s line %d: %s missing argument.", src, line,
 		    argv[0]);
-		return -1;
+		return ERR_CONFIG;
 	}
 	if (kw->type == T_PERSOURCE)
 		return sc_persource_apply(sc, kw, argv, argc, src, line);
-	switch (kw->type) {
-	case T_STRARR: case T_SETENV: case T_PORT: case T_LISTEN:
-	case T_SUBSYS: case T_AUTHMETHODS: case T_REST:
-		maxargs = INT_MAX;
-		break;
-	case T_REKEY:
-		maxargs = 3;
-		break;
-	case T_UNSUPP: case T_FPHASH: case T_IPQOS: case T_CHANTIMEOUT:
-	case T_TIMENONE: case T_PKOPTS:
-		maxargs = sc_extra_maxargs(kw->type);
-		break;
-	default:
-		break;
-	}
-	if (argc > maxargs) {
+	if (argc > max_args(kw->type)) {
 		log_error("%s line %d: keyword %s extra arguments at end of "
 		    "line", src, line, argv[0]);
-		return -1;
+		return ERR_CONFIG;
 	}
 	if (kw->type == T_UNSUPP)	/* checked, logged, kept nowhere */
 		return sc_extra_apply(sc, kw, argv, argc, src, line);
@@ -553,203 +663,18 @@ sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 	 * First value wins: a set single-value keyword ignores later lines,
 	 * after checking them on a scratch config.
 	 */
-	if (set && !(kw->flags & KWF_ACCUM) && kw->type != T_SUBSYS) {
-		struct servconf *scratch = servconf_new();
-
-		v = sc_kw_apply(scratch, kw, argv, argc, rest, src, line);
+	if (sc_is_set(sc, kw->off) && !(kw->flags & KWF_ACCUM) &&
+	    kw->type != T_SUBSYS) {
+		scratch = servconf_new();
+		r = sc_kw_apply(scratch, kw, argv, argc, rest, src, line);
 		servconf_free(scratch);
-		return v;
+		return r;
 	}
-	switch (kw->type) {
-	case T_FLAG:
-		if (strcasecmp(argv[1], "yes") == 0)
-			v = 1;
-		else if (strcasecmp(argv[1], "no") == 0)
-			v = 0;
-		else {
-			log_error("%s line %d: unsupported option \"%s\".",
-			    src, line, argv[1]);
-			return -1;
-		}
-		*FIELD(sc, kw->off, int) = v;
-		break;
-	case T_INT:
-		if (sc_parse_int_checked(argv[1], &v, &what) != 0) {
-			log_error("%s line %d: %s integer value %s.", src,
-			    line, argv[0], what);
-			return -1;
-		}
-		*FIELD(sc, kw->off, int) = v;
-		break;
-	case T_FPHASH: case T_IPQOS: case T_CHANTIMEOUT: case T_TIMENONE:
-	case T_PKOPTS:
-		if (sc_extra_apply(sc, kw, argv, argc, src, line) != 0)
-			return -1;
-		break;
-	case T_TIME:
-		if ((v = (int)sc_parse_time(argv[1])) < 0)
-			goto bad;
-		*FIELD(sc, kw->off, int) = v;
-		break;
-	case T_MODE:
-		if ((v = sc_parse_mode(argv[1])) < 0) {
-			log_error("%s line %d: Invalid %s.", src, line,
-			    argv[0]);
-			return -1;
-		}
-		*FIELD(sc, kw->off, int) = v;
-		break;
-	case T_ENUM:
-		for (e = kw->arg; e->name != NULL; e++)
-			if (strcasecmp(e->name, argv[1]) == 0)
-				break;
-		if (e->name == NULL)
-			goto bad;
-		*FIELD(sc, kw->off, int) = e->value;
-		break;
-	case T_LOGLEVEL:
-		if ((v = log_level_from_name(argv[1])) < 0)
-			goto bad;
-		*FIELD(sc, kw->off, int) = v;
-		break;
-	case T_FACILITY:
-		if ((v = log_facility_from_name(argv[1])) < 0)
-			goto bad;
-		*FIELD(sc, kw->off, int) = v;
-		break;
-	case T_STR:
-	case T_REST:
-		s = kw->type == T_STR ? argv[1] : (char *)rest;
-		sp = FIELD(sc, kw->off, char *);
-		*sp = (kw->flags & KWF_NONE) && strcasecmp(s, "none") == 0 ?
-		    NULL : x_strdup(s);
-		break;
-	case T_AUTHMETHODS:
-		if (argc == 2 && strcmp(argv[1], "any") == 0)
-			break;	/* NULL: any */
-		for (i = 1; i < argc; i++)
-			if (!valid_auth_list(argv[i]))
-				goto bad;
-		*FIELD(sc, kw->off, char *) = x_strdup(rest);
-		{
-			struct sc_priv *pp = sc->priv;
-
-			x_free(pp->am_source);
-			pp->am_source = x_strdup(src);
-			pp->am_line = line;
-		}
-		break;
-	case T_ALGS:
-		if (parse_algs(kw, argv[1], &s) != 0) {
-			log_error("%s line %d: Bad %s '%s'.", src, line,
-			    ((const struct sc_alg *)kw->arg)->what, argv[1]);
-			return -1;
-		}
-		*FIELD(sc, kw->off, char *) = s;
-		break;
-	case T_STRARR:
-	case T_SETENV:
-		if (kw->type == T_SETENV)
-			for (i = 1; i < argc; i++)
-				if (strchr(argv[i], '=') == NULL ||
-				    argv[i][0] == '=')
-					goto bad;
-		np = FIELD(sc, kw->cnt_off, size_t);
-		if (strarr_add(FIELD(sc, kw->off, char *), np, argv, argc) != 0)
-			goto full;
-		break;
-	case T_PORT:
-		for (i = 1; i < argc; i++) {
-			if (parse_int(argv[i], &v) != 0 || v < 1 || v > 65535) {
-				log_error("%s line %d: Badly formatted port "
-				    "number.", src, line);
-				return -1;
-			}
-			if (sc->nports >= SC_MAX_LIST)
-				goto full;
-			sc->ports[sc->nports++] = v;
-		}
-		break;
-	case T_LISTEN:
-		/* An optional "rdomain NAME" may follow; accepted, unused. */
-		if (argc != 2 && !(argc == 4 &&
-		    strcasecmp(argv[2], "rdomain") == 0))
-			goto bad;
-		if (sc->nlisten >= SC_MAX_LIST)
-			goto full;
-		if (parse_listen(argv[1], &sc->listen[sc->nlisten]) != 0)
-			goto bad;
-		sc->nlisten++;
-		break;
-	case T_SUBSYS:
-		if (argc < 3)
-			goto bad;
-		for (i = 0; i < (int)sc->nsubsystems; i++)
-			if (strcmp(sc->subsystems[i].name, argv[1]) == 0) {
-				log_error("%s line %d: Subsystem '%s' already "
-				    "defined.", src, line, argv[1]);
-				return -1;
-			}
-		if (sc->nsubsystems >= SC_MAX_LIST)
-			goto full;
-		sc->subsystems[sc->nsubsystems].name = x_strdup(argv[1]);
-		s = (char *)rest + strcspn(rest, " \t");
-		s += strspn(s, " \t");
-		sc->subsystems[sc->nsubsystems++].command = x_strdup(s);
-		break;
-	case T_REKEY:
-		if (strcmp(argv[1], "default") == 0 ||
-		    strcmp(argv[1], "none") == 0)
-			sc->rekey_bytes = 0;
-		else if (parse_size(argv[1], &sc->rekey_bytes) != 0 ||
-		    (sc->rekey_bytes != 0 && sc->rekey_bytes < 16))
-			goto bad;
-		sc->rekey_seconds = 0;
-		if (argc == 3 && strcmp(argv[2], "default") != 0 &&
-		    strcmp(argv[2], "none") != 0) {
-			long t = sc_parse_time(argv[2]);
-
-			if (t < 0)
-				goto bad;
-			sc->rekey_seconds = (uint32_t)t;
-		}
-		break;
-	case T_USERENV:
-		/* As OpenSSH: exactly "yes" or "no", else a pattern list. */
-		v = strcmp(argv[1], "no") != 0;
-		sp = FIELD(sc, kw->cnt_off, char *);
-		*FIELD(sc, kw->off, int) = v;
-		*sp = v && strcmp(argv[1], "yes") != 0 ? x_strdup(argv[1]) :
-		    NULL;
-		break;
-	case T_STARTUPS: {
-		int b, r = 30, m;
-
-		if (sscanf(argv[1], "%d:%d:%d", &b, &r, &m) == 3) {
-			if (b <= 0 || m <= 0 || r <= 0 || r > 100 || b > m)
-				goto bad;
-		} else if (parse_int(argv[1], &b) == 0 && b > 0) {
-			m = b;
-		} else
-			goto bad;
-		sc->max_startups_begin = b;
-		sc->max_startups_rate = r;
-		sc->max_startups_max = m;
-		break;
-	}
-	default:
-		return -1;	/* Include/Match are handled by the loader */
-	}
+	if ((r = apply_value(sc, kw, argv, argc, rest, src, line)) != 0)
+		return r;
 	if ((kw->flags & KWF_NOTYET) && sc_extra_is_on(sc, kw))
 		log_info("%s line %d: Unsupported option %s", src, line,
 		    argv[0]);
 	sc_mark_set(sc, kw->off);
 	return 0;
- bad:
-	log_error("%s line %d: Bad %s value '%s'.", src, line, argv[0],
-	    argv[1]);
-	return -1;
- full:
-	log_error("%s line %d: too many %s entries.", src, line, argv[0]);
-	return -1;
 }

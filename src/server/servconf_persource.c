@@ -21,6 +21,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "err.h"
 #include "log.h"
 #include "match.h"
 #include "mem.h"
@@ -63,10 +64,10 @@ static const struct {
 /*
  * A duration: runs of digits (a decimal fraction allowed for seconds
  * only) each followed by s, m, h, d or w (none: seconds; seconds at most
- * once). -1 if malformed.
+ * once). 0 and *dp, or ERR_CONFIG if malformed.
  */
-static double
-parse_duration(const char *s)
+static int
+parse_duration(const char *s, double *dp)
 {
 	double total = 0, v, mult;
 	int seen_seconds = 0, dot;
@@ -75,26 +76,26 @@ parse_duration(const char *s)
 	size_t n;
 
 	if (*s == '\0')
-		return -1;
+		return ERR_CONFIG;
 	while (*s != '\0') {
 		start = s;
 		dot = 0;
 		for (; isdigit((unsigned char)*s) || *s == '.'; s++)
 			if (*s == '.' && dot++)
-				return -1;
+				return ERR_CONFIG;
 		n = (size_t)(s - start);
 		if (n == 0 || n >= sizeof(num) || (n == 1 && dot))
-			return -1;
+			return ERR_CONFIG;
 		memcpy(num, start, n);
 		num[n] = '\0';
 		errno = 0;
 		v = strtod(num, NULL);
 		if (errno != 0)
-			return -1;
+			return ERR_CONFIG;
 		switch (*s) {
 		case '\0': case 's': case 'S':
 			if (seen_seconds++)
-				return -1;
+				return ERR_CONFIG;
 			mult = 1;
 			break;
 		case 'm': case 'M': mult = 60; break;
@@ -102,37 +103,28 @@ parse_duration(const char *s)
 		case 'd': case 'D': mult = 86400; break;
 		case 'w': case 'W': mult = 604800; break;
 		default:
-			return -1;
+			return ERR_CONFIG;
 		}
 		/* A fraction: seconds only, and a digit must end it. */
 		if (dot && (mult > 1 || !isdigit((unsigned char)s[-1])))
-			return -1;
+			return ERR_CONFIG;
 		total += v * mult;
 		if (*s != '\0')
 			s++;
 	}
-	return total;
+	*dp = total;
+	return 0;
 }
 
 /* A non-negative int, as OpenSSH's atoi_err(); NULL or why not. */
 static const char *
 parse_count(const char *s, int *vp)
 {
-	char *ep;
-	long long v;
+	const char *why = NULL;
 
 	if (*s == '\0')
 		return "missing";
-	errno = 0;
-	v = strtoll(s, &ep, 10);
-	if (*ep != '\0')
-		return "invalid";
-	if (v < 0 || (errno == ERANGE && v == LLONG_MIN))
-		return "too small";
-	if (v > INT_MAX || errno == ERANGE)
-		return "too large";
-	*vp = (int)v;
-	return NULL;
+	return conf_parse_int_why(s, vp, &why) == 0 ? NULL : why;
 }
 
 /*
@@ -146,7 +138,7 @@ enable(struct servconf *sc)
 	sc_mark_set(sc, PEN(enabled));
 }
 
-/* One NAME:VALUE word of PerSourcePenalties; 0 or -1 (logged). */
+/* One NAME:VALUE word of PerSourcePenalties; 0 or ERR_CONFIG (logged). */
 static int
 penalty_word(struct servconf *sc, const char *arg, const char *kw,
     const char *src, int line)
@@ -160,10 +152,10 @@ penalty_word(struct servconf *sc, const char *arg, const char *kw,
 		n = strlen(pen_times[i].name);
 		if (strncmp(arg, pen_times[i].name, n) != 0)
 			continue;
-		if ((d = parse_duration(arg + n)) < 0) {
+		if (parse_duration(arg + n, &d) != 0) {
 			log_error("%s line %d: invalid %s time value.", src,
 			    line, kw);
-			return -1;
+			return ERR_CONFIG;
 		}
 		if (!sc_is_set(sc, pen_times[i].off)) {
 			*FIELD(sc, pen_times[i].off, double) = d;
@@ -181,7 +173,7 @@ penalty_word(struct servconf *sc, const char *arg, const char *kw,
 		if (v < 0 && (why = parse_count(arg + n, &v)) != NULL) {
 			log_error("%s line %d: %s value %s.", src, line, kw,
 			    why);
-			return -1;
+			return ERR_CONFIG;
 		}
 		if (!sc_is_set(sc, pen_ints[i].off)) {
 			*FIELD(sc, pen_ints[i].off, int) = v;
@@ -191,7 +183,7 @@ penalty_word(struct servconf *sc, const char *arg, const char *kw,
 		return 0;
 	}
 	log_error("%s line %d: unsupported %s keyword %s", src, line, kw, arg);
-	return -1;
+	return ERR_CONFIG;
 }
 
 static int
@@ -208,7 +200,7 @@ penalties_line(struct servconf *sc, char **argv, int argc, const char *src,
 				log_error("%s line %d: keyword %s \"%s\" "
 				    "argument must appear alone.", src, line,
 				    argv[0], argv[i]);
-				return -1;
+				return ERR_CONFIG;
 			}
 			if (!sc_is_set(sc, PEN(enabled))) {
 				sc->penalties.enabled = yes;
@@ -217,7 +209,7 @@ penalties_line(struct servconf *sc, char **argv, int argc, const char *src,
 			continue;
 		}
 		if (penalty_word(sc, argv[i], argv[0], src, line) != 0)
-			return -1;
+			return ERR_CONFIG;
 	}
 	return 0;
 }
@@ -231,7 +223,7 @@ netblock_line(struct servconf *sc, char **argv, const char *src, int line)
 	n = sscanf(argv[1], "%d:%d", &v4, &v6);
 	if (n < 1 || v4 < 0 || v4 > 32 || (n == 2 && (v6 < 0 || v6 > 128))) {
 		log_error("%s line %d: Invalid %s spec.", src, line, argv[0]);
-		return -1;
+		return ERR_CONFIG;
 	}
 	if (!sc_is_set(sc, OFF(per_source_masklen4))) {
 		sc->per_source_masklen4 = v4;
@@ -256,7 +248,7 @@ sc_persource_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 	if (argc > 2) {
 		log_error("%s line %d: keyword %s extra arguments at end of "
 		    "line", src, line, argv[0]);
-		return -1;
+		return ERR_CONFIG;
 	}
 	if (kw->off == OFF(per_source_masklen4))
 		return netblock_line(sc, argv, src, line);
@@ -266,7 +258,7 @@ sc_persource_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 		else if ((why = parse_count(argv[1], &v)) != NULL) {
 			log_error("%s line %d: %s integer value %s.", src,
 			    line, argv[0], why);
-			return -1;
+			return ERR_CONFIG;
 		}
 		if (!sc_is_set(sc, kw->off)) {
 			sc->per_source_max_startups = v;
@@ -278,7 +270,7 @@ sc_persource_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 	if (match_addr_list(NULL, argv[1]) == -2) {
 		log_error("%s line %d: keyword %s invalid address argument.",
 		    src, line, argv[0]);
-		return -1;
+		return ERR_CONFIG;
 	}
 	if (!sc_is_set(sc, kw->off)) {
 		sc->penalty_exempt = strcasecmp(argv[1], "none") == 0 ? NULL :
