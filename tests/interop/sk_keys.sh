@@ -11,6 +11,7 @@
 # ends as it does with OpenSSH 10.5's own sshd. Our ssh-keygen -l, -e and
 # -Y verify print what Debian's does, and a KRL of ours revokes an sk key.
 . "$(dirname "$0")/lib.sh"
+[ "$(id -u)" = 0 ] || skip "needs root (OpenSSH 10.5's sshd runs beside ours)"
 need_peer_openssh
 SKP=$O105/lib/sk-dummy.so
 [ -f "$SKP" ] || skip "no sk-dummy.so in $O105"
