@@ -98,6 +98,10 @@ short_type(const struct key *k, int is_cert)
 		return is_cert ? "ECDSA-CERT" : "ECDSA";
 	case KEY_RSA:
 		return is_cert ? "RSA-CERT" : "RSA";
+	case KEY_ED25519_SK:
+		return is_cert ? "ED25519-SK-CERT" : "ED25519-SK";
+	case KEY_ECDSA_SK:
+		return is_cert ? "ECDSA-SK-CERT" : "ECDSA-SK";
 	default:
 		return "unknown";
 	}

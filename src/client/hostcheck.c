@@ -42,7 +42,8 @@ hostcheck_key_label(const struct key *k)
 {
 	static const struct { enum key_type t; const char *label; } tab[] = {
 		{ KEY_ED25519, "ED25519" }, { KEY_ECDSA, "ECDSA" },
-		{ KEY_RSA, "RSA" },
+		{ KEY_RSA, "RSA" }, { KEY_ED25519_SK, "ED25519-SK" },
+		{ KEY_ECDSA_SK, "ECDSA-SK" },
 	};
 	size_t i;
 

@@ -194,11 +194,9 @@ static void
 print_fingerprint(const struct kg_opts *o, const struct key *k,
     const char *comment, int is_cert)
 {
-	const char *tn = key_type_name(k);
 	char *fp = o->bubble ? key_bubblebabble(k) :
 	    key_fingerprint(k, o->fp_hash), *art;
-	const char *shortn = strstr(tn, "ed25519") ? "ED25519" :
-	    strstr(tn, "ecdsa") ? "ECDSA" : "RSA";
+	const char *shortn = key_short_name(k);
 
 	printf("%u %s %s (%s%s)\n", key_bits(k), fp,
 	    comment != NULL ? comment : "no comment", shortn,

@@ -49,10 +49,7 @@ static const struct {
 static const char *
 short_type(const struct key *k)
 {
-	const char *n = key_type_name(k);
-
-	return strstr(n, "ed25519") ? "ED25519" : strstr(n, "ecdsa") ?
-	    "ECDSA" : "RSA";
+	return key_short_name(k);
 }
 
 static void

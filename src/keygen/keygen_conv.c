@@ -50,6 +50,8 @@ static const struct {
 	{ KEY_ED25519, "ED25519" },
 	{ KEY_ECDSA, "ECDSA" },
 	{ KEY_RSA, "RSA" },
+	{ KEY_ED25519_SK, "ED25519-SK" },
+	{ KEY_ECDSA_SK, "ECDSA-SK" },
 };
 
 int
@@ -133,9 +135,10 @@ export_pem(const struct key *k, enum kg_fmt fmt)
 	long n;
 	int ok;
 
-	if (k->type == KEY_ED25519) {
+	if (k->type != KEY_ECDSA && k->type != KEY_RSA) {
 		fprintf(stderr, "do_convert_to_%s: unsupported key type "
-		    "ED25519\n", fmt == KG_FMT_PEM ? "pem" : "pkcs8");
+		    "%s\n", fmt == KG_FMT_PEM ? "pem" : "pkcs8",
+		    upper_type(k));
 		return FATAL;
 	}
 	if (fmt == KG_FMT_PEM && k->type == KEY_RSA)

@@ -315,14 +315,12 @@ static void
 print_entry_fp(const struct kg_opts *o, const struct key *k,
     const char *comment)
 {
-	const char *tn = key_type_name(k);
 	char *fp = key_fingerprint(k, o->fp_hash), *art;
 
 	while (isspace((unsigned char)*comment))
 		comment++;
-	printf("%s %s %s%s%s\n", o->host, strstr(tn, "ed25519") ? "ED25519" :
-	    strstr(tn, "ecdsa") ? "ECDSA" : "RSA", fp, *comment ? " " : "",
-	    comment);
+	printf("%s %s %s%s%s\n", o->host, key_short_name(k), fp,
+	    *comment ? " " : "", comment);
 	if (o->verbose && (art = key_randomart(k, o->fp_hash)) != NULL) {
 		printf("%s\n", art);
 		x_free(art);

@@ -31,6 +31,10 @@ static const struct {
 	{ "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp384-cert-v01@openssh.com" },
 	{ "ecdsa-sha2-nistp521", "ecdsa-sha2-nistp521-cert-v01@openssh.com" },
 	{ "ssh-rsa", "ssh-rsa-cert-v01@openssh.com" },
+	{ "sk-ssh-ed25519@openssh.com",
+	    "sk-ssh-ed25519-cert-v01@openssh.com" },
+	{ "sk-ecdsa-sha2-nistp256@openssh.com",
+	    "sk-ecdsa-sha2-nistp256-cert-v01@openssh.com" },
 };
 #define NCERT_TYPES (sizeof(cert_types) / sizeof(cert_types[0]))
 
@@ -59,6 +63,14 @@ static const struct {
 	    "ssh-rsa-cert-v01@openssh.com" },
 	{ "ssh-rsa-cert-v01@openssh.com", "ssh-rsa",
 	    "ssh-rsa-cert-v01@openssh.com" },
+	{ "sk-ssh-ed25519-cert-v01@openssh.com", "sk-ssh-ed25519@openssh.com",
+	    "sk-ssh-ed25519-cert-v01@openssh.com" },
+	{ "sk-ecdsa-sha2-nistp256-cert-v01@openssh.com",
+	    "sk-ecdsa-sha2-nistp256@openssh.com",
+	    "sk-ecdsa-sha2-nistp256-cert-v01@openssh.com" },
+	{ "webauthn-sk-ecdsa-sha2-nistp256-cert-v01@openssh.com",
+	    "webauthn-sk-ecdsa-sha2-nistp256@openssh.com",
+	    "sk-ecdsa-sha2-nistp256-cert-v01@openssh.com" },
 };
 #define NCERT_SIGALGS (sizeof(cert_sigalgs) / sizeof(cert_sigalgs[0]))
 
@@ -618,11 +630,17 @@ cert_sigalg_all_names(void)
 	    "ecdsa-sha2-nistp256-cert-v01@openssh.com,"
 	    "ecdsa-sha2-nistp384-cert-v01@openssh.com,"
 	    "ecdsa-sha2-nistp521-cert-v01@openssh.com,"
+	    "sk-ssh-ed25519-cert-v01@openssh.com,"
+	    "sk-ecdsa-sha2-nistp256-cert-v01@openssh.com,"
+	    "webauthn-sk-ecdsa-sha2-nistp256-cert-v01@openssh.com,"
 	    "rsa-sha2-512-cert-v01@openssh.com,"
 	    "rsa-sha2-256-cert-v01@openssh.com,"
 	    "ssh-rsa-cert-v01@openssh.com,"
 	    "ssh-ed25519,ecdsa-sha2-nistp256,ecdsa-sha2-nistp384,"
-	    "ecdsa-sha2-nistp521,rsa-sha2-512,rsa-sha2-256,ssh-rsa";
+	    "ecdsa-sha2-nistp521,sk-ssh-ed25519@openssh.com,"
+	    "sk-ecdsa-sha2-nistp256@openssh.com,"
+	    "webauthn-sk-ecdsa-sha2-nistp256@openssh.com,"
+	    "rsa-sha2-512,rsa-sha2-256,ssh-rsa";
 }
 
 int

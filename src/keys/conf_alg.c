@@ -13,27 +13,35 @@
 static const char *
 sigalg_defaults(void)
 {
-	/* OpenSSH 9.2's default, filtered later against what we support. */
+	/*
+	 * OpenSSH 10.5's default, ssh's and sshd's alike (9.2's plus the
+	 * webauthn names), filtered later against what we support.
+	 */
 	return "ssh-ed25519-cert-v01@openssh.com,"
 	    "ecdsa-sha2-nistp256-cert-v01@openssh.com,"
 	    "ecdsa-sha2-nistp384-cert-v01@openssh.com,"
 	    "ecdsa-sha2-nistp521-cert-v01@openssh.com,"
 	    "sk-ssh-ed25519-cert-v01@openssh.com,"
 	    "sk-ecdsa-sha2-nistp256-cert-v01@openssh.com,"
+	    "webauthn-sk-ecdsa-sha2-nistp256-cert-v01@openssh.com,"
 	    "rsa-sha2-512-cert-v01@openssh.com,"
 	    "rsa-sha2-256-cert-v01@openssh.com,"
 	    "ssh-ed25519,ecdsa-sha2-nistp256,ecdsa-sha2-nistp384,"
 	    "ecdsa-sha2-nistp521,sk-ssh-ed25519@openssh.com,"
-	    "sk-ecdsa-sha2-nistp256@openssh.com,rsa-sha2-512,rsa-sha2-256";
+	    "sk-ecdsa-sha2-nistp256@openssh.com,"
+	    "webauthn-sk-ecdsa-sha2-nistp256@openssh.com,"
+	    "rsa-sha2-512,rsa-sha2-256";
 }
 
 static const char *
 ca_sigalg_defaults(void)
 {
-	/* OpenSSH 9.2's CASignatureAlgorithms default. */
+	/* OpenSSH 10.5's CASignatureAlgorithms default. */
 	return "ssh-ed25519,ecdsa-sha2-nistp256,ecdsa-sha2-nistp384,"
 	    "ecdsa-sha2-nistp521,sk-ssh-ed25519@openssh.com,"
-	    "sk-ecdsa-sha2-nistp256@openssh.com,rsa-sha2-512,rsa-sha2-256";
+	    "sk-ecdsa-sha2-nistp256@openssh.com,"
+	    "webauthn-sk-ecdsa-sha2-nistp256@openssh.com,"
+	    "rsa-sha2-512,rsa-sha2-256";
 }
 
 const struct conf_alg conf_alg_cipher = {

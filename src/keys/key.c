@@ -6,7 +6,8 @@
  * ECDSA). Blobs follow RFC 4253 section 6.6 (ssh-rsa: string name,
  * mpint e, mpint n), RFC 5656 section 3.1 (string name, string curve,
  * string Q as an uncompressed point) and RFC 8709 (string name, string
- * 32-byte public key). Keys built from untrusted bytes go through
+ * 32-byte public key); the security key types of PROTOCOL.u2f are the
+ * Ed25519 or P-256 blob followed by string application. Keys built from untrusted bytes go through
  * libcrypto's import, which refuses points off the curve; RSA moduli
  * outside [KEY_RSA_MIN_BITS, KEY_RSA_MAX_BITS] are refused with
  * ERR_KEY_LENGTH.
@@ -33,6 +34,10 @@ static const struct keytype keytypes[] = {
 	{ "ecdsa-sha2-nistp521", "ECDSA", KEY_ECDSA, NID_secp521r1,
 	    "nistp521", "P-521", 66 },
 	{ "ssh-rsa", "RSA", KEY_RSA, 0, NULL, NULL, 0 },
+	{ "sk-ssh-ed25519@openssh.com", "ED25519-SK", KEY_ED25519_SK, 0,
+	    NULL, NULL, 0 },
+	{ "sk-ecdsa-sha2-nistp256@openssh.com", "ECDSA-SK", KEY_ECDSA_SK,
+	    NID_X9_62_prime256v1, "nistp256", "P-256", 32 },
 };
 #define NKEYTYPES (sizeof(keytypes) / sizeof(keytypes[0]))
 
@@ -44,6 +49,11 @@ static const struct sigalg sigalgs[] = {
 	{ "rsa-sha2-512", KEY_RSA, 0, EVP_sha512 },
 	{ "rsa-sha2-256", KEY_RSA, 0, EVP_sha256 },
 	{ "ssh-rsa", KEY_RSA, 0, EVP_sha1 },
+	{ "sk-ssh-ed25519@openssh.com", KEY_ED25519_SK, 0, NULL },
+	{ "sk-ecdsa-sha2-nistp256@openssh.com", KEY_ECDSA_SK,
+	    NID_X9_62_prime256v1, EVP_sha256 },
+	{ "webauthn-sk-ecdsa-sha2-nistp256@openssh.com", KEY_ECDSA_SK,
+	    NID_X9_62_prime256v1, EVP_sha256 },
 };
 #define NSIGALGS (sizeof(sigalgs) / sizeof(sigalgs[0]))
 
@@ -92,6 +102,14 @@ key_type_name(const struct key *k)
 	return kt == NULL ? "unknown" : kt->name;
 }
 
+const char *
+key_short_name(const struct key *k)
+{
+	const struct keytype *kt = keytype_of(k);
+
+	return kt == NULL ? "unknown" : kt->shortname;
+}
+
 int
 key_type_from_name(const char *name, enum key_type *type, int *nid)
 {
@@ -126,8 +144,18 @@ key_sigalg_matches(const struct key *k, const char *name)
 const char *
 key_sigalg_all_names(void)
 {
-	return "ssh-ed25519,ecdsa-sha2-nistp256,ecdsa-sha2-nistp384,"
-	    "ecdsa-sha2-nistp521,rsa-sha2-512,rsa-sha2-256,ssh-rsa";
+	return "ssh-ed25519,sk-ssh-ed25519@openssh.com,"
+	    "ecdsa-sha2-nistp256,ecdsa-sha2-nistp384,ecdsa-sha2-nistp521,"
+	    "sk-ecdsa-sha2-nistp256@openssh.com,"
+	    "webauthn-sk-ecdsa-sha2-nistp256@openssh.com,"
+	    "rsa-sha2-512,rsa-sha2-256,ssh-rsa";
+}
+
+int
+key_is_sk(const struct key *k)
+{
+	return k != NULL && (k->type == KEY_ED25519_SK ||
+	    k->type == KEY_ECDSA_SK);
 }
 
 unsigned int
@@ -140,8 +168,10 @@ key_bits(const struct key *k)
 		return 0;
 	switch (k->type) {
 	case KEY_ED25519:
+	case KEY_ED25519_SK:
 		return 256;
 	case KEY_ECDSA:
+	case KEY_ECDSA_SK:
 		return kt->nid == NID_secp521r1 ? 521 : kt->field_len * 8;
 	default:
 		bits = EVP_PKEY_get_bits(k->pkey);
@@ -165,6 +195,7 @@ key_free(struct key *k)
 	if (k == NULL)
 		return;
 	EVP_PKEY_free(k->pkey);
+	x_free(k->sk_application);
 	x_freezero(k, sizeof(*k));
 }
 
@@ -187,7 +218,7 @@ key_ec_point(const struct key *k, unsigned char **pp, size_t *lenp)
 	int r;
 
 	*pp = NULL;
-	if (kt == NULL || kt->type != KEY_ECDSA)
+	if (kt == NULL || (kt->type != KEY_ECDSA && kt->type != KEY_ECDSA_SK))
 		return ERR_INVALID_ARGUMENT;
 	if ((r = key_get_bn(k, OSSL_PKEY_PARAM_EC_PUB_X, &x)) != 0 ||
 	    (r = key_get_bn(k, OSSL_PKEY_PARAM_EC_PUB_Y, &y)) != 0)
@@ -411,7 +442,7 @@ key_public_from_sbuf(const struct keytype *kt, struct sbuf *b,
 {
 	const unsigned char *p;
 	size_t len;
-	char *curve = NULL;
+	char *curve = NULL, *app = NULL;
 	BIGNUM *e = NULL, *n = NULL;
 	EVP_PKEY *pkey = NULL;
 	int r;
@@ -419,6 +450,7 @@ key_public_from_sbuf(const struct keytype *kt, struct sbuf *b,
 	*keyp = NULL;
 	switch (kt->type) {
 	case KEY_ED25519:
+	case KEY_ED25519_SK:
 		if ((r = sbuf_get_string_direct(b, &p, &len)) != 0)
 			goto out;
 		if (len != ED25519_PK_LEN) {
@@ -432,6 +464,7 @@ key_public_from_sbuf(const struct keytype *kt, struct sbuf *b,
 		}
 		break;
 	case KEY_ECDSA:
+	case KEY_ECDSA_SK:
 		if ((r = sbuf_get_cstring(b, &curve, NULL)) != 0 ||
 		    (r = sbuf_get_string_direct(b, &p, &len)) != 0)
 			goto out;
@@ -453,11 +486,22 @@ key_public_from_sbuf(const struct keytype *kt, struct sbuf *b,
 		r = ERR_KEY_TYPE_UNKNOWN;
 		goto out;
 	}
-	r = key_from_pkey(pkey, 0, keyp);
-	if (r == 0)
-		pkey = NULL;
+	if (kt->type == KEY_ED25519_SK || kt->type == KEY_ECDSA_SK) {
+		/* The application: text, though the wire allows any bytes. */
+		if ((r = sbuf_get_cstring(b, &app, NULL)) != 0)
+			goto out;
+	}
+	if ((r = key_from_pkey(pkey, 0, keyp)) != 0)
+		goto out;
+	pkey = NULL;
+	if (app != NULL) {
+		(*keyp)->type = kt->type;
+		(*keyp)->sk_application = app;
+		app = NULL;
+	}
  out:
 	EVP_PKEY_free(pkey);
+	x_free(app);
 	x_free(curve);
 	BN_free(e);
 	BN_free(n);
@@ -506,19 +550,27 @@ key_public_fields_to_sbuf(const struct key *k, struct sbuf *out)
 
 	if (kt == NULL || k->pkey == NULL)
 		return ERR_INVALID_ARGUMENT;
+	if (key_is_sk(k) && k->sk_application == NULL)
+		return ERR_INVALID_ARGUMENT;
 	switch (k->type) {
 	case KEY_ED25519:
+	case KEY_ED25519_SK:
 		if (!EVP_PKEY_get_raw_public_key(k->pkey, pk, &len) ||
 		    len != sizeof(pk))
 			return ERR_LIBCRYPTO;
-		return sbuf_put_string(out, pk, len);
+		if ((r = sbuf_put_string(out, pk, len)) != 0)
+			return r;
+		break;
 	case KEY_ECDSA:
+	case KEY_ECDSA_SK:
 		if ((r = key_ec_point(k, &q, &len)) != 0)
 			return r;
 		if ((r = sbuf_put_cstring(out, kt->curve)) == 0)
 			r = sbuf_put_string(out, q, len);
 		x_free(q);
-		return r;
+		if (r != 0)
+			return r;
+		break;
 	case KEY_RSA:
 		if ((r = key_get_bn(k, OSSL_PKEY_PARAM_RSA_E, &e)) == 0 &&
 		    (r = key_get_bn(k, OSSL_PKEY_PARAM_RSA_N, &n)) == 0 &&
@@ -530,6 +582,7 @@ key_public_fields_to_sbuf(const struct key *k, struct sbuf *out)
 	default:
 		return ERR_KEY_TYPE_UNKNOWN;
 	}
+	return key_is_sk(k) ? sbuf_put_cstring(out, k->sk_application) : 0;
 }
 
 int

@@ -10,11 +10,19 @@
  * Signature algorithm names: "ssh-ed25519", "ecdsa-sha2-nistp256/384/521",
  * "rsa-sha2-512", "rsa-sha2-256", "ssh-rsa" (SHA-1). For RSA keys the
  * signature algorithm is separate from the key type name ("ssh-rsa").
+ *
+ * FIDO security keys (PROTOCOL.u2f), "sk-ssh-ed25519@openssh.com" and
+ * "sk-ecdsa-sha2-nistp256@openssh.com", are public keys only here: an
+ * Ed25519 or P-256 key plus the application string the authenticator
+ * bound it to. Their signatures are verified (key_verify_details()
+ * hands back the authenticator's flags and counter); making them needs
+ * the authenticator and is not done by this module.
  */
 #ifndef MOAT_KEY_H
 #define MOAT_KEY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <openssl/evp.h>
 
@@ -25,6 +33,8 @@ enum key_type {
 	KEY_ED25519,
 	KEY_ECDSA,
 	KEY_RSA,
+	KEY_ED25519_SK,		/* sk-ssh-ed25519@openssh.com */
+	KEY_ECDSA_SK,		/* sk-ecdsa-sha2-nistp256@openssh.com */
 };
 
 struct key {
@@ -32,6 +42,21 @@ struct key {
 	int ecdsa_nid;		/* NID_X9_62_prime256v1 ... for KEY_ECDSA */
 	int has_private;
 	EVP_PKEY *pkey;
+	char *sk_application;	/* security keys: "ssh:"...; else NULL */
+};
+
+/* Authenticator flags in a security key signature (PROTOCOL.u2f). */
+#define KEY_SK_USER_PRESENT	0x01
+#define KEY_SK_USER_VERIFIED	0x04
+
+/*
+ * What a security key signature says beyond valid/invalid: its flags
+ * byte and signature counter. is_sk is 0 for every other key type.
+ */
+struct key_sig_details {
+	int is_sk;
+	unsigned char sk_flags;
+	uint32_t sk_counter;
 };
 
 enum key_fp_hash {
@@ -40,6 +65,8 @@ enum key_fp_hash {
 
 /* "ssh-ed25519", "ecdsa-sha2-nistp256", "ssh-rsa"... of a key. */
 const char *key_type_name(const struct key *k);
+/* "ED25519", "ECDSA-SK", "RSA"...: OpenSSH's sshkey_type() words. */
+const char *key_short_name(const struct key *k);
 /* Key type and curve for a key type name or signature algorithm name. */
 int key_type_from_name(const char *name, enum key_type *type, int *nid);
 /* 1 if name is a signature algorithm usable with key k. */
@@ -70,6 +97,17 @@ int key_sign(const struct key *k, const char *sigalg,
  */
 int key_verify(const struct key *k, const unsigned char *sig, size_t siglen,
     const unsigned char *data, size_t dlen, const char *sigalg);
+/*
+ * key_verify() that also fills *det (may be NULL) on success. For an
+ * ECDSA security key, sigalg "sk-ecdsa-sha2-nistp256@openssh.com" and
+ * "webauthn-sk-ecdsa-sha2-nistp256@openssh.com" each accept both
+ * signature forms, as OpenSSH does.
+ */
+int key_verify_details(const struct key *k, const unsigned char *sig,
+    size_t siglen, const unsigned char *data, size_t dlen,
+    const char *sigalg, struct key_sig_details *det);
+/* 1 for a security key (KEY_ED25519_SK, KEY_ECDSA_SK). */
+int key_is_sk(const struct key *k);
 /* The algorithm name inside a signature blob (caller frees). */
 int key_sig_alg(const unsigned char *sig, size_t siglen, char **algp);
 

@@ -84,4 +84,19 @@ int key_parse_pem(const struct sbuf *file, const char *passphrase,
 int key_serialize_pem(const struct key *k, const char *passphrase,
     int pkcs8, struct sbuf *out);
 
+/*
+ * A security key signature (key_sk.c): b is at the first field after
+ * the algorithm name (the inner signature); everything up to its end
+ * must belong to the signature. det may be NULL.
+ */
+int key_sk_verify(const struct key *k, const char *sigalg, struct sbuf *b,
+    const unsigned char *data, size_t dlen, struct key_sig_details *det);
+
+/* The raw Ed25519 or ECDSA check of sig over data (key_sig.c). */
+int key_raw_verify(const struct key *k, const EVP_MD *md,
+    const unsigned char *sig, size_t siglen, const unsigned char *data,
+    size_t dlen);
+int key_ecdsa_sig_to_der(const unsigned char *sig, size_t siglen,
+    unsigned char **derp, size_t *lenp);
+
 #endif

@@ -122,8 +122,12 @@ key_private_from_sbuf(struct sbuf *b, struct key **keyp)
 	case KEY_ECDSA:
 		r = ecdsa_private_from_sbuf(kt, b, &pkey);
 		break;
-	default:
+	case KEY_RSA:
 		r = rsa_private_from_sbuf(b, &pkey);
+		break;
+	default:
+		/* A security key's secret is in the authenticator. */
+		r = ERR_KEY_TYPE_UNKNOWN;
 		break;
 	}
 	if (r != 0)

@@ -189,61 +189,35 @@ key_sig_alg(const unsigned char *sig, size_t siglen, char **algp)
 	return r;
 }
 
-int
-key_verify(const struct key *k, const unsigned char *sig, size_t siglen,
-    const unsigned char *data, size_t dlen, const char *want)
+/* The checks on a plain (not security key) signature after its name. */
+static int
+verify_plain(const struct key *k, const struct sigalg *sa, struct sbuf *b,
+    const unsigned char *data, size_t dlen)
 {
-	const struct sigalg *sa;
-	struct sbuf *b = NULL;
-	char *name = NULL;
 	const unsigned char *raw;
 	unsigned char *tmp = NULL;
 	size_t rawlen, tmplen = 0, modlen;
 	int r;
 
-	if (k == NULL || k->pkey == NULL || sig == NULL)
-		return ERR_INVALID_ARGUMENT;
-	if (k->type == KEY_RSA && !rsa_length_ok(k))
-		return ERR_KEY_LENGTH;
-	if ((b = sbuf_from(sig, siglen)) == NULL)
-		return ERR_ALLOC;
-	if ((r = sbuf_get_cstring(b, &name, NULL)) != 0 ||
-	    (r = sbuf_get_string_direct(b, &raw, &rawlen)) != 0)
-		goto out;
-	if (sbuf_len(b) != 0) {
-		r = ERR_INVALID_FORMAT;
-		goto out;
-	}
-	if ((sa = sigalg_by_name(name)) == NULL) {
-		r = ERR_KEY_TYPE_UNKNOWN;
-		goto out;
-	}
-	if ((want != NULL && strcmp(want, name) != 0) ||
-	    !key_sigalg_matches(k, name)) {
-		r = ERR_SIGNATURE_INVALID;
-		goto out;
-	}
+	if ((r = sbuf_get_string_direct(b, &raw, &rawlen)) != 0)
+		return r;
+	if (sbuf_len(b) != 0)
+		return ERR_INVALID_FORMAT;
 	switch (k->type) {
 	case KEY_ED25519:
-		if (rawlen != ED25519_SIG_LEN) {
-			r = ERR_INVALID_FORMAT;
-			goto out;
-		}
-		r = evp_verify(k, NULL, raw, rawlen, data, dlen);
-		break;
+		if (rawlen != ED25519_SIG_LEN)
+			return ERR_INVALID_FORMAT;
+		return evp_verify(k, NULL, raw, rawlen, data, dlen);
 	case KEY_ECDSA:
 		if ((r = ecdsa_ssh_to_der(raw, rawlen, &tmp, &tmplen)) != 0)
-			goto out;
+			return r;
 		r = evp_verify(k, sa->md(), tmp, tmplen, data, dlen);
 		OPENSSL_free(tmp);
-		tmp = NULL;
-		break;
-	default:
+		return r;
+	case KEY_RSA:
 		modlen = (key_bits(k) + 7) / 8;
-		if (rawlen == 0 || rawlen > modlen) {
-			r = ERR_INVALID_FORMAT;
-			goto out;
-		}
+		if (rawlen == 0 || rawlen > modlen)
+			return ERR_INVALID_FORMAT;
 		if (rawlen < modlen) {
 			tmp = x_calloc(1, modlen);
 			memcpy(tmp + modlen - rawlen, raw, rawlen);
@@ -252,11 +226,76 @@ key_verify(const struct key *k, const unsigned char *sig, size_t siglen,
 		}
 		r = evp_verify(k, sa->md(), raw, rawlen, data, dlen);
 		x_free(tmp);
-		tmp = NULL;
-		break;
+		return r;
+	default:
+		return ERR_KEY_TYPE_UNKNOWN;
 	}
+}
+
+int
+key_verify(const struct key *k, const unsigned char *sig, size_t siglen,
+    const unsigned char *data, size_t dlen, const char *want)
+{
+	return key_verify_details(k, sig, siglen, data, dlen, want, NULL);
+}
+
+int
+key_verify_details(const struct key *k, const unsigned char *sig,
+    size_t siglen, const unsigned char *data, size_t dlen, const char *want,
+    struct key_sig_details *det)
+{
+	const struct sigalg *sa;
+	struct sbuf *b = NULL;
+	char *name = NULL;
+	int r, ok;
+
+	if (det != NULL)
+		memset(det, 0, sizeof(*det));
+	if (k == NULL || k->pkey == NULL || sig == NULL)
+		return ERR_INVALID_ARGUMENT;
+	if (k->type == KEY_RSA && !rsa_length_ok(k))
+		return ERR_KEY_LENGTH;
+	if ((b = sbuf_from(sig, siglen)) == NULL)
+		return ERR_ALLOC;
+	if ((r = sbuf_get_cstring(b, &name, NULL)) != 0)
+		goto out;
+	if ((sa = sigalg_by_name(name)) == NULL) {
+		r = ERR_KEY_TYPE_UNKNOWN;
+		goto out;
+	}
+	/*
+	 * A security key's two ECDSA forms (plain and webauthn) stand for
+	 * each other, as in OpenSSH; any other signature must carry the
+	 * algorithm asked for.
+	 */
+	if (key_is_sk(k))
+		ok = want == NULL || key_sigalg_matches(k, want);
+	else
+		ok = want == NULL || strcmp(want, name) == 0;
+	if (!ok || !key_sigalg_matches(k, name)) {
+		r = ERR_SIGNATURE_INVALID;
+		goto out;
+	}
+	if (key_is_sk(k))
+		r = key_sk_verify(k, name, b, data, dlen, det);
+	else
+		r = verify_plain(k, sa, b, data, dlen);
  out:
 	x_free(name);
 	sbuf_free(b);
 	return r;
+}
+
+int
+key_raw_verify(const struct key *k, const EVP_MD *md, const unsigned char *sig,
+    size_t siglen, const unsigned char *data, size_t dlen)
+{
+	return evp_verify(k, md, sig, siglen, data, dlen);
+}
+
+int
+key_ecdsa_sig_to_der(const unsigned char *sig, size_t siglen,
+    unsigned char **derp, size_t *lenp)
+{
+	return ecdsa_ssh_to_der(sig, siglen, derp, lenp);
 }

@@ -353,13 +353,21 @@ sshsig_verify(const struct sshsig *s, const char *ns,
 const char *
 sshsig_key_label(const struct sshsig *s)
 {
-	const char *n = key_type_name(s->key);
+	static const char *const certs[] = {
+		"ED25519-CERT", "ECDSA-CERT", "RSA-CERT", "ED25519-SK-CERT",
+		"ECDSA-SK-CERT",
+	};
+	static const enum key_type types[] = {
+		KEY_ED25519, KEY_ECDSA, KEY_RSA, KEY_ED25519_SK, KEY_ECDSA_SK,
+	};
+	size_t i;
 
-	if (strstr(n, "ed25519") != NULL)
-		return s->cert != NULL ? "ED25519-CERT" : "ED25519";
-	if (strstr(n, "ecdsa") != NULL)
-		return s->cert != NULL ? "ECDSA-CERT" : "ECDSA";
-	return s->cert != NULL ? "RSA-CERT" : "RSA";
+	if (s->cert == NULL)
+		return key_short_name(s->key);
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (types[i] == s->key->type)
+			return certs[i];
+	return "unknown";
 }
 
 void

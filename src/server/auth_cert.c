@@ -42,6 +42,8 @@ static const struct {
 	{ KEY_ED25519, "ED25519" },
 	{ KEY_ECDSA, "ECDSA" },
 	{ KEY_RSA, "RSA" },
+	{ KEY_ED25519_SK, "ED25519-SK" },
+	{ KEY_ECDSA_SK, "ECDSA-SK" },
 };
 
 const char *
@@ -176,6 +178,8 @@ trusted_ca(const struct servconf *sc, const struct passwd *pw,
 	    &reason) == 0) {
 		reason = NULL;
 		*optsp = authopts_new();
+		/* Only the certificate speaks: its extension decides. */
+		(*optsp)->no_touch_required = 1;
 	}
 	if (reason != NULL) {
 		log_error("%s", reason);

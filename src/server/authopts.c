@@ -577,13 +577,17 @@ authopts_apply_cert(struct authopts *o, const struct key_cert *c,
 		if (cert_option(c, 0, cert_exts[i].name) == NULL)
 			*flag = 0;
 	}
-	if (cert_option(c, 0, "no-touch-required") != NULL)
-		o->no_touch_required = 1;
+	/*
+	 * Touch may be skipped only when both the certificate and o allow
+	 * it; verification is needed when either asks (OpenSSH's merge).
+	 */
+	if (cert_option(c, 0, "no-touch-required") == NULL)
+		o->no_touch_required = 0;
 	for (i = 0; i < c->ncritical; i++) {
 		opt = &c->critical[i];
 		if (strcmp(opt->name, "verify-required") == 0) {
-			*errstrp = "verify-required needs a FIDO key";
-			goto fail;
+			o->verify_required = 1;
+			continue;
 		}
 		if (strcmp(opt->name, "force-command") != 0 &&
 		    strcmp(opt->name, "source-address") != 0) {

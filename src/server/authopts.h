@@ -81,9 +81,13 @@ struct key_cert;
  * force-command becomes the forced command (refused if o already forces
  * a different one); source-address is handed back in *source_addrp
  * (caller frees; NULL when absent) for the caller to match against the
- * client's address. verify-required (we have no FIDO keys) and any
- * unknown critical option refuse: ERR_KEY_CERT_INVALID with the reason
- * in *errstrp (static).
+ * client's address. no_touch_required stays on only when both o and
+ * the certificate (extension no-touch-required) allow it; the critical
+ * option verify-required turns verify_required on. Any unknown critical
+ * option refuses: ERR_KEY_CERT_INVALID with the reason in *errstrp
+ * (static). A caller with no options of its own for the certificate
+ * (TrustedUserCAKeys without principals files) sets no_touch_required
+ * first so that the certificate alone decides.
  */
 int authopts_apply_cert(struct authopts *o, const struct key_cert *c,
     char **source_addrp, const char **errstrp);

@@ -116,7 +116,7 @@ signed_head(const struct authority_local *l, const char *service,
 static int
 pubkey_verify(const struct authority_local *l,
     const struct authority_pubkey_req *q, const struct key *subj,
-    const char *sigalg)
+    const char *sigalg, struct key_sig_details *det)
 {
 	struct sbuf *d = sbuf_new();
 	int r;
@@ -125,10 +125,49 @@ pubkey_verify(const struct authority_local *l,
 	    (r = sbuf_put_u8(d, 1)) == 0 &&
 	    (r = sbuf_put_cstring(d, q->alg)) == 0 &&
 	    (r = sbuf_put_string(d, q->blob, q->bloblen)) == 0)
-		r = key_verify(subj, q->sig, q->siglen, sbuf_ptr(d),
-		    sbuf_len(d), sigalg);
+		r = key_verify_details(subj, q->sig, q->siglen, sbuf_ptr(d),
+		    sbuf_len(d), sigalg, det);
 	sbuf_free(d);
 	return r;
+}
+
+/*
+ * A security key's signature says whether the user touched the key and
+ * whether the authenticator verified them (PIN or biometrics).
+ * PubkeyAuthOptions and the key's options (authorized_keys
+ * no-touch-required and verify-required, or the certificate's) say
+ * which of the two this login needs. 1 (logged as OpenSSH does) when a
+ * needed one is missing.
+ */
+static int
+sk_refused(const struct authority_local *l, const struct key *subj,
+    int is_cert, const struct authopts *o, const struct key_sig_details *det)
+{
+	int pko = l->sc->pubkey_auth_options;
+	char *fp;
+	const char *what = NULL;
+
+	if (!det->is_sk)
+		return 0;
+	log_debug("userauth_pubkey: sk_counter = %u, sk_flags = 0x%02x",
+	    det->sk_counter, det->sk_flags);
+	if (((pko & SC_PKOPT_TOUCH) || !o->no_touch_required) &&
+	    (det->sk_flags & KEY_SK_USER_PRESENT) == 0)
+		what = "user presence (authenticator touch) requirement";
+	else if (((pko & SC_PKOPT_VERIFY) || o->verify_required) &&
+	    (det->sk_flags & KEY_SK_USER_VERIFIED) == 0)
+		what = "user verification requirement";
+	if (what == NULL)
+		return 0;
+	fp = key_fingerprint(subj, (enum key_fp_hash)l->sc->fingerprint_hash);
+	/* OpenSSH's line, trailing blank included. */
+	log_error("public key %s%s %s signature for %s%s from %.128s port %d "
+	    "rejected: %s not met ", auth_key_short_name(subj),
+	    is_cert ? "-CERT" : "", fp ? fp : "?", l->valid ? "" :
+	    "invalid user ", l->user, l->conn.remote_addr,
+	    l->conn.remote_port, what);
+	x_free(fp);
+	return 1;
 }
 
 /*
@@ -161,6 +200,7 @@ authority_local_pubkey_check(void *impl, const struct authority_pubkey_req *q,
 	struct key *key = NULL, *subj;
 	struct key_cert *cert = NULL;
 	struct authopts *opts = NULL;
+	struct key_sig_details det;
 	const char *sigalg;
 	int r;
 
@@ -197,10 +237,12 @@ authority_local_pubkey_check(void *impl, const struct authority_pubkey_req *q,
 	    &opts) != 0 : authkeys_find(l->sc, l->pw, key, c->remote_host,
 	    c->remote_addr, &opts) != 0)
 		goto out;
-	if (q->has_sig && pubkey_verify(l, q, subj, sigalg) != 0) {
+	if (q->has_sig && pubkey_verify(l, q, subj, sigalg, &det) != 0) {
 		log_debug("userauth_pubkey: signature did not verify");
 		goto out;
 	}
+	if (q->has_sig && sk_refused(l, subj, cert != NULL, opts, &det))
+		goto out;
 	*optsp = opts;
 	opts = NULL;
 	*okp = 1;

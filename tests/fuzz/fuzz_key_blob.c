@@ -3,7 +3,8 @@
  * is fed to:
  *   0  a public key blob (key_from_blob; then everything one can do with
  *      a public key: back to a blob, fingerprints, randomart, text), and
- *      a signature blob checked against it by key_verify; the second
+ *      a signature blob checked against it by key_verify (security
+ *      key signatures too, flags and counter handed back); the second
  *      byte says where the key blob ends and the signature starts
  *   1  one public key line (key_read_public_text)
  *   2  a private key file as text (key_parse_private: openssh-key-v1
@@ -38,7 +39,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *sigalgs[] = { NULL, "ssh-ed25519",
     "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521",
-    "rsa-sha2-512", "rsa-sha2-256", "ssh-rsa" };
+    "rsa-sha2-512", "rsa-sha2-256", "ssh-rsa", "sk-ssh-ed25519@openssh.com",
+    "sk-ecdsa-sha2-nistp256@openssh.com",
+    "webauthn-sk-ecdsa-sha2-nistp256@openssh.com" };
 static struct key *fixed;	/* checks signatures when the blob is bad */
 
 int
@@ -87,6 +90,7 @@ static void
 fuzz_blob(const uint8_t *data, size_t size)
 {
 	static const unsigned char msg[] = "fuzz data signed";
+	struct key_sig_details det;
 	struct key *k = NULL;
 	char *alg = NULL;
 	size_t split, i;
@@ -109,8 +113,10 @@ fuzz_blob(const uint8_t *data, size_t size)
 	if (key_from_blob(data, split, &k) == 0)
 		exercise_key(k);
 	for (i = 0; i < sizeof(sigalgs) / sizeof(sigalgs[0]); i++)
-		(void)key_verify(k != NULL ? k : fixed, data + split,
-		    size - split, msg, sizeof(msg) - 1, sigalgs[i]);
+		if (key_verify_details(k != NULL ? k : fixed, data + split,
+		    size - split, msg, sizeof(msg) - 1, sigalgs[i], &det) == 0 &&
+		    det.is_sk != key_is_sk(k))
+			abort();
 	key_free(k);
 }
 

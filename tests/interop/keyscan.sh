@@ -227,8 +227,9 @@ if [ -n "$DEB" ]; then
 	    -p "$PORT" $DEB
 fi
 
-# Security keys, which no OpenSSH sshd serves, from a server whose
-# signatures never verify: printed as sent, as OpenSSH prints them.
+# Security keys, which no OpenSSH sshd serves, from a server that signs
+# the exchange with them as an authenticator would: printed by both
+# (ours once the signature verifies).
 if "$PY" -c 'import cryptography' 2>/dev/null; then
 	"$PY" "$(dirname "$0")/keyscan_fake.py" "$PORT" 127.0.0.23 \
 	    > "$T/fake" 2>&1 &

@@ -319,7 +319,13 @@ test_config(void)
 	CHECK(sc->hostbased_uses_name_from_packet_only == 1);
 	CHECK(sc->ignore_rhosts == IGNORE_RHOSTS_SHOSTS);
 	CHECK(sc->ignore_user_known_hosts == 1);
-	CHECK(strstr(sc->hostbased_accepted_algorithms, "ed25519") == NULL);
+	/* The pattern takes ssh-ed25519 names, not sk-ssh-ed25519 ones. */
+	CHECK(strncmp(sc->hostbased_accepted_algorithms, "ssh-ed25519",
+	    11) != 0);
+	CHECK(strstr(sc->hostbased_accepted_algorithms, ",ssh-ed25519") ==
+	    NULL);
+	CHECK(strstr(sc->hostbased_accepted_algorithms,
+	    ",sk-ssh-ed25519@openssh.com") != NULL);
 	CHECK(strstr(sc->hostbased_accepted_algorithms, "rsa") == NULL);
 	CHECK(strstr(sc->hostbased_accepted_algorithms, "ecdsa-sha2-nistp256")
 	    != NULL);

@@ -606,8 +606,11 @@ test_names(void)
 	enum key_type t;
 	int nid;
 
-	CHECK_STR(key_sigalg_all_names(), "ssh-ed25519,ecdsa-sha2-nistp256,"
-	    "ecdsa-sha2-nistp384,ecdsa-sha2-nistp521,rsa-sha2-512,"
+	CHECK_STR(key_sigalg_all_names(), "ssh-ed25519,"
+	    "sk-ssh-ed25519@openssh.com,ecdsa-sha2-nistp256,"
+	    "ecdsa-sha2-nistp384,ecdsa-sha2-nistp521,"
+	    "sk-ecdsa-sha2-nistp256@openssh.com,"
+	    "webauthn-sk-ecdsa-sha2-nistp256@openssh.com,rsa-sha2-512,"
 	    "rsa-sha2-256,ssh-rsa");
 	CHECK_OK(key_type_from_name("rsa-sha2-256", &t, &nid));
 	CHECK(t == KEY_RSA);

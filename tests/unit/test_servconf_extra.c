@@ -127,7 +127,9 @@ static const struct row good[] = {
 	    "logverbose kex.c:*:1000" },
 	{ "CASignatureAlgorithms -rsa-sha2-512", NULL,
 	    "casignaturealgorithms ssh-ed25519,ecdsa-sha2-nistp256,"
-	    "ecdsa-sha2-nistp384,ecdsa-sha2-nistp521,rsa-sha2-256" },
+	    "ecdsa-sha2-nistp384,ecdsa-sha2-nistp521,"
+	    "sk-ssh-ed25519@openssh.com,sk-ecdsa-sha2-nistp256@openssh.com,"
+	    "webauthn-sk-ecdsa-sha2-nistp256@openssh.com,rsa-sha2-256" },
 	{ "CASignatureAlgorithms ssh-rsa", NULL,
 	    "casignaturealgorithms ssh-rsa" },
 	{ "GSSAPIAuthentication no",
@@ -264,7 +266,10 @@ test_bad(void)
 	}
 }
 
-/* Defaults, as Debian's sshd -T prints them with an empty config. */
+/*
+ * Defaults, as Debian's sshd -T prints them with an empty config
+ * (CASignatureAlgorithms: OpenSSH 10.5's, which adds webauthn).
+ */
 static void
 test_defaults(void)
 {
@@ -274,7 +279,10 @@ test_defaults(void)
 		"unusedconnectiontimeout none", "ipqos lowdelay throughput",
 		"pubkeyauthoptions none",
 		"casignaturealgorithms ssh-ed25519,ecdsa-sha2-nistp256,"
-		    "ecdsa-sha2-nistp384,ecdsa-sha2-nistp521,rsa-sha2-512,"
+		    "ecdsa-sha2-nistp384,ecdsa-sha2-nistp521,"
+		    "sk-ssh-ed25519@openssh.com,"
+		    "sk-ecdsa-sha2-nistp256@openssh.com,"
+		    "webauthn-sk-ecdsa-sha2-nistp256@openssh.com,rsa-sha2-512,"
 		    "rsa-sha2-256",
 	};
 	struct servconf *sc;
