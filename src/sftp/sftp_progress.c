@@ -1,10 +1,11 @@
 /*
- * progress.c: the progress meter of an interactive transfer.
+ * sftp_progress.c: the progress meter of an interactive transfer.
  *
  * One line, redrawn at most once a second and when the transfer ends:
  * the file name, the percentage, bytes so far, the rate and the time
  * left (or, at the end, the time taken), laid out as OpenSSH's meter
- * does. Only on a terminal; never in batch mode.
+ * does. The callers draw it only on a terminal (not in sftp's batch
+ * mode, nor with scp -q).
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,7 +13,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "sftp.h"
+#include "sftp_prog.h"
 
 static double
 now_s(void)
