@@ -172,8 +172,11 @@ main(int argc, char **argv)
 			usage();
 		}
 	}
-	if (optind != argc)
-		usage();
+	/*
+	 * Trailing arguments are ignored, as OpenSSH's server does: a
+	 * client that runs the server directly in place of ssh (scp -D,
+	 * sftp -D) gives it ssh's arguments, "-- host sftp".
+	 */
 	log_init("sftp-server", level, facility, to_stderr);
 
 	if ((pw = getpwuid(getuid())) == NULL) {
