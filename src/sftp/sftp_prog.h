@@ -25,6 +25,7 @@ int sftp_spawn(char *const argv[], int ign_sigint, int *in_fd, int *out_fd,
 struct progress {
 	const char *name;
 	uint64_t size, done;
+	uint64_t first;		/* where it started (a resumed transfer) */
 	double start, last;
 };
 void progress_start(struct progress *p, const char *name, uint64_t size,

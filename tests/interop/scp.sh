@@ -18,6 +18,7 @@
 #    for, "../x" or "a/b": refused with OpenSSH's messages, nothing
 #    written; a remote path with shell characters stays one name.
 # 7. -D runs sftp-server directly (it ignores ssh's "-- host sftp").
+# 8. The progress meter as Debian's scp's on a terminal, none otherwise.
 . "$(dirname "$0")/lib.sh"
 need scp
 need sha256sum
@@ -327,5 +328,31 @@ check "-D sftp-server: upload" diff "$T/f/file 1" "$d/one"
 "$BIN/scp" -D "$DEB_SFTP" -p "x:$d/one" "$d/two" 2>>"$d.err"
 check "-D Debian's sftp-server: download" diff "$T/f/file 1" "$d/two"
 check "-D: no error on stderr" not_ours "$d.err"
+
+# 8. The progress meter on a terminal, laid out as Debian's scp's
+#    (figures and spaces squeezed: the rates differ); none with -q or
+#    when standard output is not a terminal.
+if command -v script >/dev/null 2>&1; then
+	head -c 5000 /dev/urandom > "$d/m5000"
+	meter() { # meter SCP: the last line of its meter, as a shape
+		script -qc "$1 -D $BIN/sftp-server $d/m5000 x:$d/m2" /dev/null |
+		    tr '\r' '\n' | grep -a . | tail -1 |
+		    sed -e 's/[0-9]/9/g' -e 's/[KMG]B/XB/g' | tr -s ' '
+	}
+	meter scp > "$T/meter_deb"
+	meter "$BIN/scp" > "$T/meter_our"
+	check "progress meter: a line ending in 100%, size, rate, time" \
+	    grep -q '^m9999 999% 9999 9.9XB/s 99:99 $' "$T/meter_our"
+	check "progress meter laid out as Debian's" \
+	    cmp -s "$T/meter_deb" "$T/meter_our"
+	script -qc "$BIN/scp -q -D $BIN/sftp-server $d/m5000 x:$d/m3" \
+	    /dev/null > "$T/meter_q"
+	check "progress meter: none with -q" [ ! -s "$T/meter_q" ]
+	"$BIN/scp" -D "$BIN/sftp-server" "$d/m5000" "x:$d/m4" > "$T/meter_n"
+	check "progress meter: none when not on a terminal" \
+	    [ ! -s "$T/meter_n" ] && cmp -s "$d/m5000" "$d/m4"
+else
+	echo "no script(1): the progress meter is not checked" >&2
+fi
 [ -s "$d.err" ] && cat "$d.err" >&2
 finish
