@@ -455,21 +455,30 @@ sftp_option(struct scp *g, const char *o)
 	}
 }
 
-int
-main(int argc, char **argv)
-{
-	struct scp g;
-	int ch, tflag = 0, fflag = 0, i;
-	size_t nsrc;
-	char opt[3] = { '-', 0, 0 }, **user_opts = NULL, *targ;
-	size_t nuser = 0;
+struct cmdline {
+	int tflag, fflag;
+	char **user_opts;	/* for ssh */
+	size_t nuser;
+};
 
-	memset(&g, 0, sizeof(g));
-	g.strict = 1;
-	g.through_local = 1;
-	g.ssh_program = "ssh";
-	signal(SIGPIPE, SIG_IGN);
-	log_init("scp", LOG_LEVEL_INFO, 0, 1);
+/* A flag for ssh, and for a remote scp's ssh (-R). */
+static void
+ssh_flag(struct scp *g, struct cmdline *cl, const char *f, const char *arg)
+{
+	push(&cl->user_opts, &cl->nuser, f);
+	push(&g->pass_flags, &g->npass, f);
+	if (arg != NULL) {
+		push(&cl->user_opts, &cl->nuser, arg);
+		push(&g->pass_flags, &g->npass, arg);
+	}
+}
+
+static void
+parse_flags(struct scp *g, struct cmdline *cl, int argc, char **argv)
+{
+	char opt[3] = { '-', 0, 0 };
+	int ch;
+
 	opterr = 0;
 	while ((ch = getopt(argc, argv,
 	    ":12346ABCTdfOpqRrstvD:F:J:P:S:c:i:l:o:X:")) != -1) {
@@ -482,21 +491,16 @@ main(int argc, char **argv)
 		case '2':
 			break;
 		case 'A': case '4': case '6': case 'C':
-			push(&user_opts, &nuser, opt);
-			push(&g.pass_flags, &g.npass, opt);
+			ssh_flag(g, cl, opt, NULL);
 			break;
-		case '3': g.through_local = 1; break;
-		case 'R': g.through_local = 0; break;
+		case '3': g->through_local = 1; break;
+		case 'R': g->through_local = 0; break;
 		case 'B':
-			push(&user_opts, &nuser, "-oBatchmode=yes");
-			push(&g.pass_flags, &g.npass, "-oBatchmode=yes");
-			g.batch = 1;
+			ssh_flag(g, cl, "-oBatchmode=yes", NULL);
+			g->batch = 1;
 			break;
 		case 'c': case 'F': case 'i': case 'J': case 'o':
-			push(&user_opts, &nuser, opt);
-			push(&user_opts, &nuser, optarg);
-			push(&g.pass_flags, &g.npass, opt);
-			push(&g.pass_flags, &g.npass, optarg);
+			ssh_flag(g, cl, opt, optarg);
 			break;
 		case 'P':
 			if (number(optarg, 1, 65535) == 0) {
@@ -504,35 +508,33 @@ main(int argc, char **argv)
 				    optarg);
 				exit(255);
 			}
-			g.port = optarg;
+			g->port = optarg;
 			break;
-		case 'S': g.ssh_program = optarg; break;
-		case 'D': g.sftp_direct = optarg; break;
+		case 'S': g->ssh_program = optarg; break;
+		case 'D': g->sftp_direct = optarg; break;
 		case 'l':
-			if ((g.limit_kbps = number(optarg, 1,
+			if ((g->limit_kbps = number(optarg, 1,
 			    100 * 1024 * 1024)) == 0)
 				usage();
-			g.so.limit_kbps = g.limit_kbps;
+			g->so.limit_kbps = g->limit_kbps;
 			break;
-		case 'O': g.legacy = 1; break;
-		case 's': g.legacy = 0; break;
-		case 'p': g.preserve = 1; break;
-		case 'r': g.recurse = 1; break;
-		case 'T': g.strict = 0; break;
+		case 'O': g->legacy = 1; break;
+		case 's': g->legacy = 0; break;
+		case 'p': g->preserve = 1; break;
+		case 'r': g->recurse = 1; break;
+		case 'T': g->strict = 0; break;
 		case 'q':
-			g.quiet = 1;
-			push(&user_opts, &nuser, opt);
-			push(&g.pass_flags, &g.npass, opt);
+			g->quiet = 1;
+			ssh_flag(g, cl, opt, NULL);
 			break;
 		case 'v':
-			g.verbose = 1;
-			push(&user_opts, &nuser, opt);
-			push(&g.pass_flags, &g.npass, opt);
+			g->verbose = 1;
+			ssh_flag(g, cl, opt, NULL);
 			break;
-		case 'X': sftp_option(&g, optarg); break;
-		case 'd': g.targetdir = 1; break;
-		case 'f': fflag = 1; break;
-		case 't': tflag = 1; break;
+		case 'X': sftp_option(g, optarg); break;
+		case 'd': g->targetdir = 1; break;
+		case 'f': cl->fflag = 1; break;
+		case 't': cl->tflag = 1; break;
 		case ':':
 			fprintf(stderr, "scp: option requires an argument -- "
 			    "%c\n", optopt);
@@ -543,10 +545,28 @@ main(int argc, char **argv)
 			usage();
 		}
 	}
+}
+
+int
+main(int argc, char **argv)
+{
+	struct scp g;
+	struct cmdline cl;
+	size_t nsrc, i;
+	char *targ;
+
+	memset(&g, 0, sizeof(g));
+	memset(&cl, 0, sizeof(cl));
+	g.strict = 1;
+	g.through_local = 1;
+	g.ssh_program = "ssh";
+	signal(SIGPIPE, SIG_IGN);
+	log_init("scp", LOG_LEVEL_INFO, 0, 1);
+	parse_flags(&g, &cl, argc, argv);
 	argc -= optind;
 	argv += optind;
-	if (tflag || fflag)
-		return far_end(&g, tflag, argc, argv);
+	if (cl.tflag || cl.fflag)
+		return far_end(&g, cl.tflag, argc, argv);
 	if (argc < 2)
 		usage();
 
@@ -557,8 +577,8 @@ main(int argc, char **argv)
 	push(&g.ssh, &g.nssh, "-oClearAllForwardings=yes");
 	push(&g.ssh, &g.nssh, "-oRemoteCommand=none");
 	push(&g.ssh, &g.nssh, "-oRequestTTY=no");
-	for (i = 0; i < (int)nuser; i++)
-		push(&g.ssh, &g.nssh, user_opts[i]);
+	for (i = 0; i < cl.nuser; i++)
+		push(&g.ssh, &g.nssh, cl.user_opts[i]);
 	/* After -A, whose value ssh takes first. */
 	push(&g.ssh, &g.nssh, "-oForwardAgent=no");
 
@@ -580,7 +600,7 @@ main(int argc, char **argv)
 		to_local(&g, argv, nsrc, targ);
 	}
 	scp_free_strv(g.ssh, g.nssh);
-	scp_free_strv(user_opts, nuser);
+	scp_free_strv(cl.user_opts, cl.nuser);
 	scp_free_strv(g.pass_flags, g.npass);
 	return g.errs ? 1 : 0;
 }

@@ -230,7 +230,8 @@ send_dir(struct scp *g, int rd, int wr, const char *name,
 	char *rec, *path;
 
 	if (depth > MAX_DEPTH) {
-		legacy_run_err(g, wr, "%s: Maximum directory depth exceeded", name);
+		legacy_run_err(g, wr, "%s: Maximum directory depth exceeded",
+		    name);
 		return;
 	}
 	if ((d = opendir(name)) == NULL) {
@@ -254,7 +255,8 @@ send_dir(struct scp *g, int rd, int wr, const char *name,
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
 		if (strlen(name) + strlen(e->d_name) + 2 > 4096) {
-			legacy_run_err(g, wr, "%s/%s: name too long", name, e->d_name);
+			legacy_run_err(g, wr, "%s/%s: name too long", name,
+			    e->d_name);
 			continue;
 		}
 		path = x_asprintf("%s/%s", name, e->d_name);
