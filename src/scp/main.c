@@ -237,7 +237,9 @@ legacy_download(struct scp *g, const struct rpath *s, const char *target)
 		(void)legacy_sink(g, in, out, target, s->path);
 		close(in);
 		close(out);
-		(void)scp_wait(pid);
+		/* ssh's status: a far end that never ran is an error. */
+		if (scp_wait(pid) != 0)
+			g->errs++;
 	} else
 		g->errs++;
 	x_free(cmd);
@@ -565,8 +567,12 @@ main(int argc, char **argv)
 	parse_flags(&g, &cl, argc, argv);
 	argc -= optind;
 	argv += optind;
-	if (cl.tflag || cl.fflag)
-		return far_end(&g, cl.tflag, argc, argv);
+	if (cl.tflag || cl.fflag) {
+		i = (size_t)far_end(&g, cl.tflag, argc, argv);
+		scp_free_strv(cl.user_opts, cl.nuser);
+		scp_free_strv(g.pass_flags, g.npass);
+		return (int)i;
+	}
 	if (argc < 2)
 		usage();
 

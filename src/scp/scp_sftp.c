@@ -33,6 +33,14 @@ struct sconn {
 	pid_t pid;
 };
 
+static void
+__attribute__((noreturn))
+conn_lost(void)
+{
+	fprintf(stderr, "scp: Connection closed\r\n");
+	exit(255);
+}
+
 static int
 sconn_open(struct scp *g, const char *user, const char *host,
     struct sconn *sc)
@@ -45,8 +53,7 @@ sconn_open(struct scp *g, const char *user, const char *host,
 		close(sc->in);
 		close(sc->out);
 		(void)scp_wait(sc->pid);
-		scp_err(g, "Connection closed");
-		return -1;
+		conn_lost();
 	}
 	return 0;
 }
@@ -58,14 +65,6 @@ sconn_close(struct sconn *sc)
 	close(sc->in);
 	close(sc->out);
 	(void)scp_wait(sc->pid);
-}
-
-static void
-__attribute__((noreturn))
-conn_lost(void)
-{
-	fprintf(stderr, "scp: Connection closed\r\n");
-	exit(255);
 }
 
 static char *

@@ -11,8 +11,8 @@
 # 3. Remote to remote: through this host (-3, the default) and directly
 #    (-R, scp run on the source host), SFTP and -O.
 # 4. Errors (missing files, a directory without -r, a file where a
-#    directory must be): the messages and exit status of Debian's scp on
-#    the same case, SFTP and -O.
+#    directory must be, an ssh that fails): the messages and exit status
+#    of Debian's scp on the same case, SFTP and -O.
 # 5. Debian's scp -O against our sshd with our scp as the far end.
 # 6. A hostile server (-S program) that sends a name that was not asked
 #    for, "../x" or "a/b": refused with OpenSSH's messages, nothing
@@ -233,6 +233,18 @@ same_error "-O a missing local target directory" -O "a:$T/e/file" \
 same_error "-O a missing local file" -O "$T/e/nofile" "a:$T/e/dst"
 same_error "-O a remote target in a missing directory" -O "$T/e/file" \
     "a:$T/e/nodir/x"
+# ssh that fails at once: "Connection closed" (255) or "lost connection".
+for args in "x:/a $T/e/" "$T/e/file x:/a" "-O $T/e/file x:/a" \
+    "-O x:/a $T/e/"; do
+	# shellcheck disable=SC2086
+	scp -S /bin/false $args > "$T/e_deb" 2>&1
+	_dr=$?
+	# shellcheck disable=SC2086
+	"$BIN/scp" -S /bin/false $args > "$T/e_our" 2>&1
+	_or=$?
+	check "ssh fails, scp $args: as Debian's scp (status $_dr)" \
+	    [ $_dr -eq $_or ] && cmp -s "$T/e_deb" "$T/e_our"
+done
 
 # 5. Debian's scp -O against our sshd, our scp the far end (ssh too).
 d="$T/d_debclient"
