@@ -233,6 +233,7 @@ same_error "-O a missing local target directory" -O "a:$T/e/file" \
 same_error "-O a missing local file" -O "$T/e/nofile" "a:$T/e/dst"
 same_error "-O a remote target in a missing directory" -O "$T/e/file" \
     "a:$T/e/nodir/x"
+same_out() { [ "$1" -eq "$2" ] && cmp -s "$T/e_deb" "$T/e_our"; }
 # ssh that fails at once: "Connection closed" (255) or "lost connection".
 for args in "x:/a $T/e/" "$T/e/file x:/a" "-O $T/e/file x:/a" \
     "-O x:/a $T/e/"; do
@@ -243,7 +244,7 @@ for args in "x:/a $T/e/" "$T/e/file x:/a" "-O $T/e/file x:/a" \
 	"$BIN/scp" -S /bin/false $args > "$T/e_our" 2>&1
 	_or=$?
 	check "ssh fails, scp $args: as Debian's scp (status $_dr)" \
-	    [ $_dr -eq $_or ] && cmp -s "$T/e_deb" "$T/e_our"
+	    same_out $_dr $_or
 done
 
 # 5. Debian's scp -O against our sshd, our scp the far end (ssh too).
@@ -329,7 +330,7 @@ rm -f "$HOME/moat-scp-pwned"
 echo q > "$d/x;touch moat-scp-pwned"
 oscp -O "a:$d/x;touch moat-scp-pwned" "$d/got" 2>/dev/null
 check "a remote name with ';' is fetched, nothing run" \
-    [ -f "$d/got" ] && [ ! -e "$HOME/moat-scp-pwned" ]
+    [ -f "$d/got" -a ! -e "$HOME/moat-scp-pwned" ]
 rm -f "$HOME/moat-scp-pwned"
 
 # 7. -D: sftp-server run directly, with ssh's trailing arguments.
@@ -362,7 +363,8 @@ if command -v script >/dev/null 2>&1; then
 	check "progress meter: none with -q" [ ! -s "$T/meter_q" ]
 	"$BIN/scp" -D "$BIN/sftp-server" "$d/m5000" "x:$d/m4" > "$T/meter_n"
 	check "progress meter: none when not on a terminal" \
-	    [ ! -s "$T/meter_n" ] && cmp -s "$d/m5000" "$d/m4"
+	    [ ! -s "$T/meter_n" ]
+	check "the copy made all the same" cmp -s "$d/m5000" "$d/m4"
 else
 	echo "no script(1): the progress meter is not checked" >&2
 fi
