@@ -17,7 +17,8 @@
 # 6. A hostile server (-S program) that sends a name that was not asked
 #    for, "../x" or "a/b": refused with OpenSSH's messages, nothing
 #    written; a remote path with shell characters stays one name.
-# 7. -D runs sftp-server directly (it ignores ssh's "-- host sftp").
+# 7. -D runs sftp-server directly (it ignores ssh's "-- host sftp");
+#    -l limits the rate.
 # 8. The progress meter as Debian's scp's on a terminal, none otherwise.
 . "$(dirname "$0")/lib.sh"
 need scp
@@ -341,21 +342,28 @@ check "-D sftp-server: upload" diff "$T/f/file 1" "$d/one"
 "$BIN/scp" -D "$DEB_SFTP" -p "x:$d/one" "$d/two" 2>>"$d.err"
 check "-D Debian's sftp-server: download" diff "$T/f/file 1" "$d/two"
 check "-D: no error on stderr" not_ours "$d.err"
+# -l 200: 50 KiB take two seconds (400 Kbit at 200 Kbit/s), not less.
+head -c 51200 /dev/urandom > "$d/l50k"
+_t0=$(date +%s%N)
+"$BIN/scp" -l 200 -D "$BIN/sftp-server" "$d/l50k" "x:$d/l50k_2" 2>/dev/null
+_ms=$((($(date +%s%N) - _t0) / 1000000))
+check "-l 200: 50 KiB in 1.9 s or more (${_ms} ms)" [ "$_ms" -ge 1900 ]
+check "-l 200: the bytes arrive" cmp -s "$d/l50k" "$d/l50k_2"
 
 # 8. The progress meter on a terminal, laid out as Debian's scp's
-#    (figures and spaces squeezed: the rates differ); none with -q or
+#    (numbers and spaces squeezed: the rates differ); none with -q or
 #    when standard output is not a terminal.
 if command -v script >/dev/null 2>&1; then
 	head -c 5000 /dev/urandom > "$d/m5000"
 	meter() { # meter SCP: the last line of its meter, as a shape
 		script -qc "$1 -D $BIN/sftp-server $d/m5000 x:$d/m2" /dev/null |
 		    tr '\r' '\n' | grep -a . | tail -1 |
-		    sed -e 's/[0-9]/9/g' -e 's/[KMG]B/XB/g' | tr -s ' '
+		    sed -e 's/[0-9][0-9]*/9/g' -e 's/[KMG]B/XB/g' | tr -s ' '
 	}
 	meter scp > "$T/meter_deb"
 	meter "$BIN/scp" > "$T/meter_our"
 	check "progress meter: a line ending in 100%, size, rate, time" \
-	    grep -q '^m9999 999% 9999 9.9XB/s 99:99 $' "$T/meter_our"
+	    grep -q '^m9 9% 9 9.9XB/s 9:9 $' "$T/meter_our"
 	check "progress meter laid out as Debian's" \
 	    cmp -s "$T/meter_deb" "$T/meter_our"
 	script -qc "$BIN/scp -q -D $BIN/sftp-server $d/m5000 x:$d/m3" \
