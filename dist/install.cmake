@@ -2,7 +2,7 @@
 # Debian's openssh-server, openssh-client and openssh-sftp-server do,
 # under the directories of dist/paths.cmake:
 #
-#   sbin/sshd; bin/ssh, ssh-keygen, ssh-keyscan, sftp, ssh-agent,
+#   sbin/sshd; bin/ssh, ssh-keygen, ssh-keyscan, sftp, scp, ssh-agent,
 #   ssh-add; lib/openssh/ssh-keysign (setuid root when installed by
 #   root), lib/openssh/sftp-server; the manual pages;
 #   SSHDIR/sshd_config, ssh_config and the empty sshd_config.d and

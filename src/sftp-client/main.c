@@ -101,41 +101,17 @@ number(const char *s, unsigned long min, unsigned long max, const char *what)
 	return v;
 }
 
-/* Run argv with its stdin/stdout on two pipes; an interactive
- * session's ^C is ours, not the server's (ssh's). */
+/* The server (or ssh); an interactive session's ^C is ours, not the
+ * server's. */
 static pid_t
 start_server(char **argv, int *in_fd, int *out_fd, int interactive)
 {
-	int to[2], from[2];
 	pid_t pid;
 
-	if (pipe(to) == -1 || pipe(from) == -1) {
-		fprintf(stderr, "pipe: %s\r\n", strerror(errno));
+	if (sftp_spawn(argv, interactive, in_fd, out_fd, &pid) != 0) {
+		fprintf(stderr, "pipe/fork: %s\r\n", strerror(errno));
 		exit(1);
 	}
-	if ((pid = fork()) == -1) {
-		fprintf(stderr, "fork: %s\r\n", strerror(errno));
-		exit(1);
-	}
-	if (pid == 0) {
-		if (dup2(to[0], STDIN_FILENO) == -1 ||
-		    dup2(from[1], STDOUT_FILENO) == -1)
-			_exit(1);
-		close(to[0]);
-		close(to[1]);
-		close(from[0]);
-		close(from[1]);
-		signal(SIGPIPE, SIG_DFL);
-		if (interactive)
-			signal(SIGINT, SIG_IGN);
-		execvp(argv[0], argv);
-		fprintf(stderr, "exec: %s: %s\r\n", argv[0], strerror(errno));
-		_exit(1);
-	}
-	close(to[0]);
-	close(from[1]);
-	*in_fd = from[0];
-	*out_fd = to[1];
 	return pid;
 }
 

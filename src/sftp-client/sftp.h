@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "sftp_client.h"
+#include "sftp_prog.h"
 
 struct sftp_ctx {
 	struct sftp_conn *c;
@@ -67,16 +68,6 @@ int cmd_lls(struct sftp_ctx *x, int argc, struct word *w);
 int cmd_df(struct sftp_ctx *x, int argc, struct word *w);
 int cmd_get(struct sftp_ctx *x, int argc, struct word *w, int resume);
 int cmd_put(struct sftp_ctx *x, int argc, struct word *w, int resume);
-/* The meter of one transfer (progress.c); on a terminal only. */
-struct progress {
-	const char *name;
-	uint64_t size, done;
-	double start, last;
-};
-void progress_start(struct progress *p, const char *name, uint64_t size,
-    uint64_t done);
-sftp_progress_fn progress_update;
-void progress_end(struct progress *p);
 
 /* The fetch of host:path given on the command line. */
 int fetch_direct(struct sftp_ctx *x, const char *rpath, const char *local);

@@ -35,7 +35,7 @@ debian_path() { # NAME: Debian's path of OpenSSH's program NAME
 		esac
 	fi
 }
-for p in sshd ssh ssh-keygen ssh-keyscan sftp ssh-agent ssh-add \
+for p in sshd ssh ssh-keygen ssh-keyscan sftp scp ssh-agent ssh-add \
     ssh-keysign sftp-server; do
 	[ -x "$BIN/$p" ] || continue
 	deb=$(debian_path "$p")

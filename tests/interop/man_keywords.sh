@@ -7,8 +7,9 @@
 # ".It Cm Keyword" entry; one accepted and ignored (T_IGNORE and
 # T_DEPRECATED rows, ssh's ignored list) must at least be named with
 # ".Cm Keyword" (the pages list them in their own section). sshd(8),
-# ssh(1) and ssh-add(1): each option letter needs an ".It Fl x" entry. Names compare
-# without regard to case, as the parsers compare them.
+# ssh(1), ssh-add(1) and scp(1): each option letter needs an ".It Fl x"
+# entry. Names compare without regard to case, as the parsers compare
+# them.
 . "$(dirname "$0")/lib.sh"
 
 MAN=$SRC/man
@@ -94,6 +95,14 @@ if [ -f "$SRC/src/add/main.c" ]; then
 	flags "$MAN/ssh-add.1" >"$T/add.have"
 	check_list "ssh-add.1 describes every flag" "$T/add.flags" \
 	    "$T/add.have"
+fi
+if [ -f "$SRC/src/scp/main.c" ]; then
+	# scp's -R copies between hosts; its -d -f -t (the far end's) and
+	# the obsolete -1 -2 are not described, as in OpenSSH's page.
+	{ getopt_letters "$SRC/src/scp/main.c" '":12346AB'; echo R; } |
+	    grep -v '^[12dft]$' | sort -u >"$T/scp.flags"
+	flags "$MAN/scp.1" >"$T/scp.have"
+	check_list "scp.1 describes every flag" "$T/scp.flags" "$T/scp.have"
 fi
 
 finish
