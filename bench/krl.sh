@@ -21,7 +21,8 @@ trap 'rm -rf "$T"' EXIT
 for flags in "" "-fsanitize=address,undefined"; do
 	cc -O2 $flags -o "$T/krl_lookup" "$ROOT/bench/krl_lookup.c" \
 	    -I"$ROOT/src/core" -I"$ROOT/src/keys" -I"$ROOT/src/crypto" \
-	    "$B/libmoat.a" -lcrypto 2>/dev/null && break
+	    "$B/libmoat_keys.a" "$B/libmoat_crypto.a" "$B/libmoat_core.a" \
+	    -lcrypto 2>/dev/null && break
 done
 [ -x "$T/krl_lookup" ] || { echo "cannot build krl_lookup"; exit 1; }
 $K -q -t ed25519 -N '' -f "$T/ca" -C ca || exit 1

@@ -62,7 +62,12 @@ for d in core crypto keys transport conn server client sftp; do
 done
 cc="${CC:-cc} -std=gnu11 -O1 -g -D_GNU_SOURCE -DHAVE_PAM=1 -Wall -Wextra
     -Werror -Wno-unused-parameter $incs -I$fz"
-libs="$top/build/libmoat.a -lcrypto -lcrypt -lpam"
+# The layers' archives, highest first (each needs those below it).
+libs=""
+for l in server client sftp conn transport keys crypto core; do
+	libs="$libs $top/build/libmoat_$l.a"
+done
+libs="$libs -lcrypto -lz -lcrypt -lpam -lseccomp"
 
 if [ "${1:-}" = keys ]; then
 	k=$T/keys
@@ -124,7 +129,7 @@ EOF
 	exit 0
 fi
 
-if [ ! -f "$top/build/libmoat.a" ] || [ ! -x "$top/build/bin/sftp-server" ]
+if [ ! -f "$top/build/libmoat_core.a" ] || [ ! -x "$top/build/bin/sftp-server" ]
 then
 	echo "mkseeds: run make build first" >&2
 	exit 1
