@@ -69,11 +69,14 @@ for c in "$C1" "$C2"; do
 	    [ "$(readlink "/proc/$c/exe")" = "$L_EXE" ]
 	check "connection $c was started with -R" \
 	    sh -c "tr '\\0' '\\n' < /proc/$c/cmdline | grep -qx -- -R"
-	# 0-2, the client (3), the startup pipe (4) and the socketpair to
-	# its pre-authentication child (privilege separation).
+	# 0-2, the client (3), the startup pipe (4), the socketpair to
+	# its pre-authentication child (privilege separation, 5) and the
+	# monitor's event loop (6).
 	fds=$(ls "/proc/$c/fd" | sort -n | tr '\n' ' ')
-	check "connection $c holds fds 0-5 only ($fds)" \
-	    [ "$fds" = "0 1 2 3 4 5 " ]
+	check "connection $c holds fds 0-6 only ($fds)" \
+	    [ "$fds" = "0 1 2 3 4 5 6 " ]
+	check "connection $c: fd 6 is the monitor's epoll instance" \
+	    sh -c "readlink /proc/$c/fd/6 | grep -qx 'anon_inode:\[eventpoll\]'"
 	check "connection $c: fd 5 is a socket" \
 	    sh -c "readlink /proc/$c/fd/5 | grep -q '^socket:'"
 	check "connection $c: fd 3 is the socket" \
