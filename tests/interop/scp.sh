@@ -4,7 +4,7 @@
 # 1. The argv scp gives ssh is the one Debian's scp gives (a fake -S).
 # 2. Upload and download of a tree with odd names (spaces, quotes, shell
 #    characters), -r -p: diff -r equal, modes and times kept; several
-#    files into a directory; a remote glob; a 64 MiB file up and down,
+#    files into a directory; a remote glob; a 16 MiB file up and down,
 #    checksums equal; against our sshd ("a") and Debian's ("b"), SFTP
 #    and -O. In -O mode the far end is our scp (an ssh wrapper runs it),
 #    and once Debian's.
@@ -141,7 +141,7 @@ not_ours() {
 	    -e 'Connection closed' -e 'not a regular file' "$1"
 }
 mk_tree "$T/tree"
-head -c 67108864 /dev/urandom > "$T/big"
+head -c 16777216 /dev/urandom > "$T/big"
 BIGSUM=$(sha256sum < "$T/big")
 mkdir "$T/f"
 for i in 1 2 3 4 5; do echo "$i" > "$T/f/file $i"; done
@@ -170,7 +170,7 @@ for h in a b; do
 		if [ $h = a ]; then
 			oscp $M "$T/big" "$h:$d/big" 2>>"$d.err" &&
 			    oscp $M "$h:$d/big" "$d/big_back" 2>>"$d.err"
-			check "$h $m: 64 MiB up and down, checksum equal" \
+			check "$h $m: 16 MiB up and down, checksum equal" \
 			    [ "$(sha256sum < "$d/big_back" 2>/dev/null)" = \
 			    "$BIGSUM" ]
 		fi
@@ -259,7 +259,7 @@ SSH=/usr/bin/ssh dscp -O -rp "a:$d/up/tree" "$d/down" 2>>"$d.err"
 check "Debian's scp -O from our sshd and scp: tree equal" \
     same_tree "$T/tree" "$d/down/tree"
 SSH=/usr/bin/ssh dscp -O "$T/big" "a:$d/big" 2>>"$d.err"
-check "Debian's scp -O to our scp: 64 MiB, checksum equal" \
+check "Debian's scp -O to our scp: 16 MiB, checksum equal" \
     [ "$(sha256sum < "$d/big" 2>/dev/null)" = "$BIGSUM" ]
 [ -s "$d.err" ] && cat "$d.err" >&2
 
