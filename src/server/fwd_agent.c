@@ -20,11 +20,16 @@
  * link elsewhere cannot make us unlink another file of that name; the
  * directory itself is removed only while its path still names the one
  * we made (rmdir removes nothing but an empty directory anyway).
+ *
+ * A process killed before it could remove them leaves both behind;
+ * fwd_agent_sweep() lets whoever saw it die (sshd's monitor, through a
+ * child that is the user) find them by the dead process's id.
  */
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -230,4 +235,54 @@ fwd_agent_free(struct chan_set *cs, struct fwd_agent *fa)
 	x_free(fa->name);
 	x_free(fa->path);
 	x_free(fa);
+}
+
+/* Whether name is "ssh-" and FWD_AGENT_RANDOM letters or digits. */
+static int
+sweep_name(const char *name)
+{
+	size_t i;
+
+	if (strncmp(name, "ssh-", 4) != 0 ||
+	    strlen(name) != 4 + FWD_AGENT_RANDOM)
+		return 0;
+	for (i = 4; name[i] != '\0'; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') ||
+		    (name[i] >= 'A' && name[i] <= 'Z') ||
+		    (name[i] >= '0' && name[i] <= '9')))
+			return 0;
+	return 1;
+}
+
+int
+fwd_agent_sweep(const char *tmpdir, long pid)
+{
+	struct dirent *de;
+	struct stat st;
+	char sock[32];
+	DIR *d;
+	int fd, n = 0;
+
+	snprintf(sock, sizeof(sock), "agent.%ld", pid);
+	if ((d = opendir(tmpdir)) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		if (!sweep_name(de->d_name))
+			continue;
+		if ((fd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY |
+		    O_NOFOLLOW | O_CLOEXEC)) == -1)
+			continue;
+		if (fstat(fd, &st) == 0 && st.st_uid == geteuid() &&
+		    (st.st_mode & 07777) == 0700 &&
+		    fstatat(fd, sock, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISSOCK(st.st_mode) && unlinkat(fd, sock, 0) == 0) {
+			log_debug("removed %s/%s/%s, left by a process that "
+			    "died", tmpdir, de->d_name, sock);
+			n++;
+			(void)unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR);
+		}
+		close(fd);
+	}
+	closedir(d);
+	return n;
 }

@@ -53,4 +53,13 @@ const char *fwd_agent_path(const struct fwd_agent *fa);
  */
 void fwd_agent_free(struct chan_set *cs, struct fwd_agent *fa);
 
+/*
+ * After the process with id pid ended without removing its socket
+ * (killed): remove each tmpdir/ssh-XXXXXXXXXX/agent.PID socket in a
+ * directory of ours (owner, mode 0700), and the directory when that
+ * leaves it empty. Run it as the user whose process that was; returns
+ * how many sockets it removed.
+ */
+int fwd_agent_sweep(const char *tmpdir, long pid);
+
 #endif

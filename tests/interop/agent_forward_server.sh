@@ -7,7 +7,8 @@
 # mode 0700, socket agent.PID), ssh-add -l lists the agent's key through
 # it, and Debian's ssh run there logs in to the second sshd with that
 # key alone. The directory is gone once the connection ends, also when
-# the client is killed. AllowAgentForwarding no (globally and in a
+# the client is killed, and when the server's process for the
+# connection is (sshd's monitor sweeps it). AllowAgentForwarding no (globally and in a
 # Match), DisableForwarding yes, the key options no-agent-forwarding
 # and restrict, and a certificate without permit-agent-forwarding each
 # refuse: no SSH_AUTH_SOCK, no directory, OpenSSH 9.2's debug line and
@@ -206,5 +207,26 @@ kill -9 "$SSH_PID"
 wait "$SSH_PID" 2>/dev/null
 exec 3>&-
 check "killed client: the directory is removed" wait_gone "${s%/*}"
+
+# 7. The connection's process (the user's, agent.PID) killed: sshd's
+# monitor has the socket and directory removed.
+SSH_AUTH_SOCK="$AGENT_SOCK" ssh -F /dev/null -o BatchMode=yes \
+    -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
+    -o IdentitiesOnly=yes -i "$T/id_ed25519" -p "$PORT" -A \
+    "$U@127.0.0.1" 'echo "SOCK=$SSH_AUTH_SOCK"; cat >/dev/null' \
+    <"$T/in" >"$T/out7" 2>&1 &
+SSH_PID=$!
+exec 3>"$T/in"
+wait_log "$T/out7" "^SOCK=/" || { cat "$T/out7"; tail -20 "$T/sshd.log"; } >&2
+s=$(sock_path "$T/out7")
+check "killed server process: the socket exists during the session" test -S "$s"
+kill -9 "${s##*.}"
+wait "$SSH_PID" 2>/dev/null
+exec 3>&-
+check "killed server process: logged" wait_log "$T/sshd.log" \
+    "post-authentication process ${s##*.} killed by signal 9"
+check "killed server process: the directory is removed" wait_gone "${s%/*}"
+check "killed server process: the sweep logged" wait_log "$T/sshd.log" \
+    "removed $s, left by a process that died"
 check "no directory of the user left in /tmp" no_user_dirs
 finish

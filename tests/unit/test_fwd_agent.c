@@ -8,7 +8,8 @@
  * another directory each time; given to the user when root serves
  * another one; nothing left by a failure; and a directory swapped for
  * a link to another one after the fact does not make free remove a
- * file there.
+ * file there. The sweep after a killed process: only its socket, only
+ * in directories of the right name, owner and mode.
  */
 #include <sys/stat.h>
 
@@ -257,6 +258,85 @@ test_given_to_user(const char *base)
 	chan_set_free(cs);
 }
 
+/* A socket bound at dir/name; 0 on success. */
+static int
+bind_at(const char *dir, const char *name)
+{
+	char *path = x_asprintf("%s/%s", dir, name);
+	int fd = fwd_unix_listen_fd(path, 0177);
+
+	x_free(path);
+	if (fd == -1)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+/*
+ * What a killed process left: its socket and directory go; another
+ * process's socket, a directory that is not 0700, a name that is not
+ * ssh- and ten letters or digits, and a link are left alone; a
+ * directory holding more keeps the rest.
+ */
+static void
+test_sweep(const char *base)
+{
+	char *dead = x_asprintf("%s/ssh-Ab3dEf6hIj", base);
+	char *alive = x_asprintf("%s/ssh-0123456789", base);
+	char *open_mode = x_asprintf("%s/ssh-abcdefghij", base);
+	char *odd = x_asprintf("%s/ssh-abc", base);
+	char *full = x_asprintf("%s/ssh-ZZZZZZZZZZ", base);
+	char *link = x_asprintf("%s/ssh-LLLLLLLLLL", base);
+	char *kept = x_asprintf("%s/kept", full);
+	struct stat st;
+	int fd;
+
+	CHECK(mkdir(dead, 0700) == 0 && bind_at(dead, "agent.4242") == 0);
+	CHECK(mkdir(alive, 0700) == 0 && bind_at(alive, "agent.4243") == 0);
+	CHECK(mkdir(open_mode, 0700) == 0 && chmod(open_mode, 0755) == 0 &&
+	    bind_at(open_mode, "agent.4242") == 0);
+	CHECK(mkdir(odd, 0700) == 0 && bind_at(odd, "agent.4242") == 0);
+	CHECK(mkdir(full, 0700) == 0 && bind_at(full, "agent.4242") == 0);
+	CHECK((fd = open(kept, O_WRONLY | O_CREAT, 0600)) != -1);
+	if (fd != -1)
+		close(fd);
+	CHECK(symlink(alive, link) == 0);
+
+	CHECK(fwd_agent_sweep(base, 4242) == 2);
+	CHECK(lstat(dead, &st) == -1);
+	CHECK(count_entries(alive) == 1);
+	CHECK(count_entries(open_mode) == 1);
+	CHECK(count_entries(odd) == 1);
+	CHECK(count_entries(full) == 1 && stat(kept, &st) == 0);
+	CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+	/* Nothing of that process left: nothing more to do. */
+	CHECK(fwd_agent_sweep(base, 4242) == 0);
+	CHECK(fwd_agent_sweep(base, 4243) == 1);
+	CHECK(lstat(alive, &st) == -1);
+
+	(void)unlink(link);
+	(void)unlink(kept);
+	(void)rmdir(full);
+	CHECK(chmod(open_mode, 0700) == 0);
+	CHECK(fwd_agent_sweep(base, 4242) == 1);
+	CHECK(lstat(open_mode, &st) == -1);
+	{
+		char *s = x_asprintf("%s/agent.4242", odd);
+
+		(void)unlink(s);
+		x_free(s);
+	}
+	(void)rmdir(odd);
+	CHECK(count_entries(base) == 0);
+	x_free(dead);
+	x_free(alive);
+	x_free(open_mode);
+	x_free(odd);
+	x_free(full);
+	x_free(link);
+	x_free(kept);
+}
+
 int
 main(void)
 {
@@ -271,6 +351,7 @@ main(void)
 	test_failure(base);
 	test_swapped(base);
 	test_given_to_user(base);
+	test_sweep(base);
 	CHECK(rmdir(base) == 0);
 	return TEST_DONE();
 }
