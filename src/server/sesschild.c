@@ -37,6 +37,7 @@
 #include "authopts.h"
 #include "channel.h"
 #include "err.h"
+#include "fwd_agent.h"
 #include "installdirs.h"
 #include "log.h"
 #include "loginrec.h"
@@ -69,7 +70,8 @@ user_shell(const struct passwd *pw)
 /*
  * The child's environment, in OpenSSH's order (a later one replaces an
  * earlier one): what the client sent (AcceptEnv), the login variables,
- * TERM, then -- when PermitUserEnvironment allows the name -- the
+ * TERM, SSH_AUTH_SOCK when agent forwarding listens, then -- when
+ * PermitUserEnvironment allows the name -- the
  * key's environment= options and ~/.ssh/environment (read here, so call
  * this as the user), then SetEnv, and last what only the server knows.
  */
@@ -96,6 +98,8 @@ build_env(struct session *s, const char *original_command,
 	sess_env_set(e, "SHELL", user_shell(pw));
 	if (s->ptyfd != -1 && s->term != NULL && *s->term != '\0')
 		sess_env_set(e, "TERM", s->term);
+	if (conn->agent != NULL)
+		sess_env_set(e, "SSH_AUTH_SOCK", fwd_agent_path(conn->agent));
 	for (i = 0; conn->opts != NULL && i < conn->opts->nenv; i++) {
 		v = x_strdup(conn->opts->env[i]);
 		if ((eq = strchr(v, '=')) != NULL) {

@@ -36,6 +36,7 @@
 #include "channel.h"
 #include "err.h"
 #include "ev.h"
+#include "fwd_agent.h"
 #include "fwd_server.h"
 #include "hostkeys_notify.h"
 #include "log.h"
@@ -273,6 +274,34 @@ req_signal(struct session *s, struct sbuf *b)
 	return r;
 }
 
+/*
+ * auth-agent-req@openssh.com (no fields): listen for the session's
+ * children on a socket whose connections go to the client's agent. The
+ * first accepted request on a connection makes the one listener; its
+ * path is SSH_AUTH_SOCK for every child started after it, on any
+ * session of the connection. A later request is refused, as in OpenSSH.
+ */
+static int
+req_auth_agent(struct session *s, struct sbuf *b)
+{
+	struct sess_conn *conn = s->conn;
+	const char *rule;
+
+	if (sbuf_len(b) != 0)
+		return ERR_PROTOCOL;
+	if ((rule = fwd_agent_refusal(conn->sc, conn->opts)) != NULL) {
+		/* OpenSSH 9.2's line, then which rule said no. */
+		log_debug("session_auth_agent_req: agent forwarding disabled");
+		log_debug("agent forwarding refused by %s", rule);
+		return ERR_PERMISSION_DENIED;
+	}
+	if (conn->agent_asked)
+		return ERR_PERMISSION_DENIED;
+	conn->agent_asked = 1;
+	return fwd_agent_listen(conn->cs, conn->pw, FWD_AGENT_TMPDIR,
+	    &conn->agent);
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(struct session *, struct sbuf *);
@@ -284,6 +313,7 @@ static const struct {
 	{ "subsystem",		req_subsystem },
 	{ "window-change",	req_window_change },
 	{ "signal",		req_signal },
+	{ "auth-agent-req@openssh.com", req_auth_agent },
 };
 
 static int
@@ -552,6 +582,7 @@ session_serve(struct transport *t, const struct servconf *sc,
 	r = conn_loop(t, conn.cs);
  out:
 	chan_set_free(conn.cs);
+	fwd_agent_free(NULL, conn.agent);
 	fwd_server_free(fs);
 	if (sfd != -1)
 		close(sfd);

@@ -4,8 +4,9 @@
  * session_serve() is what sshd calls once a user has authenticated: it
  * runs the connection layer for that one connection until the client
  * goes away, serving "session" channels: pty-req, env, exec, shell,
- * subsystem, window-change, signal, and exit-status / exit-signal when
- * the child ends. Each child runs in a new session as the user (when the
+ * subsystem, window-change, signal, auth-agent-req@openssh.com (agent
+ * forwarding, fwd_agent.h), and exit-status / exit-signal when the
+ * child ends. Each child runs in a new session as the user (when the
  * server is root), in the home directory, with an environment built as
  * OpenSSH builds it, and with no descriptor but its own 0, 1 and 2.
  */

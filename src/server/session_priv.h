@@ -13,6 +13,7 @@
 
 struct chan_set;
 struct chan;
+struct fwd_agent;
 
 /* One connection. */
 struct sess_conn {
@@ -27,6 +28,8 @@ struct sess_conn {
 	int sockfd;			/* the connection's socket, for IPQoS */
 	int nsessions;
 	int next_id;			/* session number for logs */
+	struct fwd_agent *agent;	/* agent forwarding's listener */
+	int agent_asked;		/* auth-agent-req@openssh.com seen */
 };
 
 /* One session channel. */

@@ -53,6 +53,7 @@
 #include "authority.h"
 #include "err.h"
 #include "ev.h"
+#include "fwd_agent.h"
 #include "log.h"
 #include "mem.h"
 #include "memtrim.h"
@@ -409,6 +410,39 @@ postauth_main(struct server *s, int in, int out, const struct tr_config *tc0,
 	_exit(r == 0 ? 0 : 1);
 }
 
+/*
+ * A post-auth process that was killed could not remove its agent
+ * forwarding socket and directory (fwd_agent.h): a child that is the
+ * user, inside ChrootDirectory as that process was, removes them.
+ */
+static void
+sweep_agent_socket(const struct auth_result *res, pid_t dead)
+{
+	const char *cd = res->sc->chroot_directory, *what;
+	char *chroot_path = NULL;
+	int status;
+	pid_t pid;
+
+	if (geteuid() != 0) {
+		(void)fwd_agent_sweep(FWD_AGENT_TMPDIR, (long)dead);
+		return;
+	}
+	if (cd != NULL && strcasecmp(cd, "none") != 0 &&
+	    sess_chroot_path(cd, res->pw, &chroot_path) != 0)
+		return;
+	if ((pid = fork()) == -1) {
+		x_free(chroot_path);
+		return;
+	}
+	if (pid == 0) {
+		if (sess_become_user(res->pw, chroot_path, &what) == 0)
+			(void)fwd_agent_sweep(FWD_AGENT_TMPDIR, (long)dead);
+		_exit(0);
+	}
+	reap(pid, &status);
+	x_free(chroot_path);
+}
+
 int
 privsep_postauth(struct server *s, int in, int out, const struct tr_config *tc,
     struct monitor *m, struct sbuf *state, struct auth_result *res,
@@ -443,6 +477,7 @@ privsep_postauth(struct server *s, int in, int out, const struct tr_config *tc,
 	if (WIFSIGNALED(status)) {
 		log_error("privsep: post-authentication process %ld killed by "
 		    "signal %d", (long)pid, WTERMSIG(status));
+		sweep_agent_socket(res, pid);
 		return 1;
 	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;

@@ -2,7 +2,11 @@
  * fuzz_session.c: the server after authentication: the connection layer
  * (channel open, data, window adjust, EOF, close, requests, global
  * requests) and the session channel's requests: pty-req with its modes,
- * env, exec, shell, subsystem, window-change, signal. The harness is
+ * env, exec, shell, subsystem, window-change, signal, and
+ * auth-agent-req@openssh.com with the auth-agent@openssh.com channels
+ * its socket opens towards the client (the first variant allows agent
+ * forwarding; the others refuse it by AllowAgentForwarding, a restrict
+ * key or DisableForwarding). The harness is
  * fuzz_conn.h: a stand-in transport, no child process (fork fails, so
  * exec, shell and subsystem run their preparation and then fail), no
  * network. The first byte picks one of the configurations below.
@@ -24,7 +28,8 @@ static const struct fz_variant fz_variants[] = {
 	    NULL },
 	    "restrict,pty,command=\"echo hi\",environment=\"A=B\"" },
 	{ { "ChrootDirectory /nonexistent/%u", "PermitUserEnvironment no",
-	    "Subsystem sftp /usr/lib/openssh/sftp-server -l INFO", NULL },
+	    "Subsystem sftp /usr/lib/openssh/sftp-server -l INFO",
+	    "AllowAgentForwarding no", NULL },
 	    "no-pty,no-port-forwarding,permitopen=\"127.0.0.1:8080\"" },
 	{ { "MaxSessions 10", "AcceptEnv LANG", "SetEnv TERM=x LANG=y",
 	    "DisableForwarding yes", NULL },

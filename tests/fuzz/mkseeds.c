@@ -456,6 +456,33 @@ session(const char *dir)
 		sbuf_free(u);
 	}
 	end("synth_hostkeys_prove");
+
+	/*
+	 * Agent forwarding: the request, a second one (refused), then the
+	 * server's auth-agent@openssh.com for the connection waiting on
+	 * its socket (ours 1; a keepalive gives it the turn) answered,
+	 * used and closed; a request with a stray field.
+	 */
+	begin(dir, 0);
+	open_session(0, 2097152, 32768);
+	m(MSG_CHANNEL_REQUEST, "usb", 0, "auth-agent-req@openssh.com", 0);
+	m(MSG_CHANNEL_REQUEST, "usb", 0, "auth-agent-req@openssh.com", 1);
+	m(MSG_GLOBAL_REQUEST, "sb", "keepalive@openssh.com", 0);
+	m(MSG_OPEN_CONFIRMATION, "uuuu", 1, 9, 65536, 16384);
+	{
+		/* SSH_AGENTC_REQUEST_IDENTITIES, framed. */
+		static const unsigned char req[] = { 0, 0, 0, 1, 11 };
+
+		m(MSG_DATA, "uB", 1, sizeof(req), req);
+	}
+	m(MSG_WINDOW_ADJUST, "uu", 1, 4096);
+	m(MSG_EOF, "u", 1);
+	m(MSG_CLOSE, "u", 1);
+	m(MSG_CHANNEL_REQUEST, "usbs", 0, "exec", 1, "ssh-add -l");
+	open_session(2, 2097152, 32768);
+	m(MSG_CHANNEL_REQUEST, "usbs", 1, "auth-agent-req@openssh.com", 1,
+	    "extra");
+	end("synth_agent_forward");
 }
 
 /*
