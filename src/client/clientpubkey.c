@@ -167,6 +167,7 @@ ca_identities_free(struct ca_ctx *c)
 		x_free(c->ids[i].path);
 		key_free(c->ids[i].pub);
 		key_free(c->ids[i].priv);
+		x_free(c->ids[i].comment);
 		cert_free(c->ids[i].cert);
 	}
 	x_free(c->ids);
@@ -212,7 +213,9 @@ load_private(struct ca_ctx *c, struct ca_identity *id)
 
 	if (id->priv != NULL)
 		return 0;
-	r = key_load_private(id->path, "", 1, &id->priv, NULL);
+	x_free(id->comment);
+	id->comment = NULL;
+	r = key_load_private(id->path, "", 1, &id->priv, &id->comment);
 	if (r == ERR_KEY_BAD_PERMISSIONS) {
 		warn_perms(id->path);
 		return r;
@@ -225,7 +228,8 @@ load_private(struct ca_ctx *c, struct ca_identity *id)
 			log_debug2("no passphrase given, try next key");
 			break;
 		}
-		r = key_load_private(id->path, pass, 1, &id->priv, NULL);
+		r = key_load_private(id->path, pass, 1, &id->priv,
+		    &id->comment);
 		x_freezero(pass, strlen(pass));
 		pass = NULL;
 		if (r == ERR_KEY_WRONG_PASSPHRASE)
@@ -403,6 +407,8 @@ ca_pubkey_msg60(struct ca_ctx *c, struct sbuf *p)
 		r = 0;			/* go on with the next key */
 		goto out;
 	}
+	if (id->agent == NULL)
+		ca_agent_add_loaded(c, id);
 	sig = sbuf_new();
 	if ((r = make_signature(c, id, sig)) != 0) {
 		if (id->agent == NULL)
