@@ -183,6 +183,24 @@ ca_agent_load(struct ca_ctx *c)
 	out = x_calloc(c->nids + ag->nids + 1, sizeof(*out));
 	moved = x_calloc(c->nids + 1, 1);
 	taken = x_calloc(ag->nids + 1, 1);
+	/* Certificates from CertificateFile alone come first, as there. */
+	for (i = 0; i < c->nids; i++) {
+		if (!c->ids[i].lone_cert)
+			continue;
+		moved[i] = 1;
+		id = &out[n++];
+		*id = c->ids[i];
+		for (j = 0; j < ag->nids && id->agent == NULL; j++)
+			if (!taken[j] && offered_blob_equal(id, &ag->ids[j])) {
+				taken[j] = 1;
+				id->agent = &ag->ids[j];
+			}
+		for (j = 0; id->pub != NULL && j < ag->nids &&
+		    id->agent == NULL; j++)
+			if (ag->ids[j].cert == NULL &&
+			    key_equal_public(id->pub, ag->ids[j].key))
+				id->agent = &ag->ids[j];
+	}
 	for (j = 0; j < ag->nids; j++) {
 		for (i = 0; i < c->nids; i++)
 			if (!moved[i] && offered_blob_equal(&c->ids[i],

@@ -27,6 +27,11 @@ struct ca_identity {
 	struct key *priv;		/* once loaded */
 	char *comment;			/* the private key file's comment */
 	int added;			/* AddKeysToAgent: done for this one */
+	/*
+	 * A CertificateFile no IdentityFile's key matches: offered first,
+	 * signed only by an agent holding its key (or itself).
+	 */
+	int lone_cert;
 	struct key_cert *cert;		/* offered instead of pub, or NULL */
 	int explicit;
 	int used;			/* succeeded (partially) already */

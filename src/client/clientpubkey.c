@@ -117,6 +117,42 @@ load_certs(struct ca_ctx *c, const char *path, int expl,
 	x_free(cpath);
 }
 
+/*
+ * A CertificateFile that no identity file's key matches: an identity of
+ * its own, named by its file, for a key the agent may hold (OpenSSH
+ * offers every CertificateFile; only an agent can sign for this one).
+ */
+static void
+add_lone_cert(struct ca_ctx *c, const char *path)
+{
+	struct ca_identity *id;
+	struct key_cert *cert;
+	size_t i;
+
+	if (cert_load_public(path, &cert, NULL) != 0)
+		return;
+	if (cert->type != CERT_TYPE_USER) {
+		log_debug("ignoring certificate %s: not a user certificate",
+		    path);
+		cert_free(cert);
+		return;
+	}
+	for (i = 0; i < c->nids; i++)
+		if (c->ids[i].cert != NULL && sbuf_len(c->ids[i].cert->blob) ==
+		    sbuf_len(cert->blob) && memcmp(sbuf_ptr(c->ids[i].cert->blob),
+		    sbuf_ptr(cert->blob), sbuf_len(cert->blob)) == 0) {
+			cert_free(cert);
+			return;
+		}
+	id = &c->ids[c->nids++];
+	id->path = x_strdup(path);
+	id->explicit = 1;
+	id->lone_cert = 1;
+	id->cert = cert;
+	if (key_demote(cert->key, &id->pub) != 0)
+		id->pub = NULL;
+}
+
 void
 ca_identities_load(struct ca_ctx *c)
 {
@@ -127,8 +163,8 @@ ca_identities_load(struct ca_ctx *c)
 	char *pubpath;
 	size_t i;
 
-	c->ids = x_calloc(o->nidentity_files * (o->ncertificate_files + 2) +
-	    1, sizeof(*c->ids));
+	c->ids = x_calloc((o->nidentity_files + 1) *
+	    (o->ncertificate_files + 2) + 1, sizeof(*c->ids));
 	for (i = 0; i < o->nidentity_files; i++) {
 		const char *path = o->identity_files[i];
 		int expl = o->identity_files_explicit[i];
@@ -155,6 +191,8 @@ ca_identities_load(struct ca_ctx *c)
 		id->pub = pub;
 		log_debug("Will attempt key: %s", path);
 	}
+	for (i = 0; i < o->ncertificate_files; i++)
+		add_lone_cert(c, o->certificate_files[i]);
 	ca_agent_load(c);
 }
 
@@ -340,6 +378,11 @@ ca_pubkey_next(struct ca_ctx *c)
 		id = &c->ids[c->id_next++];
 		if (id->used)
 			continue;
+		if (id->lone_cert && (id->agent == NULL || id->pub == NULL)) {
+			log_debug2("Skipping certificate %s: no agent holds "
+			    "its key", id->path);
+			continue;
+		}
 		if (id->pub == NULL && load_private(c, id) != 0)
 			continue;
 		if (id->cert != NULL) {

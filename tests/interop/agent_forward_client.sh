@@ -199,8 +199,11 @@ check "... and added on yes" listed
 ssh-keygen -q -t ed25519 -N '' -f "$T/uca" -C uca
 ssh-keygen -q -s "$T/uca" -I cert-id -n "$ME" "$T/cert.pub" 2>/dev/null
 start_agent a4
+start_agent a5
 SSH_AUTH_SOCK=$T/a4.sock ssh-add -q "$T/cert" 2>/dev/null	# key and cert
-rm -f "$T/cert" "$T/cert-cert.pub"
+SSH_AUTH_SOCK=$T/a5.sock ssh-add -q -k "$T/cert" 2>/dev/null	# the key alone
+mv "$T/cert-cert.pub" "$T/the-cert.pub"
+rm -f "$T/cert"
 check "agent holds the key and its certificate" \
     [ "$(SSH_AUTH_SOCK=$T/a4.sock ssh-add -l | wc -l)" = 2 ]
 write_config <<CFG
@@ -217,4 +220,19 @@ check "certificate from the agent: login where only certificates count" \
 [ "$out" = cert-ok ] || cat "$T/err" >&2
 check "... Debian's sshd accepted the certificate" \
     grep -q "Accepted publickey for $ME .* ED25519-CERT" "$T/deb3.log"
+# CertificateFile names the certificate, the agent holds only its key:
+# the certificate is offered first, the agent signs.
+check "second agent holds the plain key only" \
+    [ "$(SSH_AUTH_SOCK=$T/a5.sock ssh-add -l | wc -l)" = 1 ]
+out=$(SSH_AUTH_SOCK=$T/a5.sock mssh -v -o CertificateFile="$T/the-cert.pub" \
+    -p "$PORT" "$ME@127.0.0.1" echo certfile-ok 2>"$T/err")
+check "CertificateFile, key in the agent: login" [ "$out" = certfile-ok ]
+[ "$out" = certfile-ok ] || cat "$T/err" >&2
+check "... the certificate offered first" sh -c 'grep "Offering public key" \
+    "$1" | head -1 | grep -q "the-cert.pub .*-cert-v01@openssh.com .* agent"' \
+    _ "$T/err"
+out=$(SSH_AUTH_SOCK=$T/a5.sock mssh -p "$PORT" "$ME@127.0.0.1" echo bad \
+    2>"$T/err")
+check "... and without CertificateFile the plain key is refused (255)" \
+    [ $? -eq 255 ]
 finish
