@@ -32,8 +32,8 @@
 #include "mem.h"
 
 struct agent_fwd {
-	int enabled;		/* ForwardAgent, then cleared without agent */
-	int requested;		/* auth-agent-req sent on this connection */
+	int enabled;		/* ForwardAgent; cleared with no agent */
+	int requested;		/* auth-agent-req sent (once) */
 	char *path;		/* the socket channels connect to, or NULL */
 };
 

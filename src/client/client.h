@@ -252,7 +252,7 @@ struct client_session_args {
 	void *setup_arg;
 	/* The forwardings the ~C command line adds to; NULL: none. */
 	struct fwd_client *fwd;
-	/* Agent forwarding (agentfwd.h) asked for on the channel; NULL: none. */
+	/* Agent forwarding (agentfwd.h) for the channel; NULL: none. */
 	struct agent_fwd *afwd;
 };
 int client_session(struct transport *t, const struct client_opts *o,

@@ -66,26 +66,39 @@ ca_pick_sigalg(const struct key *k, const char *server_sig_algs,
 	return name;
 }
 
+/* Whether an identity already offers cert. */
+static int
+have_cert(const struct ca_ctx *c, const struct key_cert *cert)
+{
+	const struct key_cert *h;
+	size_t i;
+
+	for (i = 0; i < c->nids; i++) {
+		h = c->ids[i].cert;
+		if (h != NULL && sbuf_len(h->blob) == sbuf_len(cert->blob) &&
+		    memcmp(sbuf_ptr(h->blob), sbuf_ptr(cert->blob),
+		    sbuf_len(cert->blob)) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* Add an identity for cert (taken) if it certifies pub and is new. */
 static void
 add_cert_identity(struct ca_ctx *c, const char *path, int expl,
     const struct key *pub, struct key_cert *cert, const char *from)
 {
 	struct ca_identity *id;
-	size_t i;
 
 	if (!key_equal_public(cert->key, pub) ||
 	    cert->type != CERT_TYPE_USER) {
 		cert_free(cert);
 		return;
 	}
-	for (i = 0; i < c->nids; i++)
-		if (c->ids[i].cert != NULL && sbuf_len(c->ids[i].cert->blob) ==
-		    sbuf_len(cert->blob) && memcmp(sbuf_ptr(c->ids[i].cert->blob),
-		    sbuf_ptr(cert->blob), sbuf_len(cert->blob)) == 0) {
-			cert_free(cert);
-			return;
-		}
+	if (have_cert(c, cert)) {
+		cert_free(cert);
+		return;
+	}
 	id = &c->ids[c->nids++];
 	id->path = x_strdup(path);
 	id->explicit = expl;
@@ -127,7 +140,6 @@ add_lone_cert(struct ca_ctx *c, const char *path)
 {
 	struct ca_identity *id;
 	struct key_cert *cert;
-	size_t i;
 
 	if (cert_load_public(path, &cert, NULL) != 0)
 		return;
@@ -137,13 +149,10 @@ add_lone_cert(struct ca_ctx *c, const char *path)
 		cert_free(cert);
 		return;
 	}
-	for (i = 0; i < c->nids; i++)
-		if (c->ids[i].cert != NULL && sbuf_len(c->ids[i].cert->blob) ==
-		    sbuf_len(cert->blob) && memcmp(sbuf_ptr(c->ids[i].cert->blob),
-		    sbuf_ptr(cert->blob), sbuf_len(cert->blob)) == 0) {
-			cert_free(cert);
-			return;
-		}
+	if (have_cert(c, cert)) {
+		cert_free(cert);
+		return;
+	}
 	id = &c->ids[c->nids++];
 	id->path = x_strdup(path);
 	id->explicit = 1;
