@@ -176,9 +176,13 @@ int client_auth(struct transport *t, const struct client_opts *o,
 
 /*
  * Answer one prompt: *answerp gets a new string the caller wipes and
- * frees. echo is 0 for secrets. ERR_PERMISSION_DENIED when no answer can
- * be had (BatchMode, no tty and no usable askpass, the user gave up).
+ * frees. echo is 0 for secrets; CLIENT_PROMPT_CONFIRM asks a yes/no
+ * question (echoed; through the askpass whenever a display allows it,
+ * with SSH_ASKPASS_PROMPT=confirm, as ssh(1) asks for permission).
+ * ERR_PERMISSION_DENIED when no answer can be had (BatchMode, no tty
+ * and no usable askpass, the user gave up).
  */
+#define CLIENT_PROMPT_CONFIRM	2
 typedef int (*client_prompt_fn)(void *arg, const char *prompt, int echo,
     char **answerp);
 
