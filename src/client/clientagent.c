@@ -261,8 +261,8 @@ add_allowed(struct ca_ctx *c, const struct ca_identity *id)
 
 	prompt = x_asprintf("Add key %s (%s) to agent?", id->path,
 	    id->comment != NULL ? id->comment : "");
-	ok = ca_ask(c, prompt, CLIENT_PROMPT_CONFIRM, &ans) == 0 && (*ans == '\0' ||
-	    strcmp(ans, "\n") == 0 || strcasecmp(ans, "yes") == 0);
+	ok = ca_ask(c, prompt, CLIENT_PROMPT_CONFIRM, &ans) == 0 &&
+	    (*ans == '\0' || strcasecmp(ans, "yes") == 0);
 	x_free(prompt);
 	x_free(ans);
 	return ok;
