@@ -26,6 +26,7 @@
 struct transport;
 struct chan_set;
 struct fwd_client;
+struct agent_fwd;
 
 #define CO_MAX_LIST 64
 
@@ -82,6 +83,11 @@ struct client_opts {
 	int compression;
 	int address_family;		/* AF_UNSPEC/AF_INET/AF_INET6 */
 	int forward_agent;
+	/* ForwardAgent as a path or "$VAR" (~ and %-tokens expanded). */
+	char *forward_agent_sock;
+	/* AddKeysToAgent: 0 no, 1 yes, 2 ask, 3 confirm; lifetime in s. */
+	int add_keys_to_agent;
+	int add_keys_to_agent_lifespan;
 	int tcp_keep_alive;
 	char *remote_command;
 	int exit_on_forward_failure;
@@ -170,9 +176,13 @@ int client_auth(struct transport *t, const struct client_opts *o,
 
 /*
  * Answer one prompt: *answerp gets a new string the caller wipes and
- * frees. echo is 0 for secrets. ERR_PERMISSION_DENIED when no answer can
- * be had (BatchMode, no tty and no usable askpass, the user gave up).
+ * frees. echo is 0 for secrets; CLIENT_PROMPT_CONFIRM asks a yes/no
+ * question (echoed; through the askpass whenever a display allows it,
+ * with SSH_ASKPASS_PROMPT=confirm, as ssh(1) asks for permission).
+ * ERR_PERMISSION_DENIED when no answer can be had (BatchMode, no tty
+ * and no usable askpass, the user gave up).
  */
+#define CLIENT_PROMPT_CONFIRM	2
 typedef int (*client_prompt_fn)(void *arg, const char *prompt, int echo,
     char **answerp);
 
@@ -246,6 +256,8 @@ struct client_session_args {
 	void *setup_arg;
 	/* The forwardings the ~C command line adds to; NULL: none. */
 	struct fwd_client *fwd;
+	/* Agent forwarding (agentfwd.h) for the channel; NULL: none. */
+	struct agent_fwd *afwd;
 };
 int client_session(struct transport *t, const struct client_opts *o,
     const struct client_session_args *a);

@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "agent.h"
 #include "cert.h"
@@ -182,6 +183,24 @@ ca_agent_load(struct ca_ctx *c)
 	out = x_calloc(c->nids + ag->nids + 1, sizeof(*out));
 	moved = x_calloc(c->nids + 1, 1);
 	taken = x_calloc(ag->nids + 1, 1);
+	/* Certificates from CertificateFile alone come first, as there. */
+	for (i = 0; i < c->nids; i++) {
+		if (!c->ids[i].lone_cert)
+			continue;
+		moved[i] = 1;
+		id = &out[n++];
+		*id = c->ids[i];
+		for (j = 0; j < ag->nids && id->agent == NULL; j++)
+			if (!taken[j] && offered_blob_equal(id, &ag->ids[j])) {
+				taken[j] = 1;
+				id->agent = &ag->ids[j];
+			}
+		for (j = 0; id->pub != NULL && j < ag->nids &&
+		    id->agent == NULL; j++)
+			if (ag->ids[j].cert == NULL &&
+			    key_equal_public(id->pub, ag->ids[j].key))
+				id->agent = &ag->ids[j];
+	}
 	for (j = 0; j < ag->nids; j++) {
 		for (i = 0; i < c->nids; i++)
 			if (!moved[i] && offered_blob_equal(&c->ids[i],
@@ -231,6 +250,60 @@ ca_agent_free(struct ca_ctx *c)
 	agent_identities_free(c->agent->ids, c->agent->nids);
 	x_free(c->agent);
 	c->agent = NULL;
+}
+
+/* AddKeysToAgent ask: an empty answer or "yes" allows it. */
+static int
+add_allowed(struct ca_ctx *c, const struct ca_identity *id)
+{
+	char *prompt, *ans = NULL;
+	int ok;
+
+	prompt = x_asprintf("Add key %s (%s) to agent?", id->path,
+	    id->comment != NULL ? id->comment : "");
+	ok = ca_ask(c, prompt, CLIENT_PROMPT_CONFIRM, &ans) == 0 &&
+	    (*ans == '\0' || strcasecmp(ans, "yes") == 0);
+	x_free(prompt);
+	x_free(ans);
+	return ok;
+}
+
+void
+ca_agent_add_loaded(struct ca_ctx *c, struct ca_identity *id)
+{
+	struct agent_constraints cons;
+	char *path = NULL;
+	const char *comment;
+	int fd, r;
+
+	if (c->o->add_keys_to_agent <= 0 || id->priv == NULL ||
+	    id->agent != NULL || id->added)
+		return;
+	id->added = 1;
+	agent_socket_path(c->o->identity_agent, &path);
+	if (path == NULL || agent_connect(path, &fd) != 0) {
+		log_debug3("no authentication agent, not adding key");
+		x_free(path);
+		return;
+	}
+	x_free(path);
+	if (c->o->add_keys_to_agent == 2 && !add_allowed(c, id)) {
+		log_debug3("user denied adding this key");
+		agent_close(fd);
+		return;
+	}
+	memset(&cons, 0, sizeof(cons));
+	cons.lifetime = c->o->add_keys_to_agent_lifespan > 0 ?
+	    (uint32_t)c->o->add_keys_to_agent_lifespan : 0;
+	cons.confirm = c->o->add_keys_to_agent == 3;
+	comment = id->comment != NULL && *id->comment != '\0' ?
+	    id->comment : id->path;
+	if ((r = agent_add(fd, id->priv, NULL, comment, &cons)) == 0)
+		log_debug("identity added to agent: %s", id->path);
+	else
+		log_debug("could not add identity to agent: %s (%s)",
+		    id->path, err_str(r));
+	agent_close(fd);
 }
 
 int

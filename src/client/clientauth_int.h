@@ -25,6 +25,13 @@ struct ca_identity {
 	char *path;
 	struct key *pub;		/* from path.pub, or from the private */
 	struct key *priv;		/* once loaded */
+	char *comment;			/* the private key file's comment */
+	int added;			/* AddKeysToAgent: done for this one */
+	/*
+	 * A CertificateFile no IdentityFile's key matches: offered first,
+	 * signed only by an agent holding its key (or itself).
+	 */
+	int lone_cert;
 	struct key_cert *cert;		/* offered instead of pub, or NULL */
 	int explicit;
 	int used;			/* succeeded (partially) already */
@@ -85,6 +92,13 @@ const char *ca_pick_sigalg(const struct key *k, const char *server_sig_algs,
  */
 void ca_agent_load(struct ca_ctx *c);
 void ca_agent_free(struct ca_ctx *c);
+/*
+ * AddKeysToAgent: id's private key was loaded from its file because the
+ * server will take it; hand it to the agent (IdentityAgent, else
+ * $SSH_AUTH_SOCK) with the configured lifetime and confirmation, after
+ * asking when the setting is "ask". Failures are debug lines only.
+ */
+void ca_agent_add_loaded(struct ca_ctx *c, struct ca_identity *id);
 /* Have the agent sign data for id with algorithm alg into sig. */
 int ca_agent_sign(struct ca_ctx *c, const struct ca_identity *id,
     const char *alg, const unsigned char *data, size_t dlen,

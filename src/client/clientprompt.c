@@ -121,7 +121,7 @@ prompt_tty(const char *prompt, int echo, char **answerp)
 }
 
 static int
-prompt_askpass(const char *prompt, char **answerp)
+prompt_askpass(const char *prompt, int confirm, char **answerp)
 {
 	const char *prog = getenv("SSH_ASKPASS");
 	int p[2], status, r;
@@ -138,7 +138,8 @@ prompt_askpass(const char *prompt, char **answerp)
 	}
 	if (pid == 0) {
 		close(p[0]);
-		if (dup2(p[1], STDOUT_FILENO) == -1)
+		if (dup2(p[1], STDOUT_FILENO) == -1 || (confirm &&
+		    setenv("SSH_ASKPASS_PROMPT", "confirm", 1) != 0))
 			_exit(1);
 		execlp(prog, prog, prompt, (char *)NULL);
 		_exit(1);
@@ -163,7 +164,8 @@ client_read_passphrase(void *opts, const char *prompt, int echo,
     char **answerp)
 {
 	const struct client_opts *o = opts;
-	int have_tty, fd;
+	const char *require;
+	int have_tty, fd, display, confirm = echo == CLIENT_PROMPT_CONFIRM;
 
 	*answerp = NULL;
 	if ((fd = open("/dev/tty", O_RDWR | O_CLOEXEC)) != -1) {
@@ -171,13 +173,17 @@ client_read_passphrase(void *opts, const char *prompt, int echo,
 		close(fd);
 	} else
 		have_tty = 0;
+	display = env_set("DISPLAY") || env_set("WAYLAND_DISPLAY");
+	require = getenv("SSH_ASKPASS_REQUIRE");
+	/* A question of permission goes to the askpass when it may. */
+	if (confirm && require == NULL)
+		require = "prefer";
 	switch (client_prompt_via(o != NULL ? o->batch_mode : 0, have_tty,
-	    getenv("SSH_ASKPASS_REQUIRE"),
-	    env_set("DISPLAY") || env_set("WAYLAND_DISPLAY"))) {
+	    require, display)) {
 	case CP_TTY:
 		return prompt_tty(prompt, echo, answerp);
 	case CP_ASKPASS:
-		return prompt_askpass(prompt, answerp);
+		return prompt_askpass(prompt, confirm, answerp);
 	default:
 		return ERR_PERMISSION_DENIED;
 	}

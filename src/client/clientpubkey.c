@@ -66,26 +66,39 @@ ca_pick_sigalg(const struct key *k, const char *server_sig_algs,
 	return name;
 }
 
+/* Whether an identity already offers cert. */
+static int
+have_cert(const struct ca_ctx *c, const struct key_cert *cert)
+{
+	const struct key_cert *h;
+	size_t i;
+
+	for (i = 0; i < c->nids; i++) {
+		h = c->ids[i].cert;
+		if (h != NULL && sbuf_len(h->blob) == sbuf_len(cert->blob) &&
+		    memcmp(sbuf_ptr(h->blob), sbuf_ptr(cert->blob),
+		    sbuf_len(cert->blob)) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* Add an identity for cert (taken) if it certifies pub and is new. */
 static void
 add_cert_identity(struct ca_ctx *c, const char *path, int expl,
     const struct key *pub, struct key_cert *cert, const char *from)
 {
 	struct ca_identity *id;
-	size_t i;
 
 	if (!key_equal_public(cert->key, pub) ||
 	    cert->type != CERT_TYPE_USER) {
 		cert_free(cert);
 		return;
 	}
-	for (i = 0; i < c->nids; i++)
-		if (c->ids[i].cert != NULL && sbuf_len(c->ids[i].cert->blob) ==
-		    sbuf_len(cert->blob) && memcmp(sbuf_ptr(c->ids[i].cert->blob),
-		    sbuf_ptr(cert->blob), sbuf_len(cert->blob)) == 0) {
-			cert_free(cert);
-			return;
-		}
+	if (have_cert(c, cert)) {
+		cert_free(cert);
+		return;
+	}
 	id = &c->ids[c->nids++];
 	id->path = x_strdup(path);
 	id->explicit = expl;
@@ -117,6 +130,38 @@ load_certs(struct ca_ctx *c, const char *path, int expl,
 	x_free(cpath);
 }
 
+/*
+ * A CertificateFile that no identity file's key matches: an identity of
+ * its own, named by its file, for a key the agent may hold (OpenSSH
+ * offers every CertificateFile; only an agent can sign for this one).
+ */
+static void
+add_lone_cert(struct ca_ctx *c, const char *path)
+{
+	struct ca_identity *id;
+	struct key_cert *cert;
+
+	if (cert_load_public(path, &cert, NULL) != 0)
+		return;
+	if (cert->type != CERT_TYPE_USER) {
+		log_debug("ignoring certificate %s: not a user certificate",
+		    path);
+		cert_free(cert);
+		return;
+	}
+	if (have_cert(c, cert)) {
+		cert_free(cert);
+		return;
+	}
+	id = &c->ids[c->nids++];
+	id->path = x_strdup(path);
+	id->explicit = 1;
+	id->lone_cert = 1;
+	id->cert = cert;
+	if (key_demote(cert->key, &id->pub) != 0)
+		id->pub = NULL;
+}
+
 void
 ca_identities_load(struct ca_ctx *c)
 {
@@ -127,8 +172,8 @@ ca_identities_load(struct ca_ctx *c)
 	char *pubpath;
 	size_t i;
 
-	c->ids = x_calloc(o->nidentity_files * (o->ncertificate_files + 2) +
-	    1, sizeof(*c->ids));
+	c->ids = x_calloc((o->nidentity_files + 1) *
+	    (o->ncertificate_files + 2) + 1, sizeof(*c->ids));
 	for (i = 0; i < o->nidentity_files; i++) {
 		const char *path = o->identity_files[i];
 		int expl = o->identity_files_explicit[i];
@@ -155,6 +200,8 @@ ca_identities_load(struct ca_ctx *c)
 		id->pub = pub;
 		log_debug("Will attempt key: %s", path);
 	}
+	for (i = 0; i < o->ncertificate_files; i++)
+		add_lone_cert(c, o->certificate_files[i]);
 	ca_agent_load(c);
 }
 
@@ -167,6 +214,7 @@ ca_identities_free(struct ca_ctx *c)
 		x_free(c->ids[i].path);
 		key_free(c->ids[i].pub);
 		key_free(c->ids[i].priv);
+		x_free(c->ids[i].comment);
 		cert_free(c->ids[i].cert);
 	}
 	x_free(c->ids);
@@ -212,7 +260,9 @@ load_private(struct ca_ctx *c, struct ca_identity *id)
 
 	if (id->priv != NULL)
 		return 0;
-	r = key_load_private(id->path, "", 1, &id->priv, NULL);
+	x_free(id->comment);
+	id->comment = NULL;
+	r = key_load_private(id->path, "", 1, &id->priv, &id->comment);
 	if (r == ERR_KEY_BAD_PERMISSIONS) {
 		warn_perms(id->path);
 		return r;
@@ -225,7 +275,8 @@ load_private(struct ca_ctx *c, struct ca_identity *id)
 			log_debug2("no passphrase given, try next key");
 			break;
 		}
-		r = key_load_private(id->path, pass, 1, &id->priv, NULL);
+		r = key_load_private(id->path, pass, 1, &id->priv,
+		    &id->comment);
 		x_freezero(pass, strlen(pass));
 		pass = NULL;
 		if (r == ERR_KEY_WRONG_PASSPHRASE)
@@ -336,6 +387,11 @@ ca_pubkey_next(struct ca_ctx *c)
 		id = &c->ids[c->id_next++];
 		if (id->used)
 			continue;
+		if (id->lone_cert && (id->agent == NULL || id->pub == NULL)) {
+			log_debug2("Skipping certificate %s: no agent holds "
+			    "its key", id->path);
+			continue;
+		}
 		if (id->pub == NULL && load_private(c, id) != 0)
 			continue;
 		if (id->cert != NULL) {
@@ -403,6 +459,8 @@ ca_pubkey_msg60(struct ca_ctx *c, struct sbuf *p)
 		r = 0;			/* go on with the next key */
 		goto out;
 	}
+	if (id->agent == NULL)
+		ca_agent_add_loaded(c, id);
 	sig = sbuf_new();
 	if ((r = make_signature(c, id, sig)) != 0) {
 		if (id->agent == NULL)

@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agentfwd.h"
 #include "channel.h"
 #include "client.h"
 #include "clientsess_int.h"
@@ -144,6 +145,9 @@ cs_opened(struct chan_set *cs, struct chan *c, int ok)
 		fprintf(stderr, "channel %u: open failed\r\n", c->local_id);
 		return;
 	}
+	/* Agent forwarding goes first, as ssh(1) sends it. */
+	if (agent_fwd_request(a->afwd, s->o, cs, c) != 0)
+		return;
 	if (a->want_tty && send_pty_req(s, c) != 0)
 		return;
 	if (send_envs(s, c) != 0)

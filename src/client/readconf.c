@@ -59,6 +59,7 @@ client_opts_new(void)
 		&o->verify_host_key_dns,
 		&o->hostbased_authentication, &o->enable_ssh_keysign,
 		&o->enable_escape_commandline, &o->warn_weak_crypto,
+		&o->add_keys_to_agent, &o->add_keys_to_agent_lifespan,
 	};
 	size_t i;
 
@@ -98,6 +99,7 @@ client_opts_free(struct client_opts *o)
 		&o->remote_command, &o->control_path, &o->bind_address,
 		&o->host_key_alias, &o->stdio_forward_host,
 		&o->hostbased_accepted_algorithms, &o->identity_agent,
+		&o->forward_agent_sock,
 	};
 	size_t i;
 

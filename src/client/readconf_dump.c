@@ -18,6 +18,21 @@ yesno(int v)
 	return v > 0 ? "yes" : "no";
 }
 
+/* AddKeysToAgent as OpenSSH prints it: a word, or "[confirm ]SECONDS". */
+static void
+dump_addkeys(FILE *f, const struct client_opts *o)
+{
+	static const char *const words[] = { "false", "true", "ask",
+	    "confirm" };
+	int v = o->add_keys_to_agent;
+
+	if (o->add_keys_to_agent_lifespan > 0)
+		fprintf(f, "addkeystoagent%s %d\n", v == 3 ? " confirm" : "",
+		    o->add_keys_to_agent_lifespan);
+	else if (v >= 0 && v <= 3)
+		fprintf(f, "addkeystoagent %s\n", words[v]);
+}
+
 static void
 dump_list(FILE *f, const char *kw, char *const *arr, size_t n, int oneline)
 {
@@ -199,7 +214,11 @@ readconf_dump(const struct client_opts *o, FILE *f)
 	dump_str(f, "controlpath", o->control_path);
 	if (o->identity_agent != NULL)
 		fprintf(f, "identityagent %s\n", o->identity_agent);
-	fprintf(f, "forwardagent %s\n", yesno(o->forward_agent));
+	dump_addkeys(f, o);
+	if (o->forward_agent_sock != NULL)
+		fprintf(f, "forwardagent %s\n", o->forward_agent_sock);
+	else
+		fprintf(f, "forwardagent %s\n", yesno(o->forward_agent));
 	if (o->connect_timeout > 0)
 		fprintf(f, "connecttimeout %d\n", o->connect_timeout);
 	else

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
+#include <errno.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,6 +272,34 @@ expand_all(struct client_opts *o, char **arr, size_t n)
 	return 0;
 }
 
+/*
+ * ForwardAgent's socket path: ~, ${VAR} and %-tokens expanded (a
+ * "$VAR" is looked up when forwarding starts). As ssh(1) does, a path
+ * that is not there is reported at once, fatal only with
+ * ExitOnForwardFailure; "$VAR" is reported too, being no file.
+ */
+static int
+finish_fwdagent(struct client_opts *o)
+{
+	struct stat st;
+	int r;
+
+	if (o->forward_agent_sock == NULL)
+		return 0;
+	if ((o->forward_agent_sock[0] != '$' ||
+	    o->forward_agent_sock[1] == '{') &&
+	    ((r = env_expand(&o->forward_agent_sock)) != 0 ||
+	    (r = expand_path(o, &o->forward_agent_sock)) != 0))
+		return r;
+	if (stat(o->forward_agent_sock, &st) != 0) {
+		log_error("Cannot forward agent socket path \"%s\": %s",
+		    o->forward_agent_sock, strerror(errno));
+		if (o->exit_on_forward_failure > 0)
+			return ERR_CONFIG;
+	}
+	return 0;
+}
+
 /* Known-hosts files, certificates, ControlPath and IdentityAgent. */
 static int
 finish_files(struct client_opts *o)
@@ -313,7 +342,7 @@ finish_files(struct client_opts *o)
 	    ((r = env_expand(&o->identity_agent)) != 0 ||
 	    (r = expand_path(o, &o->identity_agent)) != 0))
 		return r;
-	return 0;
+	return finish_fwdagent(o);
 }
 
 /* The algorithm lists, each resolved through its keyword's row. */
@@ -379,6 +408,7 @@ finish_defaults(struct client_opts *o)
 		switch (kw->type) {
 		case RT_FLAG: case RT_INT: case RT_TIME: case RT_PORT:
 		case RT_ENUM: case RT_LOGLEVEL: case RT_ESCAPE: case RT_MASK:
+		case RT_FWDAGENT: case RT_ADDKEYS:
 			ip = (int *)(void *)((char *)o + kw->off);
 			if (*ip == -1)
 				*ip = kw->def;
@@ -387,6 +417,8 @@ finish_defaults(struct client_opts *o)
 			break;
 		}
 	}
+	if (o->add_keys_to_agent_lifespan == -1)
+		o->add_keys_to_agent_lifespan = 0;
 	if (o->connect_timeout <= 0)
 		o->connect_timeout = -1;
 	if (o->rekey_bytes == UINT64_MAX) {

@@ -110,7 +110,8 @@ const struct rc_kw rc_keywords[] = {
 	{ "compression", RT_ENUM, F(compression), 0, enum_comp, 0 },
 	{ "addressfamily", RT_ENUM, F(address_family), 0, rc_enum_af,
 	    AF_UNSPEC },
-	{ "forwardagent", RT_FLAG, F(forward_agent), 0, NULL, 0 },
+	{ "forwardagent", RT_FWDAGENT, F(forward_agent), 0, NULL, 0 },
+	{ "addkeystoagent", RT_ADDKEYS, F(add_keys_to_agent), 0, NULL, 0 },
 	{ "tcpkeepalive", RT_FLAG, F(tcp_keep_alive), 0, NULL, 1 },
 	{ "remotecommand", RT_REST, F(remote_command), 0, NULL, 0 },
 	{ "exitonforwardfailure", RT_FLAG, F(exit_on_forward_failure), 0,
@@ -154,7 +155,6 @@ static const char *const ignored_keywords[] = {
 	"gssapiserveridentity", "gssapirenewalforcesrekey",
 	"gssapikexalgorithms", "forwardx11", "forwardx11trusted",
 	"forwardx11timeout", "xauthlocation",
-	"addkeystoagent",
 	"canonicalizehostname", "canonicaldomains",
 	"canonicalizefallbacklocal", "canonicalizemaxdots",
 	"canonicalizepermittedcnames", "connectionattempts",
@@ -398,6 +398,75 @@ list_value(struct client_opts *o, const struct rc_kw *kw,
 	}
 }
 
+/*
+ * ForwardAgent: yes or no, else a socket path or "$VAR", which turns
+ * forwarding on as well (each of the two fields first value wins, so
+ * "no" then a path leaves forwarding off and the path shown by -G).
+ */
+static int
+fwdagent_value(struct client_opts *o, const struct conf_at *at)
+{
+	char **argv = at->argv;
+	const char *src = at->src;
+	int line = at->line, v;
+
+	if (at->argc != 2)
+		BAD("keyword %s extra arguments at end of line", src, line,
+		    "forwardagent");
+	if (conf_enum_lookup(conf_truefalse, argv[1], &v) == 0) {
+		if (o->forward_agent == -1)
+			o->forward_agent = v;
+		return 0;
+	}
+	if (argv[1][0] == '$' && argv[1][1] != '{' &&
+	    !env_name_ok(argv[1] + 1))
+		BAD("Invalid environment name %s.", src, line, argv[1]);
+	if (o->forward_agent == -1)
+		o->forward_agent = 1;
+	if (o->forward_agent_sock == NULL)
+		o->forward_agent_sock = x_strdup(argv[1]);
+	return 0;
+}
+
+static const struct conf_enum enum_addkeys[] = {
+	{ "true", 1 }, { "false", 0 }, { "yes", 1 }, { "no", 0 },
+	{ "ask", 2 }, { "confirm", 3 }, { NULL, 0 } };
+
+/*
+ * AddKeysToAgent yes|no|ask|confirm, a lifetime alone (meaning yes for
+ * that long) or "confirm TIME".
+ */
+static int
+addkeys_value(struct client_opts *o, const struct conf_at *at)
+{
+	char **argv = at->argv;
+	const char *src = at->src;
+	int line = at->line, v;
+	long t = 0;
+
+	if (at->argc > 3)
+		BAD("keyword %s extra arguments at end of line", src, line,
+		    "addkeystoagent");
+	if (conf_enum_lookup(enum_addkeys, argv[1], &v) != 0)
+		v = -1;
+	if (v == 3 && at->argc == 3) {
+		if ((t = conf_parse_time(argv[2])) < 0)
+			BAD("invalid time value.", src, line);
+	} else if (v == -1 && at->argc == 2) {
+		if ((t = conf_parse_time(argv[1])) < 0)
+			BAD("unsupported option", src, line);
+		v = 1;
+	} else if (v == -1 || at->argc == 3)
+		BAD("unsupported option", src, line);
+	if (t > INT_MAX)
+		BAD("invalid time value.", src, line);
+	if (o->add_keys_to_agent == -1) {
+		o->add_keys_to_agent = v;
+		o->add_keys_to_agent_lifespan = (int)t;
+	}
+	return 0;
+}
+
 /* RekeyLimit: a size ("default" or 0: none) and an optional time. */
 static int
 rekey_value(struct client_opts *o, const struct conf_at *at)
@@ -445,6 +514,10 @@ rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 		return list_value(o, kw, &at);
 	case RT_REKEY:
 		return rekey_value(o, &at);
+	case RT_FWDAGENT:
+		return fwdagent_value(o, &at);
+	case RT_ADDKEYS:
+		return addkeys_value(o, &at);
 	case RT_IGNORE:
 		return 0;
 	default:

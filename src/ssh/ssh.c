@@ -39,7 +39,7 @@ static void
 usage(void)
 {
 	fprintf(stderr,
-	    "usage: ssh [-46CGNTVfnqstvy] [-c cipher_spec] [-E log_file] "
+	    "usage: ssh [-46AaCGNTVfnqstvy] [-c cipher_spec] [-E log_file] "
 	    "[-F configfile]\n"
 	    "           [-i identity_file] [-J destination] [-l login_name]\n"
 	    "           [-m mac_spec] [-o option] [-p port] [-Q query_option]\n"
@@ -51,7 +51,7 @@ static void
 unsupported(int ch)
 {
 	static const struct { int ch; const char *what; } tab[] = {
-		{ 'A', "agent forwarding" }, { 'D', "dynamic forwarding" },
+		{ 'D', "dynamic forwarding" },
 		{ 'L', "local forwarding" }, { 'R', "remote forwarding" },
 		{ 'W', "stdio forwarding" }, { 'X', "X11 forwarding" },
 		{ 'Y', "X11 forwarding" }, { 'M', "connection sharing" },
@@ -173,7 +173,11 @@ one_option(struct client_opts *o, struct ssh_cmdline *cl, int ch,
 	case '2': break;
 	case '4': set_or_die(o, "AddressFamily", "inet"); break;
 	case '6': set_or_die(o, "AddressFamily", "inet6"); break;
-	case 'a': set_or_die(o, "ForwardAgent", "no"); break;
+	/* -A and -a set forwarding outright: the last one wins, even
+	 * over -o ForwardAgent, as in ssh(1); a socket path given with
+	 * -o stays. */
+	case 'A': o->forward_agent = 1; break;
+	case 'a': o->forward_agent = 0; break;
 	case 'x': case 'k': break;	/* X11, GSSAPI delegation: off anyway */
 	case 'b': set_or_die(o, "BindAddress", arg); break;
 	case 'c': set_or_die(o, "Ciphers", arg); break;

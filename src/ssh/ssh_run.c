@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agentfwd.h"
 #include "clienthostkeys.h"
 #include "compress.h"
 #include "connect.h"
@@ -30,6 +31,7 @@
 /* What the session sets up on its channel set before the loop runs. */
 struct run_setup {
 	struct fwd_client *fwd;
+	struct agent_fwd *afwd;
 	struct client_hostkeys *hk;
 	struct transport *t;
 };
@@ -40,7 +42,8 @@ run_setup(struct chan_set *cs, void *arg)
 	struct run_setup *rs = arg;
 	int r;
 
-	if ((r = client_hostkeys_setup(rs->hk, cs, rs->t)) != 0)
+	if ((r = client_hostkeys_setup(rs->hk, cs, rs->t)) != 0 ||
+	    (r = agent_fwd_setup(cs, rs->afwd)) != 0)
 		return r;
 	return fwd_client_setup(cs, rs->fwd);
 }
@@ -64,8 +67,6 @@ check_update_ask(struct client_opts *o, const struct ssh_cmdline *cl)
 static int
 check_unsupported(const struct client_opts *o)
 {
-	if (o->forward_agent > 0)
-		log_verbose("Agent forwarding is not supported yet.");
 	if (o->control_master > 0)
 		log_error("Warning: ControlMaster is not supported yet; "
 		    "connecting without connection sharing.");
@@ -246,14 +247,17 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 	}
 	hk = client_hostkeys_new(o, o->hostname, o->port);
 	rs.fwd = fwd_client_new(o);
+	rs.afwd = agent_fwd_new(o);
 	rs.hk = hk;
 	rs.t = t;
 	sa.setup = run_setup;
 	sa.setup_arg = &rs;
 	sa.fwd = rs.fwd;
+	sa.afwd = rs.afwd;
 	status = client_session(t, o, &sa);
 	status = fwd_client_status(rs.fwd, status);
 	fwd_client_free(rs.fwd);
+	agent_fwd_free(rs.afwd);
  out:
 	client_hostkeys_free(hk);
 	x_free(aa.last_methods);

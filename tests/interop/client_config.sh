@@ -41,6 +41,42 @@ for opt in "LogLevel=INFO" "VerifyHostKeyDNS=yes" "UpdateHostKeys=ask" \
 	    grep "^updatehostkeys ")
 	check "-G -o $opt: $ours as OpenSSH" [ "$ours" = "$theirs" ]
 done
+# ForwardAgent (a path, $VAR, ~, with -A/-a) and AddKeysToAgent (a word,
+# a lifetime, confirm with one) as Debian's ssh -G prints them.
+for args in "-A" "-a" "-a -A" "-A -a" "-oForwardAgent=no -A" \
+    "-A -oForwardAgent=no" "-oForwardAgent=$T" "-oForwardAgent=~/x.sock" \
+    "-oForwardAgent=\$MY_SOCK" "-oForwardAgent=SSH_AUTH_SOCK" \
+    "-oForwardAgent=$T -a" "-oForwardAgent=\${HOME}/s" \
+    "-oAddKeysToAgent=yes" "-oAddKeysToAgent=no" "-oAddKeysToAgent=ask" \
+    "-oAddKeysToAgent=confirm" "-oAddKeysToAgent=2s" \
+    "-oAddKeysToAgent=1h30m" "-oAddKeysToAgent=0"; do
+	ours=$("$BIN/ssh" -G -F /dev/null $args h 2>/dev/null |
+	    grep -E "^(forwardagent|addkeystoagent) ")
+	theirs=$(ssh -G -F /dev/null $args h 2>/dev/null |
+	    grep -E "^(forwardagent|addkeystoagent) ")
+	check "-G $args: $(echo $ours) as OpenSSH" [ "$ours" = "$theirs" ]
+done
+ours=$("$BIN/ssh" -G -F /dev/null -o "AddKeysToAgent confirm 5m" h |
+    grep "^addkeystoagent ")
+theirs=$(ssh -G -F /dev/null -o "AddKeysToAgent confirm 5m" h 2>/dev/null |
+    grep "^addkeystoagent ")
+check "-G AddKeysToAgent confirm 5m: $ours as OpenSSH" [ "$ours" = "$theirs" ]
+for v in "confirm,5m" "yes 5" "bogus" "confirm x"; do
+	"$BIN/ssh" -G -F /dev/null -o "AddKeysToAgent $v" h >/dev/null \
+	    2>"$T/err"
+	rc=$?
+	ssh -G -F /dev/null -o "AddKeysToAgent $v" h >/dev/null 2>"$T/err2"
+	check "AddKeysToAgent $v refused (255) with OpenSSH's words" \
+	    [ $rc = 255 ] && [ "$(cat "$T/err")" = "$(tr -d '\r' < "$T/err2")" ]
+done
+"$BIN/ssh" -G -F /dev/null -o ForwardAgent=/nonexistent/s h 2>"$T/err" |
+    grep -q "^forwardagent /nonexistent/s$"
+check "ForwardAgent to a missing path: shown" [ $? -eq 0 ]
+check "... with OpenSSH's complaint" grep -q \
+    '^Cannot forward agent socket path "/nonexistent/s": No such file or directory$' "$T/err"
+"$BIN/ssh" -G -F /dev/null -o ExitOnForwardFailure=yes \
+    -o ForwardAgent=/nonexistent/s h >/dev/null 2>&1
+check "... fatal with ExitOnForwardFailure (255)" [ $? -eq 255 ]
 out=$("$BIN/ssh" -G -F "$T/cfg" -o Port=1234 -l me db | grep -E "^(port|user) " | tr '\n' ' ')
 check "-o and -l win over the file" [ "$out" = "user me port 1234 " ]
 echo "NoSuchKeyword yes" > "$T/bad"
