@@ -1,6 +1,6 @@
 #!/bin/sh
 # Agent forwarding in our sshd (auth-agent-req@openssh.com): Debian's
-# ssh -A (and OpenSSH 10.5's, when built) logs a temporary user in with
+# ssh -A, ours (and OpenSSH 10.5's, when built) logs a temporary user in with
 # a key of its own while Debian's ssh-agent holds another key that only
 # a second sshd of ours accepts. Inside the session SSH_AUTH_SOCK names
 # a socket in a private directory of the user (/tmp/ssh-XXXXXXXXXX,
@@ -137,10 +137,11 @@ refused() {
 
 akf() { printf '%s\n' "$1" > "$AKF"; chown "$U:" "$AKF"; }
 
-# 1. Allowed by default: Debian's ssh, then OpenSSH 10.5's.
+# 1. Allowed by default: Debian's ssh, ours, then OpenSSH 10.5's.
 akf "$(cat "$T/id_ed25519.pub")"
 restart_sshd "AuthorizedKeysFile $AKF" "TrustedUserCAKeys $T/trusted"
 allowed "Debian's ssh -A" ssh
+allowed "our ssh -A" "$BIN/ssh"
 if O105=$(sh "$SRC/scripts/peer_openssh.sh" -q) && [ -x "$O105/bin/ssh" ]; then
 	allowed "OpenSSH 10.5's ssh -A" "$O105/bin/ssh"
 else
