@@ -37,6 +37,11 @@ enum request_tty {
 	RTTY_UNSET = -1, RTTY_NO = 0, RTTY_YES, RTTY_FORCE, RTTY_AUTO,
 };
 
+/* SessionType (-N is none, -s subsystem). */
+enum session_type {
+	ST_UNSET = -1, ST_NONE = 0, ST_SUBSYSTEM, ST_DEFAULT,
+};
+
 
 struct client_opts {
 	char *host_arg;			/* host as given on the command line */
@@ -110,7 +115,13 @@ struct client_opts {
 	char *hostbased_accepted_algorithms;	/* resolved */
 	char *stdio_forward_host;	/* -W host:port; NULL: none */
 	int stdio_forward_port;
-
+	char *ignore_unknown;		/* IgnoreUnknown: keyword patterns */
+	int connection_attempts;	/* tries, a second apart (1) */
+	int stdin_null;			/* StdinNull, -n, -f */
+	int fork_after_auth;		/* ForkAfterAuthentication, -f */
+	int session_type;		/* enum session_type */
+	char *local_command;		/* LocalCommand, tokens unexpanded */
+	int permit_local_command;
 
 	void *priv;			/* private to readconf.c */
 };

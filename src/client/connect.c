@@ -130,9 +130,10 @@ client_connect_tcp(const struct client_opts *o, const char *host, int port,
 {
 	struct addrinfo hints, *res = NULL, *ai;
 	char portstr[16], addr[NI_MAXHOST];
-	int fd = -1, gr, err = 0;
+	int fd = -1, gr, err = 0, attempt, attempts;
 
 	*fdp = -1;
+	attempts = o->connection_attempts > 0 ? o->connection_attempts : 1;
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = o->address_family > 0 ? o->address_family :
 	    AF_UNSPEC;
@@ -143,15 +144,23 @@ client_connect_tcp(const struct client_opts *o, const char *host, int port,
 		    gai_strerror(gr));
 		return ERR_NOT_FOUND;
 	}
-	for (ai = res; ai != NULL; ai = ai->ai_next) {
-		if (getnameinfo(ai->ai_addr, ai->ai_addrlen, addr,
-		    sizeof(addr), NULL, 0, NI_NUMERICHOST) != 0)
-			strcpy(addr, "?");
-		log_debug("Connecting to %s [%s] port %d.", host, addr, port);
-		if ((fd = connect_one(ai, o, &err)) != -1)
-			break;
-		log_debug("connect to address %s port %d: %s", addr, port,
-		    strerror(err));
+	/* ConnectionAttempts: every address again, a second apart. */
+	for (attempt = 0; fd == -1 && attempt < attempts; attempt++) {
+		if (attempt > 0) {
+			sleep(1);
+			log_debug("Trying again...");
+		}
+		for (ai = res; ai != NULL; ai = ai->ai_next) {
+			if (getnameinfo(ai->ai_addr, ai->ai_addrlen, addr,
+			    sizeof(addr), NULL, 0, NI_NUMERICHOST) != 0)
+				strcpy(addr, "?");
+			log_debug("Connecting to %s [%s] port %d.", host,
+			    addr, port);
+			if ((fd = connect_one(ai, o, &err)) != -1)
+				break;
+			log_debug("connect to address %s port %d: %s", addr,
+			    port, strerror(err));
+		}
 	}
 	freeaddrinfo(res);
 	if (fd == -1) {

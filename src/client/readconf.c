@@ -59,6 +59,8 @@ client_opts_new(void)
 		&o->verify_host_key_dns,
 		&o->hostbased_authentication, &o->enable_ssh_keysign,
 		&o->enable_escape_commandline, &o->warn_weak_crypto,
+		&o->connection_attempts, &o->stdin_null, &o->fork_after_auth,
+		&o->session_type, &o->permit_local_command,
 	};
 	size_t i;
 
@@ -98,6 +100,7 @@ client_opts_free(struct client_opts *o)
 		&o->remote_command, &o->control_path, &o->bind_address,
 		&o->host_key_alias, &o->stdio_forward_host,
 		&o->hostbased_accepted_algorithms, &o->identity_agent,
+		&o->ignore_unknown, &o->local_command,
 	};
 	size_t i;
 
@@ -340,6 +343,36 @@ include_line(struct client_opts *o, const struct conf_at *at, int user_file)
 	return r;
 }
 
+/*
+ * A keyword not in the table: one we accept and ignore, one IgnoreUnknown
+ * (set by an earlier line) names, or an error. OpenSSH names it in lower
+ * case in both messages and matches the patterns against that.
+ */
+static int
+unknown_keyword(const struct client_opts *o, const char *word,
+    const char *src, int line)
+{
+	char *lower = x_strdup(word), *c;
+	int r = 0;
+
+	for (c = lower; *c != '\0'; c++)
+		*c = (char)tolower((unsigned char)*c);
+	if (rc_kw_ignored(lower))
+		log_debug("%s line %d: keyword %s not supported, ignored",
+		    src, line, lower);
+	else if (o->ignore_unknown != NULL &&
+	    match_pattern_list(lower, o->ignore_unknown, 1) == 1)
+		log_debug("%s line %d: Ignored unknown option \"%s\"", src,
+		    line, lower);
+	else {
+		log_error("%s: line %d: Bad configuration option: %s", src,
+		    line, lower);
+		r = ERR_CONFIG;
+	}
+	x_free(lower);
+	return r;
+}
+
 static int
 parse_line(struct client_opts *o, const char *text, const char *src,
     int line, int in_file, int user_file)
@@ -373,14 +406,7 @@ parse_line(struct client_opts *o, const char *text, const char *src,
 		goto out;
 	}
 	if ((kw = rc_kw_find(l.argv[0])) == NULL) {
-		if (rc_kw_ignored(l.argv[0]))
-			log_debug("%s line %d: keyword %s not supported, "
-			    "ignored", src, line, l.argv[0]);
-		else {
-			log_error("%s: line %d: Bad configuration option: %s",
-			    src, line, l.argv[0]);
-			r = ERR_CONFIG;
-		}
+		r = unknown_keyword(o, l.argv[0], src, line);
 		goto out;
 	}
 	if (p->active)

@@ -138,6 +138,9 @@ readconf_dump(const struct client_opts *o, FILE *f)
 		{ "visualhostkey", o->visual_host_key },
 		{ "enableescapecommandline", o->enable_escape_commandline },
 		{ "warnweakcrypto", o->warn_weak_crypto },
+		{ "permitlocalcommand", o->permit_local_command },
+		{ "stdinnull", o->stdin_null },
+		{ "forkafterauthentication", o->fork_after_auth },
 	};
 	size_t i;
 
@@ -162,6 +165,9 @@ readconf_dump(const struct client_opts *o, FILE *f)
 	    "false" : o->update_host_keys == 2 ? "ask" : "true");
 	fprintf(f, "verifyhostkeydns %s\n", o->verify_host_key_dns == 0 ?
 	    "false" : o->verify_host_key_dns == 2 ? "ask" : "true");
+	fprintf(f, "sessiontype %s\n",
+	    conf_enum_name(rc_enum_session, o->session_type));
+	fprintf(f, "connectionattempts %d\n", o->connection_attempts);
 	fprintf(f, "numberofpasswordprompts %d\n",
 	    o->number_of_password_prompts);
 	fprintf(f, "serveralivecountmax %d\n", o->server_alive_count_max);
@@ -215,4 +221,6 @@ readconf_dump(const struct client_opts *o, FILE *f)
 	dump_str(f, "proxycommand", o->proxy_command);
 	dump_str(f, "proxyjump", o->proxy_jump);
 	dump_str(f, "remotecommand", o->remote_command);
+	dump_str(f, "localcommand", o->local_command);
+	dump_str(f, "ignoreunknown", o->ignore_unknown);
 }

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+
 #include "err.h"
 #include "installdirs.h"
 #include "log.h"
@@ -62,11 +64,51 @@ readconf_tilde(const struct client_opts *o, const char *s, char **outp)
 	return 0;
 }
 
+/* %j: the host of ProxyJump's last hop, "" without one. */
+static void
+jump_host(const struct client_opts *o, char *buf, size_t len)
+{
+	const char *j = o->proxy_jump, *c;
+	char *e;
+
+	buf[0] = '\0';
+	if (j == NULL || strcmp(j, "none") == 0)
+		return;
+	if ((c = strrchr(j, ',')) != NULL)
+		j = c + 1;
+	if (strncmp(j, "ssh://", 6) == 0)
+		j += 6;
+	if ((c = strrchr(j, '@')) != NULL)
+		j = c + 1;
+	snprintf(buf, len, "%s", j[0] == '[' ? j + 1 : j);
+	if ((e = strchr(buf, j[0] == '[' ? ']' : ':')) != NULL)
+		*e = '\0';
+	if ((e = strchr(buf, '/')) != NULL)
+		*e = '\0';
+}
+
+/* %C: SHA-1 in hex of local host, remote host, port and user. */
+static void
+conn_hash(const char *l, const char *h, const char *port, const char *r,
+    char out[41])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int n = 0, i;
+	char *cat = x_asprintf("%s%s%s%s", l, h, port, r);
+
+	out[0] = '\0';
+	if (EVP_Digest(cat, strlen(cat), md, &n, EVP_sha1(), NULL) == 1)
+		for (i = 0; i < n && i < 20; i++)
+			snprintf(out + 2 * i, 3, "%02x", md[i]);
+	x_free(cat);
+}
+
 int
 readconf_expand(const struct client_opts *o, const char *s, char **outp)
 {
 	const struct rc_priv *p = o->priv;
-	char host[256], portbuf[16], uidbuf[32], *out, *dot;
+	char host[256], portbuf[16], uidbuf[32], jbuf[256], hash[41];
+	char *out, *dot;
 	const char *v;
 	size_t len = 0, cap = strlen(s) + 1, n;
 
@@ -103,6 +145,20 @@ readconf_expand(const struct client_opts *o, const char *s, char **outp)
 				break;
 			case 'd': v = p->home; break;
 			case 'i': v = uidbuf; break;
+			case 'k': v = o->host_key_alias != NULL ?
+			    o->host_key_alias : (o->host_arg != NULL ?
+			    o->host_arg : ""); break;
+			case 'j':
+				jump_host(o, jbuf, sizeof(jbuf));
+				v = jbuf;
+				break;
+			case 'C':
+				conn_hash(host, o->hostname != NULL ?
+				    o->hostname : (o->host_arg != NULL ?
+				    o->host_arg : ""), portbuf, o->user !=
+				    NULL ? o->user : p->local_user, hash);
+				v = hash;
+				break;
 			default:
 				log_error("percent_expand: unknown key %%%c",
 				    *s != '\0' ? *s : ' ');

@@ -55,6 +55,6 @@ int rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 int rc_algs_resolve(const char *kwname, const char *spec, char **outp);
 
 extern const struct conf_enum rc_enum_shk[], rc_enum_tty[], rc_enum_af[],
-    rc_enum_ctlm[], rc_enum_uhk[];
+    rc_enum_ctlm[], rc_enum_uhk[], rc_enum_session[];
 
 #endif

@@ -53,6 +53,9 @@ static const struct conf_enum enum_weak[] = {
 	{ "no-pq-kex", 0 }, { NULL, 0 } };
 static const struct conf_enum enum_comp[] = {
 	{ "no", 0 }, { "yes", 1 }, { NULL, 0 } };
+const struct conf_enum rc_enum_session[] = {
+	{ "none", ST_NONE }, { "subsystem", ST_SUBSYSTEM },
+	{ "default", ST_DEFAULT }, { NULL, 0 } };
 
 #define F(m)  offsetof(struct client_opts, m)
 #define A(m)  offsetof(struct client_opts, m), offsetof(struct client_opts, n##m)
@@ -144,6 +147,16 @@ const struct rc_kw rc_keywords[] = {
 	    F(hostbased_accepted_algorithms), 0, &conf_alg_sig, 0 },
 	{ "hostbasedkeytypes", RT_ALGS, F(hostbased_accepted_algorithms), 0,
 	    &conf_alg_sig, 0 },
+	{ "ignoreunknown", RT_STR, F(ignore_unknown), 0, NULL, 0 },
+	{ "connectionattempts", RT_INT, F(connection_attempts), 0, NULL, 1 },
+	{ "stdinnull", RT_FLAG, F(stdin_null), 0, NULL, 0 },
+	{ "forkafterauthentication", RT_FLAG, F(fork_after_auth), 0, NULL,
+	    0 },
+	{ "sessiontype", RT_ENUM, F(session_type), 0, rc_enum_session,
+	    ST_DEFAULT },
+	{ "localcommand", RT_REST, F(local_command), 0, NULL, 0 },
+	{ "permitlocalcommand", RT_FLAG, F(permit_local_command), 0, NULL,
+	    0 },
 	{ NULL, RT_IGNORE, 0, 0, NULL, 0 },
 };
 
@@ -157,15 +170,15 @@ static const char *const ignored_keywords[] = {
 	"addkeystoagent",
 	"canonicalizehostname", "canonicaldomains",
 	"canonicalizefallbacklocal", "canonicalizemaxdots",
-	"canonicalizepermittedcnames", "connectionattempts",
+	"canonicalizepermittedcnames",
 	"controlpersist", "fingerprinthash", "ipqos",
-	"localcommand", "permitlocalcommand", "nohostauthenticationforlocalhost",
+	"nohostauthenticationforlocalhost",
 	"proxyusefdpass",
 	"tunnel", "tunneldevice", "syslogfacility",
 	"logverbose", "casignaturealgorithms", "revokedhostkeys",
 	"securitykeyprovider", "pkcs11provider", "smartcarddevice",
-	"knownhostscommand", "requiredrsasize", "sessiontype", "stdinnull",
-	"forkafterauthentication", "permitremoteopen", "ignoreunknown",
+	"knownhostscommand", "requiredrsasize",
+	"permitremoteopen",
 	"bindinterface", "useroaming",
 	"protocol", "usersh", "cipher", "rhostsrsaauthentication",
 	"rsaauthentication", "compressionlevel", "useprivilegedport",
@@ -256,6 +269,7 @@ int_value(const struct rc_kw *kw, const struct conf_at *at, int *vp)
 	char **argv = at->argv;
 	const char *src = at->src;
 	int argc = at->argc, line = at->line;
+	const char *why;
 	long t;
 	int c;
 
@@ -266,8 +280,11 @@ int_value(const struct rc_kw *kw, const struct conf_at *at, int *vp)
 			BAD("unsupported option \"%s\".", src, line, argv[1]);
 		return 0;
 	case RT_INT:
-		if (argc != 2 || conf_parse_int(argv[1], vp) != 0)
-			BAD("Bad number.", src, line);
+		if (conf_parse_int_why(argv[1], vp, &why) != 0)
+			BAD("integer value %s.", src, line, why);
+		if (argc != 2)
+			BAD("keyword %s extra arguments at end of line", src,
+			    line, kw->name);
 		return 0;
 	case RT_TIME:
 		if (strcasecmp(argv[1], "none") == 0)
@@ -319,17 +336,19 @@ str_value(struct client_opts *o, const struct rc_kw *kw,
 	switch (kw->type) {
 	case RT_STR:
 		if (argc != 2)
-			BAD("%s takes one argument.", src, line, argv[0]);
+			BAD("keyword %s extra arguments at end of line", src,
+			    line, kw->name);
 		break;
 	case RT_ALGS:
-		if (argc != 2)
-			BAD("%s takes one argument.", src, line, argv[0]);
 		if (rc_algs_resolve(kw->name, argv[1], &list) != 0) {
 			const struct conf_alg *alg = kw->arg;
 
 			BAD("Bad %s '%s'.", src, line, alg->what, argv[1]);
 		}
 		x_free(list);
+		if (argc != 2)
+			BAD("keyword %s extra arguments at end of line", src,
+			    line, kw->name);
 		break;
 	case RT_AGENT:
 		/* A path, "none", "SSH_AUTH_SOCK" or "$VARIABLE". */
@@ -379,7 +398,8 @@ list_value(struct client_opts *o, const struct rc_kw *kw,
 		return 0;
 	case RT_IDENTITY:
 		if (argc != 2)
-			BAD("%s takes one argument.", src, line, argv[0]);
+			BAD("keyword %s extra arguments at end of line", src,
+			    line, kw->name);
 		if (arr_add(sp, np, argv[1]) != 0)
 			BAD("Too many identity files specified.", src, line);
 		o->identity_files_explicit[*np - 1] = 1;
@@ -432,7 +452,10 @@ rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 	const struct conf_at at = { argv, argc, rest, src, line };
 	int c, r;
 
-	if (argc < 2 || (argv[1][0] == '\0' && kw->type != RT_REST))
+	if (argc < 2)
+		BAD("no argument after keyword \"%s\"", src, line,
+		    kw->name);
+	if (argv[1][0] == '\0' && kw->type != RT_REST)
 		BAD("Missing argument.", src, line);
 	switch (kw->type) {
 	case RT_STR: case RT_ALGS: case RT_AGENT:

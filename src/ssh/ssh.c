@@ -195,11 +195,12 @@ one_option(struct client_opts *o, struct ssh_cmdline *cl, int ch,
 	case 'C':
 		set_or_die(o, "Compression", "yes");
 		break;
-	case 'f': cl->fork_after_auth = 1; cl->stdin_null = 1; break;
+	/* These four set the option whatever came before, as OpenSSH's. */
+	case 'f': o->fork_after_auth = 1; o->stdin_null = 1; break;
 	case 'g': set_or_die(o, "GatewayPorts", "yes"); break;
-	case 'n': cl->stdin_null = 1; break;
-	case 'N': cl->no_command = 1; break;
-	case 's': cl->subsystem = 1; break;
+	case 'n': o->stdin_null = 1; break;
+	case 'N': o->session_type = ST_NONE; break;
+	case 's': o->session_type = ST_SUBSYSTEM; break;
 	case 't': cl->tty_t++; break;
 	case 'T': cl->tty_no = 1; break;
 	case 'v': cl->verbose++; break;
@@ -212,10 +213,8 @@ one_option(struct client_opts *o, struct ssh_cmdline *cl, int ch,
 	case 'L': case 'R': case 'D': case 'W':
 		if (fwd_client_option(o, ch, arg) != 0)
 			exit(255);
-		if (ch == 'W') {
-			cl->no_command = 1;
-			cl->stdin_null = 0;
-		}
+		if (ch == 'W')
+			o->session_type = ST_NONE;
 		break;
 	case 'V':
 		fprintf(stderr, "moat_0.1, %s\n",
@@ -301,6 +300,31 @@ load_configs(struct client_opts *o, const struct ssh_cmdline *cl)
 		exit(255);
 }
 
+/*
+ * The settings the command line shares with ssh_config (-f -n -N -s and
+ * ForkAfterAuthentication, StdinNull, SessionType), checked as OpenSSH
+ * checks them before -G, and copied where the session reads them.
+ */
+static void
+session_flags(const struct client_opts *o, struct ssh_cmdline *cl)
+{
+	if (o->fork_after_auth > 0 && cl->command == NULL &&
+	    o->remote_command == NULL && o->session_type != ST_NONE) {
+		fprintf(stderr, "Cannot fork into background without a command "
+		    "to execute.\n");
+		exit(255);
+	}
+	if (o->connection_attempts <= 0) {
+		fprintf(stderr, "Invalid number of ConnectionAttempts\n");
+		exit(255);
+	}
+	cl->fork_after_auth = o->fork_after_auth > 0;
+	cl->no_command = o->session_type == ST_NONE;
+	cl->subsystem = o->session_type == ST_SUBSYSTEM;
+	/* -W carries the stream on stdin: never /dev/null there. */
+	cl->stdin_null = o->stdin_null > 0 && o->stdio_forward_host == NULL;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -359,6 +383,7 @@ main(int argc, char **argv)
 	load_configs(o, &cl);
 	if ((r = readconf_finish(o, NULL)) != 0)
 		exit(255);
+	session_flags(o, &cl);
 	if (cl.dump_config) {
 		readconf_dump(o, stdout);
 		exit(0);

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +154,57 @@ background(void)
 	}
 }
 
+/*
+ * LocalCommand (when PermitLocalCommand is on): its %-tokens expanded,
+ * %T being "NONE" as there is no tunnel, run by the user's shell once
+ * authenticated and waited for; its status does not matter.
+ */
+static void
+local_command(const struct client_opts *o)
+{
+	const char *shell = getenv("SHELL"), *c;
+	char *pre, *cmd = NULL;
+	size_t n = 0;
+	pid_t pid;
+
+	if (o->local_command == NULL || o->permit_local_command <= 0)
+		return;
+	pre = x_malloc(strlen(o->local_command) * 4 + 1);
+	for (c = o->local_command; *c != '\0'; c++) {
+		if (c[0] == '%' && c[1] == 'T') {
+			memcpy(pre + n, "NONE", 4);
+			n += 4;
+			c++;
+			continue;
+		}
+		if (c[0] == '%' && c[1] == '%')
+			pre[n++] = *c++;
+		pre[n++] = *c;
+	}
+	pre[n] = '\0';
+	if (readconf_expand(o, pre, &cmd) != 0) {
+		x_free(pre);
+		return;
+	}
+	x_free(pre);
+	if (shell == NULL || *shell == '\0')
+		shell = "/bin/sh";
+	log_debug("Executing %s -c \"%s\"", shell, cmd);
+	fflush(NULL);
+	if ((pid = fork()) == -1)
+		log_error("fork: %s", strerror(errno));
+	else if (pid == 0) {
+		signal(SIGPIPE, SIG_DFL);
+		execl(shell, shell, "-c", cmd, (char *)NULL);
+		fprintf(stderr, "Couldn't execute %s -c \"%s\": %s\n", shell,
+		    cmd, strerror(errno));
+		_exit(1);
+	} else
+		while (waitpid(pid, NULL, 0) == -1 && errno == EINTR)
+			;
+	x_free(cmd);
+}
+
 int
 ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 {
@@ -231,6 +283,7 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 			log_error("ssh: %s: %s", desc, err_str(r));
 		goto out;
 	}
+	local_command(o);
 	if (cl->fork_after_auth)
 		background();
 	memset(&sa, 0, sizeof(sa));

@@ -46,7 +46,80 @@ check "-o and -l win over the file" [ "$out" = "user me port 1234 " ]
 echo "NoSuchKeyword yes" > "$T/bad"
 "$BIN/ssh" -G -F "$T/bad" host >/dev/null 2>"$T/err"
 check "unknown keyword: exit 255" [ $? -eq 255 ]
-check "... Bad configuration option with file and line" grep -q "$T/bad: line 1: Bad configuration option: NoSuchKeyword" "$T/err"
+check "... Bad configuration option with file and line, in lower case" \
+    grep -q "$T/bad: line 1: Bad configuration option: nosuchkeyword" "$T/err"
+
+# Keywords of the session and of IgnoreUnknown: -G as Debian's prints them.
+cat > "$T/sess" <<'CFG'
+IgnoreUnknown Foo*,bar
+FooThing 1
+Bar 2
+Host *
+	ConnectionAttempts 4
+	StdinNull yes
+	SessionType none
+	PermitLocalCommand yes
+	LocalCommand echo %h %p "%r" %%
+CFG
+for kw in ignoreunknown connectionattempts stdinnull sessiontype \
+    forkafterauthentication permitlocalcommand localcommand; do
+	for cfg in "$T/sess" /dev/null; do
+		ours=$("$BIN/ssh" -G -F "$cfg" h | grep "^$kw ")
+		theirs=$(ssh -G -F "$cfg" h 2>/dev/null </dev/null |
+		    grep "^$kw ")
+		check "-G $kw as OpenSSH ($(basename $cfg): $ours)" \
+		    [ "$ours" = "$theirs" ]
+	done
+done
+for flags in "-n" "-N" "-s" "-f -N" "-n -o SessionType=subsystem" \
+    "-o StdinNull=no -f -o ForkAfterAuthentication=no"; do
+	ours=$("$BIN/ssh" -G -F /dev/null $flags h cmd |
+	    grep -E "^(stdinnull|sessiontype|forkafterauthentication) " |
+	    sort)
+	theirs=$(ssh -G -F /dev/null $flags h cmd 2>/dev/null </dev/null |
+	    grep -E "^(stdinnull|sessiontype|forkafterauthentication) " |
+	    sort)
+	check "-G $flags: as OpenSSH" [ "$ours" = "$theirs" ]
+done
+# Bad values: the same message, first line and exit status as Debian's
+# (whose messages on stderr end in CR LF).
+first() { head -1 "$1" | tr -d '\r' | sed 's/Pseudo-terminal.*//'; }
+i=0
+for line in "ConnectionAttempts -1" "ConnectionAttempts abc" \
+    "ConnectionAttempts 3 4" "ConnectionAttempts 2147483648" \
+    "StdinNull maybe" "SessionType foo" "ForkAfterAuthentication 1" \
+    "PermitLocalCommand ask" "LocalCommand" "IgnoreUnknown" \
+    "IgnoreUnknown a b" "IgnoreUnknown a%Bar 1" "Port" 'User ""' \
+    "User a b" "NumberOfPasswordPrompts x"; do
+	i=$((i + 1))
+	printf '%s\n' "$line" | tr % '\n' > "$T/b$i"
+	"$BIN/ssh" -G -F "$T/b$i" h >/dev/null 2>"$T/e1"
+	r1=$?
+	ssh -G -F "$T/b$i" h </dev/null >/dev/null 2>"$T/e2"
+	r2=$?
+	check "bad '$line': status $r1 as OpenSSH" [ $r1 -eq $r2 ]
+	check "... message as OpenSSH ($(first "$T/e1"))" \
+	    [ "$(first "$T/e1")" = "$(first "$T/e2")" ]
+done
+# Checks made before -G prints anything.
+for args in "-f h" "-o ForkAfterAuthentication=yes h" \
+    "-o ConnectionAttempts=0 h true" "-f -N h"; do
+	"$BIN/ssh" -G -F /dev/null $args >/dev/null 2>"$T/e1"
+	r1=$?
+	ssh -G -F /dev/null $args </dev/null >/dev/null 2>"$T/e2"
+	r2=$?
+	check "ssh -G $args: status $r1 as OpenSSH" [ $r1 -eq $r2 ]
+	check "... message as OpenSSH ($(first "$T/e1"))" \
+	    [ "$(first "$T/e1")" = "$(first "$T/e2")" ]
+done
+# An unknown keyword in an included file is an error as well.
+echo "NoSuchKeyword yes" > "$T/inc_bad"
+echo "Include $T/inc_bad" > "$T/incl"
+"$BIN/ssh" -G -F "$T/incl" h >/dev/null 2>"$T/err"
+check "unknown keyword in an included file: exit 255" [ $? -eq 255 ]
+check "... named with its file and line" \
+    grep -q "$T/inc_bad: line 1: Bad configuration option: nosuchkeyword" \
+    "$T/err"
 if [ -r /etc/ssh/ssh_config ]; then
 	"$BIN/ssh" -G host >/dev/null 2>"$T/err"
 	check "Debian's stock ssh_config parses" [ $? -eq 0 ]

@@ -348,6 +348,146 @@ test_update_host_keys(void)
 	client_opts_free(o);
 }
 
+/* IgnoreUnknown: only unknown keywords its patterns name, once set. */
+static void
+test_ignore_unknown(void)
+{
+	struct client_opts *o;
+	char *v;
+	int r;
+
+	o = load("h", "IgnoreUnknown foo*,Bar\nFooThing 1\nbar 2\nBAR 3\n",
+	    &r);
+	CHECK_OK(r);
+	CHECK_OK(readconf_finish(o, "tester"));
+	CHECK_STR((v = dump_value(o, "ignoreunknown")), "foo*,Bar");
+	x_free(v);
+	client_opts_free(o);
+	/* Not listed; listed only after it; set in a block that does
+	 * not apply; the second IgnoreUnknown does not count. */
+	o = load("h", "IgnoreUnknown foo\nbaz 1\n", &r);
+	CHECK_ERR(r, ERR_CONFIG);
+	client_opts_free(o);
+	o = load("h", "foo 1\nIgnoreUnknown foo\n", &r);
+	CHECK_ERR(r, ERR_CONFIG);
+	client_opts_free(o);
+	o = load("h", "Host x\nIgnoreUnknown foo\nHost *\nfoo 1\n", &r);
+	CHECK_ERR(r, ERR_CONFIG);
+	client_opts_free(o);
+	o = load("h", "IgnoreUnknown a\nIgnoreUnknown b\nb 1\n", &r);
+	CHECK_ERR(r, ERR_CONFIG);
+	client_opts_free(o);
+	o = load("h", "IgnoreUnknown a b\n", &r);
+	CHECK_ERR(r, ERR_CONFIG);
+	client_opts_free(o);
+	o = load("h", "IgnoreUnknown\n", &r);
+	CHECK_ERR(r, ERR_CONFIG);
+	client_opts_free(o);
+	/* The command line's comes first. */
+	o = client_opts_new();
+	o->host_arg = x_strdup("h");
+	CHECK_OK(readconf_parse_line(o, "IgnoreUnknown=zz*", "command-line",
+	    0));
+	CHECK_OK(readconf_parse_line(o, "zzTop yes", "command-line", 0));
+	CHECK_ERR(readconf_parse_line(o, "yy yes", "command-line", 0),
+	    ERR_CONFIG);
+	client_opts_free(o);
+	/* An included file is read with the same rules. */
+	x_free(write_file("inc_unknown.conf", "NoSuchThing 1\n"));
+	v = x_asprintf("Include %s/inc_unknown.conf\n", dir);
+	o = load("h", v, &r);
+	CHECK_ERR(r, ERR_CONFIG);
+	client_opts_free(o);
+	x_free(v);
+}
+
+/* ConnectionAttempts, StdinNull, ForkAfterAuthentication, SessionType,
+ * LocalCommand, PermitLocalCommand: values, checks, defaults, -G. */
+static void
+test_session_keywords(void)
+{
+	static const char *const bad[] = {
+		"ConnectionAttempts -1\n", "ConnectionAttempts abc\n",
+		"ConnectionAttempts 3 4\n", "ConnectionAttempts 2147483648\n",
+		"StdinNull maybe\n", "SessionType foo\n",
+		"ForkAfterAuthentication 2\n", "PermitLocalCommand ask\n",
+		"LocalCommand\n",
+	};
+	struct client_opts *o;
+	size_t i;
+	char *v;
+	int r;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		o = load("h", bad[i], &r);
+		CHECK_ERR(r, ERR_CONFIG);
+		client_opts_free(o);
+	}
+	o = load("h", "", &r);
+	CHECK_OK(readconf_finish(o, "tester"));
+	CHECK(o->connection_attempts == 1);
+	CHECK(o->stdin_null == 0 && o->fork_after_auth == 0);
+	CHECK(o->session_type == ST_DEFAULT);
+	CHECK(o->permit_local_command == 0 && o->local_command == NULL);
+	CHECK_STR((v = dump_value(o, "sessiontype")), "default");
+	x_free(v);
+	CHECK((v = dump_value(o, "localcommand")) == NULL);
+	x_free(v);
+	client_opts_free(o);
+	o = load("h", "ConnectionAttempts 3\nStdinNull yes\n"
+	    "ForkAfterAuthentication yes\nSessionType subsystem\n"
+	    "SessionType none\nPermitLocalCommand yes\n"
+	    "LocalCommand echo %h  %%T \"x\"\n", &r);
+	CHECK_OK(r);
+	CHECK_OK(readconf_finish(o, "tester"));
+	CHECK(o->connection_attempts == 3);
+	CHECK(o->session_type == ST_SUBSYSTEM);
+	CHECK_STR((v = dump_value(o, "connectionattempts")), "3");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "stdinnull")), "yes");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "forkafterauthentication")), "yes");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "sessiontype")), "subsystem");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "permitlocalcommand")), "yes");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "localcommand")), "echo %h  %%T \"x\"");
+	x_free(v);
+	client_opts_free(o);
+}
+
+/* %C (SHA-1 of %l%h%p%r, as OpenSSH 9.2), %k and %j. */
+static void
+test_more_tokens(void)
+{
+	struct client_opts *o = client_opts_new();
+	char *s = NULL, *want, host[256];
+
+	o->host_arg = x_strdup("alias");
+	CHECK_OK(readconf_set(o, "HostName", "real.example"));
+	CHECK_OK(readconf_set(o, "User", "u1"));
+	CHECK_OK(readconf_set(o, "Port", "2022"));
+	CHECK_OK(readconf_set(o, "ProxyJump", "a@j1:22,ssh://b@j2:2200"));
+	CHECK_OK(readconf_expand(o, "%k %j", &s));
+	CHECK_STR(s, "alias j2");
+	x_free(s);
+	CHECK_OK(readconf_set(o, "HostKeyAlias", "ka"));
+	CHECK_OK(readconf_expand(o, "%k %C", &s));
+	if (gethostname(host, sizeof(host)) != 0)
+		strcpy(host, "localhost");
+	host[sizeof(host) - 1] = '\0';
+	/* The digest is checked against sha1sum's of the same text. */
+	want = x_asprintf("printf %%s '%sreal.example2022u1' | sha1sum | "
+	    "grep -q \"^%s \"", host, s != NULL && strlen(s) > 3 ?
+	    s + 3 : "x");
+	CHECK(s != NULL && strncmp(s, "ka ", 3) == 0 && strlen(s) == 43);
+	CHECK(system(want) == 0);
+	x_free(want);
+	x_free(s);
+	client_opts_free(o);
+}
+
 int
 main(void)
 {
@@ -365,6 +505,9 @@ main(void)
 	test_tokens();
 	test_debian_stock();
 	test_update_host_keys();
+	test_ignore_unknown();
+	test_session_keywords();
+	test_more_tokens();
 	{
 		char *cmd = x_asprintf("rm -rf %s", dir);
 
