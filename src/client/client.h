@@ -122,6 +122,9 @@ struct client_opts {
 	int session_type;		/* enum session_type */
 	char *local_command;		/* LocalCommand, tokens unexpanded */
 	int permit_local_command;
+	char *known_hosts_command;	/* tokens unexpanded */
+	char *revoked_host_keys;	/* ~ and tokens unexpanded */
+	int no_host_auth_localhost;	/* NoHostAuthenticationForLocalhost */
 
 	void *priv;			/* private to readconf.c */
 };
@@ -157,6 +160,12 @@ int readconf_set(struct client_opts *o, const char *keyword,
  */
 int readconf_expand(const struct client_opts *o, const char *s,
     char **outp);
+/*
+ * readconf_expand() with more tokens: %X for each character X of keys
+ * is vals[index] (taken as is, '%' and all).
+ */
+int readconf_expand_more(const struct client_opts *o, const char *s,
+    const char *keys, const char *const *vals, char **outp);
 /* "~/x" and "~user/x" to a path (caller frees *outp). */
 int readconf_tilde(const struct client_opts *o, const char *s, char **outp);
 /* The local user name (owned by o). */

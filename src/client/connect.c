@@ -57,6 +57,26 @@ client_peer_desc(int fd_in, int fd_out)
 	return x_asprintf("%s port %s", host, port);
 }
 
+int
+client_peer_is_local(int fd)
+{
+	struct sockaddr_storage ss;
+	const struct sockaddr_in *sin = (const struct sockaddr_in *)&ss;
+	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)&ss;
+	socklen_t len = sizeof(ss);
+
+	memset(&ss, 0, sizeof(ss));
+	if (getpeername(fd, (struct sockaddr *)&ss, &len) == -1)
+		return 0;
+	if (ss.ss_family == AF_INET)
+		return (ntohl(sin->sin_addr.s_addr) >> 24) == 127;
+	if (ss.ss_family != AF_INET6)
+		return 0;
+	if (IN6_IS_ADDR_V4MAPPED(&sin6->sin6_addr))
+		return sin6->sin6_addr.s6_addr[12] == 127;
+	return IN6_IS_ADDR_LOOPBACK(&sin6->sin6_addr);
+}
+
 static int
 connect_one(const struct addrinfo *ai, const struct client_opts *o,
     int *errp)

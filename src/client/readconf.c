@@ -61,6 +61,7 @@ client_opts_new(void)
 		&o->enable_escape_commandline, &o->warn_weak_crypto,
 		&o->connection_attempts, &o->stdin_null, &o->fork_after_auth,
 		&o->session_type, &o->permit_local_command,
+		&o->no_host_auth_localhost,
 	};
 	size_t i;
 
@@ -101,6 +102,7 @@ client_opts_free(struct client_opts *o)
 		&o->host_key_alias, &o->stdio_forward_host,
 		&o->hostbased_accepted_algorithms, &o->identity_agent,
 		&o->ignore_unknown, &o->local_command,
+		&o->known_hosts_command, &o->revoked_host_keys,
 	};
 	size_t i;
 

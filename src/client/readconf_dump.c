@@ -141,6 +141,8 @@ readconf_dump(const struct client_opts *o, FILE *f)
 		{ "permitlocalcommand", o->permit_local_command },
 		{ "stdinnull", o->stdin_null },
 		{ "forkafterauthentication", o->fork_after_auth },
+		{ "nohostauthenticationforlocalhost",
+		    o->no_host_auth_localhost },
 	};
 	size_t i;
 
@@ -223,4 +225,6 @@ readconf_dump(const struct client_opts *o, FILE *f)
 	dump_str(f, "remotecommand", o->remote_command);
 	dump_str(f, "localcommand", o->local_command);
 	dump_str(f, "ignoreunknown", o->ignore_unknown);
+	dump_str(f, "knownhostscommand", o->known_hosts_command);
+	dump_str(f, "revokedhostkeys", o->revoked_host_keys);
 }

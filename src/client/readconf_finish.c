@@ -179,6 +179,45 @@ readconf_expand(const struct client_opts *o, const char *s, char **outp)
 	return 0;
 }
 
+int
+readconf_expand_more(const struct client_opts *o, const char *s,
+    const char *keys, const char *const *vals, char **outp)
+{
+	const char *c, *k, *v;
+	size_t cap = strlen(s) + 1, n = 0, need;
+	char *pre = x_malloc(cap);
+	int r;
+
+	for (c = s; *c != '\0'; c++) {
+		v = NULL;
+		if (c[0] == '%' && c[1] != '\0' && c[1] != '%' &&
+		    (k = strchr(keys, c[1])) != NULL)
+			v = vals[k - keys];
+		/* A value's own '%' is doubled, so it stays as it is. */
+		need = v != NULL ? 2 * strlen(v) : 2;
+		if (n + need + 1 > cap) {
+			cap = (n + need + 1) * 2;
+			pre = x_reallocarray(pre, cap, 1);
+		}
+		if (v == NULL) {
+			if (c[0] == '%' && c[1] == '%')
+				pre[n++] = *c++;
+			pre[n++] = *c;
+			continue;
+		}
+		for (; *v != '\0'; v++) {
+			if (*v == '%')
+				pre[n++] = '%';
+			pre[n++] = *v;
+		}
+		c++;
+	}
+	pre[n] = '\0';
+	r = readconf_expand(o, pre, outp);
+	x_free(pre);
+	return r;
+}
+
 /* Tilde, then tokens, in place. */
 /* "${NAME}" in *sp replaced by the variable's value; unset: an error. */
 static int

@@ -162,31 +162,15 @@ background(void)
 static void
 local_command(const struct client_opts *o)
 {
-	const char *shell = getenv("SHELL"), *c;
-	char *pre, *cmd = NULL;
-	size_t n = 0;
+	static const char *const none[] = { "NONE" };
+	const char *shell = getenv("SHELL");
+	char *cmd = NULL;
 	pid_t pid;
 
 	if (o->local_command == NULL || o->permit_local_command <= 0)
 		return;
-	pre = x_malloc(strlen(o->local_command) * 4 + 1);
-	for (c = o->local_command; *c != '\0'; c++) {
-		if (c[0] == '%' && c[1] == 'T') {
-			memcpy(pre + n, "NONE", 4);
-			n += 4;
-			c++;
-			continue;
-		}
-		if (c[0] == '%' && c[1] == '%')
-			pre[n++] = *c++;
-		pre[n++] = *c;
-	}
-	pre[n] = '\0';
-	if (readconf_expand(o, pre, &cmd) != 0) {
-		x_free(pre);
+	if (readconf_expand_more(o, o->local_command, "T", none, &cmd) != 0)
 		return;
-	}
-	x_free(pre);
 	if (shell == NULL || *shell == '\0')
 		shell = "/bin/sh";
 	log_debug("Executing %s -c \"%s\"", shell, cmd);
@@ -246,6 +230,7 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 	hc.o = o;
 	hc.hostname = o->hostname;
 	hc.port = o->port;
+	hc.peer_local = proxy == NULL && client_peer_is_local(fd_in);
 	desc = client_peer_desc(fd_in, fd_out);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.server = 0;
@@ -266,7 +251,9 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 	}
 	r = client_auth_ex(t, o, o->user, o->hostname, &aa);
 	if (r != 0) {
-		if (hc.refused)
+		if (hc.refused == 2)
+			;	/* said already */
+		else if (hc.refused)
 			log_error("Host key verification failed.");
 		else if (r == ERR_PERMISSION_DENIED)
 			log_error("%s@%s: Permission denied%s%s%s.", o->user,

@@ -60,9 +60,13 @@ Host *
 	SessionType none
 	PermitLocalCommand yes
 	LocalCommand echo %h %p "%r" %%
+	KnownHostsCommand /usr/bin/printf "%s\n" %H %K  %t
+	RevokedHostKeys ~/revoked_%h
+	NoHostAuthenticationForLocalhost yes
 CFG
 for kw in ignoreunknown connectionattempts stdinnull sessiontype \
-    forkafterauthentication permitlocalcommand localcommand; do
+    forkafterauthentication permitlocalcommand localcommand \
+    knownhostscommand revokedhostkeys nohostauthenticationforlocalhost; do
 	for cfg in "$T/sess" /dev/null; do
 		ours=$("$BIN/ssh" -G -F "$cfg" h | grep "^$kw ")
 		theirs=$(ssh -G -F "$cfg" h 2>/dev/null </dev/null |
@@ -90,6 +94,8 @@ for line in "ConnectionAttempts -1" "ConnectionAttempts abc" \
     "StdinNull maybe" "SessionType foo" "ForkAfterAuthentication 1" \
     "PermitLocalCommand ask" "LocalCommand" "IgnoreUnknown" \
     "IgnoreUnknown a b" "IgnoreUnknown a%Bar 1" "Port" 'User ""' \
+    "KnownHostsCommand" "RevokedHostKeys" "RevokedHostKeys a b" \
+    "NoHostAuthenticationForLocalhost perhaps" \
     "User a b" "NumberOfPasswordPrompts x"; do
 	i=$((i + 1))
 	printf '%s\n' "$line" | tr % '\n' > "$T/b$i"

@@ -411,7 +411,8 @@ test_session_keywords(void)
 		"ConnectionAttempts 3 4\n", "ConnectionAttempts 2147483648\n",
 		"StdinNull maybe\n", "SessionType foo\n",
 		"ForkAfterAuthentication 2\n", "PermitLocalCommand ask\n",
-		"LocalCommand\n",
+		"LocalCommand\n", "KnownHostsCommand\n", "RevokedHostKeys a b\n",
+		"NoHostAuthenticationForLocalhost perhaps\n",
 	};
 	struct client_opts *o;
 	size_t i;
@@ -455,6 +456,20 @@ test_session_keywords(void)
 	CHECK_STR((v = dump_value(o, "localcommand")), "echo %h  %%T \"x\"");
 	x_free(v);
 	client_opts_free(o);
+	o = load("h", "KnownHostsCommand /bin/k  %H \"%K\"\n"
+	    "RevokedHostKeys ~/r_%h\nNoHostAuthenticationForLocalhost yes\n",
+	    &r);
+	CHECK_OK(r);
+	CHECK_OK(readconf_finish(o, "tester"));
+	CHECK_STR((v = dump_value(o, "knownhostscommand")),
+	    "/bin/k  %H \"%K\"");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "revokedhostkeys")), "~/r_%h");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "nohostauthenticationforlocalhost")),
+	    "yes");
+	x_free(v);
+	client_opts_free(o);
 }
 
 /* %C (SHA-1 of %l%h%p%r, as OpenSSH 9.2), %k and %j. */
@@ -485,6 +500,17 @@ test_more_tokens(void)
 	CHECK(system(want) == 0);
 	x_free(want);
 	x_free(s);
+	/* Extra tokens: values taken as they are, '%' and all. */
+	{
+		const char *vals[] = { "[h]:2%2", "NONE" };
+
+		CHECK_OK(readconf_expand_more(o, "%H %T %%T %h %%", "HT", vals,
+		    &s));
+		CHECK_STR(s, "[h]:2%2 NONE %T real.example %");
+		x_free(s);
+		CHECK_ERR(readconf_expand_more(o, "%H %Q", "HT", vals, &s),
+		    ERR_CONFIG);
+	}
 	client_opts_free(o);
 }
 
