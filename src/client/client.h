@@ -125,6 +125,13 @@ struct client_opts {
 	char *known_hosts_command;	/* tokens unexpanded */
 	char *revoked_host_keys;	/* ~ and tokens unexpanded */
 	int no_host_auth_localhost;	/* NoHostAuthenticationForLocalhost */
+	int canonicalize_hostname;	/* 0 no, 1 yes, 2 always */
+	char *canonical_domains[CO_MAX_LIST];
+	size_t ncanonical_domains;
+	int canonicalize_fallback_local;
+	int canonicalize_max_dots;
+	char *canonical_cnames[CO_MAX_LIST];	/* "sources:targets" */
+	size_t ncanonical_cnames;
 
 	void *priv;			/* private to readconf.c */
 };
@@ -170,6 +177,27 @@ int readconf_expand_more(const struct client_opts *o, const char *s,
 int readconf_tilde(const struct client_opts *o, const char *s, char **outp);
 /* The local user name (owned by o). */
 const char *readconf_local_user(const struct client_opts *o);
+/*
+ * Read the files again after the host name was canonicalised: Host and
+ * "Match host" now see host, "Match canonical" matches; what is already
+ * set stays (first value wins) and list entries are not repeated.
+ */
+void readconf_canonical_pass(struct client_opts *o, const char *host);
+
+/* ---- canon.c ---- */
+/*
+ * Hostname canonicalisation (CanonicalizeHostname and its family, read
+ * before readconf_finish()): *hostp (lower case, HostName applied) is
+ * replaced by its canonical name when it is an address written another
+ * way, or when a name with at most CanonicalizeMaxDots dots resolves
+ * under one of CanonicalDomains, following a CNAME that
+ * CanonicalizePermittedCNAMEs allows. direct: no ProxyCommand/ProxyJump.
+ * ERR_NOT_FOUND when the name must resolve and does not (logged as
+ * OpenSSH's ssh does).
+ */
+int client_canonicalize(const struct client_opts *o, char **hostp,
+    int direct);
+
 /* Defaults, token expansion, algorithm lists; call once after loading. */
 int readconf_finish(struct client_opts *o, const char *local_user);
 /* ssh -G: every setting, lower-case keywords, OpenSSH's format. */

@@ -61,7 +61,8 @@ client_opts_new(void)
 		&o->enable_escape_commandline, &o->warn_weak_crypto,
 		&o->connection_attempts, &o->stdin_null, &o->fork_after_auth,
 		&o->session_type, &o->permit_local_command,
-		&o->no_host_auth_localhost,
+		&o->no_host_auth_localhost, &o->canonicalize_hostname,
+		&o->canonicalize_fallback_local, &o->canonicalize_max_dots,
 	};
 	size_t i;
 
@@ -119,7 +120,10 @@ client_opts_free(struct client_opts *o)
 	free_arr(o->local_forwards, o->nlocal_forwards);
 	free_arr(o->remote_forwards, o->nremote_forwards);
 	free_arr(o->dynamic_forwards, o->ndynamic_forwards);
+	free_arr(o->canonical_domains, o->ncanonical_domains);
+	free_arr(o->canonical_cnames, o->ncanonical_cnames);
 	if ((p = o->priv) != NULL) {
+		x_free(p->match_host);
 		x_free(p->local_user);
 		x_free(p->home);
 		free_arr(p->ident_written, p->nident_written);
@@ -187,13 +191,11 @@ match_line(struct client_opts *o, char **argv, int argc, const char *src,
 			}
 			r = 1;
 		} else if (strcasecmp(crit, "canonical") == 0) {
-			log_debug("%s line %d: Match canonical: no "
-			    "canonicalization here, does not match", src, line);
-			r = 0;
+			r = p->canonical_pass;
 		} else if (strcasecmp(crit, "final") == 0) {
-			log_debug("%s line %d: Match final: one pass, "
-			    "treated as matching", src, line);
-			r = 1;
+			/* (one pass without canonicalisation) */
+			r = p->canonical_pass ||
+			    o->canonicalize_hostname <= 0;
 		} else {
 			const char *arg;
 
@@ -237,7 +239,9 @@ match_line(struct client_opts *o, char **argv, int argc, const char *src,
 static int
 host_line(struct client_opts *o, char **argv, int argc)
 {
-	const char *h = o->host_arg != NULL ? o->host_arg : "";
+	const struct rc_priv *p = o->priv;
+	const char *h = p->match_host != NULL ? p->match_host :
+	    (o->host_arg != NULL ? o->host_arg : "");
 	int i, any = 0, r;
 
 	for (i = 1; i < argc; i++) {
@@ -477,6 +481,18 @@ load_file(struct client_opts *o, const char *path, int user_file)
 		return ERR_CONFIG;
 	}
 	return 0;
+}
+
+void
+readconf_canonical_pass(struct client_opts *o, const char *host)
+{
+	struct rc_priv *p = o->priv;
+
+	x_free(p->match_host);
+	p->match_host = x_strdup(host);
+	p->canonical_pass = 1;
+	x_free(o->hostname);
+	o->hostname = x_strdup(host);
 }
 
 int

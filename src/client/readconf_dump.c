@@ -143,6 +143,7 @@ readconf_dump(const struct client_opts *o, FILE *f)
 		{ "forkafterauthentication", o->fork_after_auth },
 		{ "nohostauthenticationforlocalhost",
 		    o->no_host_auth_localhost },
+		{ "canonicalizefallbacklocal", o->canonicalize_fallback_local },
 	};
 	size_t i;
 
@@ -170,6 +171,18 @@ readconf_dump(const struct client_opts *o, FILE *f)
 	fprintf(f, "sessiontype %s\n",
 	    conf_enum_name(rc_enum_session, o->session_type));
 	fprintf(f, "connectionattempts %d\n", o->connection_attempts);
+	fprintf(f, "canonicalizehostname %s\n",
+	    conf_enum_name(rc_enum_canon, o->canonicalize_hostname));
+	fprintf(f, "canonicalizemaxdots %d\n", o->canonicalize_max_dots);
+	if (o->ncanonical_domains == 0)
+		fprintf(f, "canonicaldomains none\n");
+	dump_list(f, "canonicaldomains", o->canonical_domains,
+	    o->ncanonical_domains, 1);
+	/* (sic: OpenSSH 9.2 prints the keyword so) */
+	if (o->ncanonical_cnames == 0)
+		fprintf(f, "canonicalizePermittedcnames none\n");
+	dump_list(f, "canonicalizePermittedcnames", o->canonical_cnames,
+	    o->ncanonical_cnames, 1);
 	fprintf(f, "numberofpasswordprompts %d\n",
 	    o->number_of_password_prompts);
 	fprintf(f, "serveralivecountmax %d\n", o->server_alive_count_max);

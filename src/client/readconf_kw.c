@@ -53,6 +53,10 @@ static const struct conf_enum enum_weak[] = {
 	{ "no-pq-kex", 0 }, { NULL, 0 } };
 static const struct conf_enum enum_comp[] = {
 	{ "no", 0 }, { "yes", 1 }, { NULL, 0 } };
+/* -G shows the first name of a value: true, false, always. */
+const struct conf_enum rc_enum_canon[] = {
+	{ "true", 1 }, { "false", 0 }, { "yes", 1 }, { "no", 0 },
+	{ "always", 2 }, { NULL, 0 } };
 const struct conf_enum rc_enum_session[] = {
 	{ "none", ST_NONE }, { "subsystem", ST_SUBSYSTEM },
 	{ "default", ST_DEFAULT }, { NULL, 0 } };
@@ -161,6 +165,15 @@ const struct rc_kw rc_keywords[] = {
 	{ "revokedhostkeys", RT_STR, F(revoked_host_keys), 0, NULL, 0 },
 	{ "nohostauthenticationforlocalhost", RT_FLAG,
 	    F(no_host_auth_localhost), 0, NULL, 0 },
+	{ "canonicalizehostname", RT_ENUM, F(canonicalize_hostname), 0,
+	    rc_enum_canon, 0 },
+	{ "canonicaldomains", RT_CANON, A(canonical_domains), NULL, 0 },
+	{ "canonicalizepermittedcnames", RT_CANON, A(canonical_cnames),
+	    "cnames", 0 },
+	{ "canonicalizefallbacklocal", RT_FLAG,
+	    F(canonicalize_fallback_local), 0, NULL, 1 },
+	{ "canonicalizemaxdots", RT_INT, F(canonicalize_max_dots), 0, NULL,
+	    1 },
 	{ NULL, RT_IGNORE, 0, 0, NULL, 0 },
 };
 
@@ -172,9 +185,6 @@ static const char *const ignored_keywords[] = {
 	"gssapikexalgorithms", "forwardx11", "forwardx11trusted",
 	"forwardx11timeout", "xauthlocation",
 	"addkeystoagent",
-	"canonicalizehostname", "canonicaldomains",
-	"canonicalizefallbacklocal", "canonicalizemaxdots",
-	"canonicalizepermittedcnames",
 	"controlpersist", "fingerprinthash", "ipqos",
 	"proxyusefdpass",
 	"tunnel", "tunneldevice", "syslogfacility",
@@ -243,6 +253,19 @@ arr_add(char **arr, size_t *n, const char *v)
 	arr[(*n)++] = x_strdup(v);
 	return 0;
 }
+
+/* 1 if v is in arr already: the canonical pass adds nothing twice. */
+static int
+arr_has(char *const *arr, size_t n, const char *v)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(arr[i], v) == 0)
+			return 1;
+	return 0;
+}
+
 
 /* "NAME" of "$NAME": letters, digits and '_', not starting with a digit. */
 static int
@@ -383,6 +406,14 @@ list_value(struct client_opts *o, const struct rc_kw *kw,
 	const char *src = at->src;
 	int i, argc = at->argc, line = at->line;
 
+	/* The canonical pass reads the same lines again. */
+	if (p->canonical_pass && kw->type != RT_FILES) {
+		if (kw->type == RT_REST && arr_has(sp, *np, at->rest))
+			return 0;
+		if (kw->type != RT_REST && argc == 2 &&
+		    arr_has(sp, *np, argv[1]))
+			return 0;
+	}
 	switch (kw->type) {
 	case RT_REST:
 		return arr_add(sp, np, at->rest);
@@ -394,7 +425,8 @@ list_value(struct client_opts *o, const struct rc_kw *kw,
 		/* FALLTHROUGH */
 	case RT_ACCUM:
 		for (i = 1; i < argc; i++)
-			if (arr_add(sp, np, argv[i]) != 0)
+			if (!(p->canonical_pass && arr_has(sp, *np,
+			    argv[i])) && arr_add(sp, np, argv[i]) != 0)
 				BAD("too many %s entries.", src, line,
 				    kw->type == RT_SETENV ? "SetEnv" :
 				    argv[0]);
@@ -419,6 +451,39 @@ list_value(struct client_opts *o, const struct rc_kw *kw,
 	default:
 		return ERR_INTERNAL;
 	}
+}
+
+/*
+ * CanonicalDomains and CanonicalizePermittedCNAMEs: a list the first
+ * line sets whole; "none" alone empties it; a CNAME rule is
+ * "sources:targets".
+ */
+static int
+canon_value(struct client_opts *o, const struct rc_kw *kw,
+    const struct conf_at *at)
+{
+	char **sp = (char **)(void *)((char *)o + kw->off);
+	size_t *np = (size_t *)(void *)((char *)o + kw->cnt_off);
+	char **argv = at->argv;
+	const char *src = at->src, *colon;
+	int i, argc = at->argc, line = at->line;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "none") == 0 && argc > 2)
+			BAD("keyword %s \"none\" argument must appear alone.",
+			    src, line, kw->name);
+		if (kw->arg != NULL && strcmp(argv[i], "none") != 0 &&
+		    ((colon = strchr(argv[i], ':')) == NULL ||
+		    colon == argv[i] || colon[1] == '\0'))
+			BAD("Invalid permitted CNAME \"%s\"", src, line,
+			    argv[i]);
+	}
+	if (*np != 0 || strcmp(argv[1], "none") == 0)
+		return 0;
+	for (i = 1; i < argc; i++)
+		if (arr_add(sp, np, argv[i]) != 0)
+			BAD("too many %s entries.", src, line, kw->name);
+	return 0;
 }
 
 /* RekeyLimit: a size ("default" or 0: none) and an optional time. */
@@ -471,6 +536,8 @@ rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 		return list_value(o, kw, &at);
 	case RT_REKEY:
 		return rekey_value(o, &at);
+	case RT_CANON:
+		return canon_value(o, kw, &at);
 	case RT_IGNORE:
 		return 0;
 	default:

@@ -11,6 +11,7 @@
  */
 #include <sys/socket.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -301,6 +302,55 @@ load_configs(struct client_opts *o, const struct ssh_cmdline *cl)
 }
 
 /*
+ * The host name as ssh uses it: HostName (its %h the host as given) in
+ * lower case, canonicalised (canon.c); with CanonicalizeHostname on, the
+ * files are read again for the canonical name. Exits on failure.
+ */
+static void
+canonical_host(struct client_opts *o, const struct ssh_cmdline *cl)
+{
+	const char *h = o->hostname != NULL ? o->hostname : o->host_arg, *c;
+	char *host = x_malloc(strlen(h) * (strlen(o->host_arg) + 1) + 1);
+	size_t n = 0;
+	int direct;
+
+	for (c = h; *c != '\0'; c++) {
+		if (o->hostname != NULL && c[0] == '%' && c[1] == 'h') {
+			memcpy(host + n, o->host_arg, strlen(o->host_arg));
+			n += strlen(o->host_arg);
+			c++;
+			continue;
+		}
+		if (o->hostname != NULL && c[0] == '%' && c[1] == '%')
+			c++;
+		host[n++] = *c;
+	}
+	host[n] = '\0';
+	/* Addresses are left as written: canonicalising rewrites them. */
+	if (strchr(host, ':') == NULL)
+		for (n = 0; host[n] != '\0'; n++)
+			host[n] = (char)tolower((unsigned char)host[n]);
+	direct = (o->proxy_command == NULL ||
+	    strcmp(o->proxy_command, "none") == 0) &&
+	    (o->proxy_jump == NULL || strcmp(o->proxy_jump, "none") == 0);
+	if (client_canonicalize(o, &host, direct) != 0)
+		exit(255);
+	if (o->canonicalize_hostname > 0) {
+		log_debug("hostname canonicalisation enabled, will re-parse "
+		    "configuration");
+		log_debug("re-parsing configuration");
+		readconf_canonical_pass(o, host);
+		load_configs(o, cl);
+	} else if (o->hostname != NULL || strcmp(host, o->host_arg) != 0) {
+		/* (%h is gone: readconf_finish() leaves it alone) */
+		x_free(o->hostname);
+		o->hostname = host;
+		host = NULL;
+	}
+	x_free(host);
+}
+
+/*
  * The settings the command line shares with ssh_config (-f -n -N -s and
  * ForkAfterAuthentication, StdinNull, SessionType), checked as OpenSSH
  * checks them before -G, and copied where the session reads them.
@@ -381,6 +431,7 @@ main(int argc, char **argv)
 	if (cl.verbose > 0)
 		log_set_level(o->log_level);
 	load_configs(o, &cl);
+	canonical_host(o, &cl);
 	if ((r = readconf_finish(o, NULL)) != 0)
 		exit(255);
 	session_flags(o, &cl);

@@ -514,6 +514,68 @@ test_more_tokens(void)
 	client_opts_free(o);
 }
 
+/* Canonicalisation (no DNS: an address) and the second reading. */
+static void
+test_canonical(void)
+{
+	struct client_opts *o;
+	char *path, *host, *v;
+	int r;
+
+	path = write_file("canon.conf", "CanonicalizeHostname yes\n"
+	    "IdentityFile ~/.ssh/k1\nSendEnv A B\nLocalForward 1 h:2\n"
+	    "Host 127.0.0.1\n  Port 2345\n  SendEnv C\n"
+	    "Match canonical\n  User canon\n"
+	    "Match !canonical\n  ServerAliveInterval 7\n");
+	o = client_opts_new();
+	o->host_arg = x_strdup("127.1");
+	CHECK_OK(readconf_load(o, path, 1));
+	CHECK(o->port == -1 && o->user == NULL);
+	host = x_strdup("127.1");
+	CHECK_OK(client_canonicalize(o, &host, 1));
+	CHECK_STR(host, "127.0.0.1");
+	readconf_canonical_pass(o, host);
+	CHECK_OK(readconf_load(o, path, 1));
+	CHECK_OK(readconf_finish(o, "tester"));
+	CHECK(o->port == 2345);
+	CHECK_STR(o->user, "canon");
+	CHECK_STR(o->hostname, "127.0.0.1");
+	CHECK(o->server_alive_interval == 7);
+	CHECK(o->nidentity_files == 1);
+	CHECK(o->nsend_env == 3);
+	CHECK(o->nlocal_forwards == 1);
+	CHECK_STR((v = dump_value(o, "canonicalizehostname")), "true");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "canonicaldomains")), "none");
+	x_free(v);
+	x_free(host);
+	client_opts_free(o);
+	x_free(path);
+
+	/* A name under no domain: kept, or an error without fallback. */
+	o = load("h", "CanonicalizeHostname yes\nCanonicalDomains invalid\n"
+	    "CanonicalizeFallbackLocal no\n"
+	    "CanonicalizePermittedCNAMEs *.a:*.b\n", &r);
+	CHECK_OK(r);
+	host = x_strdup("nosuchhost-moat");
+	CHECK_ERR(client_canonicalize(o, &host, 1), ERR_NOT_FOUND);
+	CHECK_STR(host, "nosuchhost-moat");
+	/* Through a proxy: left alone unless "always". */
+	CHECK_OK(client_canonicalize(o, &host, 0));
+	CHECK_STR((v = dump_value(o, "canonicalizePermittedcnames")),
+	    "*.a:*.b");
+	x_free(v);
+	x_free(host);
+	client_opts_free(o);
+	o = load("h", "CanonicalizeHostname yes\nCanonicalDomains invalid\n"
+	    "CanonicalizeMaxDots 0\nCanonicalizeFallbackLocal no\n", &r);
+	host = x_strdup("a.b");
+	CHECK_OK(client_canonicalize(o, &host, 1));	/* too many dots */
+	CHECK_STR(host, "a.b");
+	x_free(host);
+	client_opts_free(o);
+}
+
 int
 main(void)
 {
@@ -534,6 +596,7 @@ main(void)
 	test_ignore_unknown();
 	test_session_keywords();
 	test_more_tokens();
+	test_canonical();
 	{
 		char *cmd = x_asprintf("rm -rf %s", dir);
 
