@@ -132,6 +132,8 @@ struct client_opts {
 	int canonicalize_max_dots;
 	char *canonical_cnames[CO_MAX_LIST];	/* "sources:targets" */
 	size_t ncanonical_cnames;
+	int fingerprint_hash;		/* enum key_fp_hash */
+	int syslog_facility;		/* LOG_USER... for -y */
 
 	void *priv;			/* private to readconf.c */
 };
@@ -175,6 +177,8 @@ int readconf_expand_more(const struct client_opts *o, const char *s,
     const char *keys, const char *const *vals, char **outp);
 /* "~/x" and "~user/x" to a path (caller frees *outp). */
 int readconf_tilde(const struct client_opts *o, const char *s, char **outp);
+/* FingerprintHash: the hash for fingerprints ssh shows. */
+enum key_fp_hash client_fp_hash(const struct client_opts *o);
 /* The local user name (owned by o). */
 const char *readconf_local_user(const struct client_opts *o);
 /*

@@ -220,7 +220,7 @@ revoked_by_file(const struct client_opts *o, const struct key *k,
 		return 1;
 	}
 	x_free(t);
-	fp = key_fingerprint(k, KEY_FP_SHA256);
+	fp = key_fingerprint(k, client_fp_hash(o));
 	type = x_asprintf("%s%s", hostcheck_key_label(k),
 	    cert != NULL ? "-CERT" : "");
 	if ((r = krl_load_file(path, &krl)) != 0)
@@ -254,7 +254,7 @@ known_hosts_command(struct hostcheck_ctx *c, const char *name,
 {
 	const struct client_opts *o = c->o;
 	char *text = key_public_text(k), *fp = key_fingerprint(k,
-	    KEY_FP_SHA256), *buf = NULL, *sp, *av[CONF_MAX_ARGS + 1];
+	    client_fp_hash(o)), *buf = NULL, *sp, *av[CONF_MAX_ARGS + 1];
 	const char *vals[5];
 	struct conf_line l;
 	int i, fd = -1, st, r = ERR_CONFIG;
@@ -396,7 +396,7 @@ no_update(struct client_opts *o, int level, const char *why)
 /* 1 if k is marked @revoked for host in the files (logged). */
 static int
 key_revoked(const char *const *paths, size_t n, const char *host, int port,
-    const struct key *k, const char *what)
+    const struct key *k, const char *what, enum key_fp_hash fph)
 {
 	struct hostfile_result res;
 	char *fp;
@@ -406,7 +406,7 @@ key_revoked(const char *const *paths, size_t n, const char *host, int port,
 	revoked = hostfile_lookup(paths, n, host, port, k, &res) == 0 &&
 	    res.status == HOST_REVOKED;
 	if (revoked) {
-		fp = key_fingerprint(k, KEY_FP_SHA256);
+		fp = key_fingerprint(k, fph);
 		log_error("%s %s %s revoked in %s:%lu", what,
 		    hostcheck_key_label(k), fp ? fp : "?",
 		    res.match.path ? res.match.path : "?", res.match.line);
@@ -426,7 +426,7 @@ hostcheck_verify_cert(void *arg, const struct key_cert *cert)
 	int port = o->host_key_alias ? 22 : c->port, r, found = 0;
 	struct key **cas = NULL;
 	size_t n, ncas = 0, i;
-	char *fp = key_fingerprint(cert->ca_key, KEY_FP_SHA256);
+	char *fp = key_fingerprint(cert->ca_key, client_fp_hash(o));
 
 	log_debug("Server host certificate: %s, serial %llu ID \"%s\" CA %s "
 	    "%s", cert_type_name(cert->key), (unsigned long long)cert->serial,
@@ -438,8 +438,9 @@ hostcheck_verify_cert(void *arg, const struct key_cert *cert)
 	}
 	n = known_paths(c, paths);
 	if (key_revoked(paths, n, host, port, cert->ca_key,
-	    "Host certificate authority") ||
-	    key_revoked(paths, n, host, port, cert->key, "Host key")) {
+	    "Host certificate authority", client_fp_hash(o)) ||
+	    key_revoked(paths, n, host, port, cert->key, "Host key",
+	    client_fp_hash(o))) {
 		r = ERR_KEY_REVOKED;
 		goto out;
 	}
@@ -506,13 +507,13 @@ hostcheck_verify(void *arg, const struct key *k)
 	}
 	n = known_paths(c, paths);
 	if ((name = hostfile_host_name(host, port)) == NULL ||
-	    (fp = key_fingerprint(k, KEY_FP_SHA256)) == NULL) {
+	    (fp = key_fingerprint(k, client_fp_hash(o))) == NULL) {
 		r = ERR_ALLOC;
 		goto out;
 	}
 	log_debug("Server host key: %s %s", key_type_name(k), fp);
 	if (o->visual_host_key > 0 &&
-	    (art = key_randomart(k, KEY_FP_SHA256)) != NULL) {
+	    (art = key_randomart(k, client_fp_hash(o))) != NULL) {
 		log_info("Host key fingerprint is %s", fp);
 		fprintf(stderr, "%s\n", art);
 		x_free(art);

@@ -171,6 +171,9 @@ readconf_dump(const struct client_opts *o, FILE *f)
 	fprintf(f, "sessiontype %s\n",
 	    conf_enum_name(rc_enum_session, o->session_type));
 	fprintf(f, "connectionattempts %d\n", o->connection_attempts);
+	fprintf(f, "fingerprinthash %s\n", key_fp_hash_name(client_fp_hash(o)));
+	fprintf(f, "syslogfacility %s\n",
+	    log_facility_name(o->syslog_facility));
 	fprintf(f, "canonicalizehostname %s\n",
 	    conf_enum_name(rc_enum_canon, o->canonicalize_hostname));
 	fprintf(f, "canonicalizemaxdots %d\n", o->canonicalize_max_dots);

@@ -26,6 +26,13 @@ static const char *const default_identities[] = {
 	"~/.ssh/id_dsa", NULL,
 };
 
+enum key_fp_hash
+client_fp_hash(const struct client_opts *o)
+{
+	return o->fingerprint_hash < 0 ? KEY_FP_SHA256 :
+	    (enum key_fp_hash)o->fingerprint_hash;
+}
+
 const char *
 readconf_local_user(const struct client_opts *o)
 {
@@ -474,6 +481,7 @@ finish_defaults(struct client_opts *o)
 		switch (kw->type) {
 		case RT_FLAG: case RT_INT: case RT_TIME: case RT_PORT:
 		case RT_ENUM: case RT_LOGLEVEL: case RT_ESCAPE: case RT_MASK:
+		case RT_FPHASH: case RT_FACILITY:
 			ip = (int *)(void *)((char *)o + kw->off);
 			if (*ip == -1)
 				*ip = kw->def;

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <syslog.h>
 
 #include "cert.h"
 #include "cipher.h"
@@ -174,6 +175,10 @@ const struct rc_kw rc_keywords[] = {
 	    F(canonicalize_fallback_local), 0, NULL, 1 },
 	{ "canonicalizemaxdots", RT_INT, F(canonicalize_max_dots), 0, NULL,
 	    1 },
+	{ "fingerprinthash", RT_FPHASH, F(fingerprint_hash), 0, NULL,
+	    KEY_FP_SHA256 },
+	{ "syslogfacility", RT_FACILITY, F(syslog_facility), 0, NULL,
+	    LOG_USER },
 	{ NULL, RT_IGNORE, 0, 0, NULL, 0 },
 };
 
@@ -185,9 +190,9 @@ static const char *const ignored_keywords[] = {
 	"gssapikexalgorithms", "forwardx11", "forwardx11trusted",
 	"forwardx11timeout", "xauthlocation",
 	"addkeystoagent",
-	"controlpersist", "fingerprinthash", "ipqos",
+	"controlpersist", "ipqos",
 	"proxyusefdpass",
-	"tunnel", "tunneldevice", "syslogfacility",
+	"tunnel", "tunneldevice",
 	"logverbose", "casignaturealgorithms",
 	"securitykeyprovider", "pkcs11provider", "smartcarddevice",
 	"requiredrsasize",
@@ -342,6 +347,27 @@ int_value(const struct rc_kw *kw, const struct conf_at *at, int *vp)
 	case RT_ESCAPE:
 		if (argc != 2 || (c = parse_escape(argv[1])) == -3)
 			BAD("Bad escape character.", src, line);
+		*vp = c;
+		return 0;
+	case RT_FPHASH: {
+		enum key_fp_hash h;
+
+		if (key_fp_hash_from_name(argv[1], &h) != 0)
+			BAD("Invalid hash algorithm \"%s\".", src, line,
+			    argv[1]);
+		if (argc != 2)
+			BAD("keyword %s extra arguments at end of line", src,
+			    line, kw->name);
+		*vp = (int)h;
+		return 0;
+	}
+	case RT_FACILITY:
+		if ((c = log_facility_from_name(argv[1])) < 0)
+			BAD("unsupported log facility '%s'", src, line,
+			    argv[1]);
+		if (argc != 2)
+			BAD("keyword %s extra arguments at end of line", src,
+			    line, kw->name);
 		*vp = c;
 		return 0;
 	default:

@@ -440,7 +440,7 @@ main(int argc, char **argv)
 		exit(0);
 	}
 	level = o->log_level;
-	log_init("ssh", level, LOG_USER, !cl.use_syslog);
+	log_init("ssh", level, o->syslog_facility, !cl.use_syslog);
 	if (cl.log_file != NULL && log_to_file(cl.log_file) != 0) {
 		fprintf(stderr, "Couldn't open logfile %s: %s\n", cl.log_file,
 		    strerror(errno));

@@ -63,10 +63,13 @@ Host *
 	KnownHostsCommand /usr/bin/printf "%s\n" %H %K  %t
 	RevokedHostKeys ~/revoked_%h
 	NoHostAuthenticationForLocalhost yes
+	FingerprintHash md5
+	SyslogFacility local3
 CFG
 for kw in ignoreunknown connectionattempts stdinnull sessiontype \
     forkafterauthentication permitlocalcommand localcommand \
-    knownhostscommand revokedhostkeys nohostauthenticationforlocalhost; do
+    knownhostscommand revokedhostkeys nohostauthenticationforlocalhost \
+    fingerprinthash syslogfacility; do
 	for cfg in "$T/sess" /dev/null; do
 		ours=$("$BIN/ssh" -G -F "$cfg" h | grep "^$kw ")
 		theirs=$(ssh -G -F "$cfg" h 2>/dev/null </dev/null |
@@ -96,6 +99,8 @@ for line in "ConnectionAttempts -1" "ConnectionAttempts abc" \
     "IgnoreUnknown a b" "IgnoreUnknown a%Bar 1" "Port" 'User ""' \
     "KnownHostsCommand" "RevokedHostKeys" "RevokedHostKeys a b" \
     "NoHostAuthenticationForLocalhost perhaps" \
+    "FingerprintHash foo" "FingerprintHash sha256 x" "SyslogFacility foo" \
+    "SyslogFacility AUTH x" \
     "User a b" "NumberOfPasswordPrompts x"; do
 	i=$((i + 1))
 	printf '%s\n' "$line" | tr % '\n' > "$T/b$i"

@@ -170,6 +170,16 @@ out=$(KH=$T/kh_good hk -o "RevokedHostKeys=$T/revoked_other" \
     "$ME@127.0.0.1" 'echo in' </dev/null 2>"$T/err")
 check "RevokedHostKeys naming another key: connects" [ "$out" = "in" ]
 
+# FingerprintHash: the host key's fingerprint in that hash, here in the
+# refusal as Debian's ssh prints it.
+KH=$T/kh_good hk -o FingerprintHash=md5 -o "RevokedHostKeys=$T/revoked_krl" \
+    "$ME@127.0.0.1" true </dev/null 2>"$T/e1"
+KH=$T/kh_good ohk -o FingerprintHash=md5 -o "RevokedHostKeys=$T/revoked_krl" \
+    "$ME@127.0.0.1" true </dev/null 2>"$T/e2"
+check "FingerprintHash md5: MD5 in the message" grep -q "ED25519 MD5:" "$T/e1"
+check "... as Debian's words it" \
+    [ "$(tr -d '\r' <"$T/e1")" = "$(tr -d '\r' <"$T/e2")" ]
+
 # NoHostAuthenticationForLocalhost: any key from a loopback address,
 # unless HostKeyAlias is set.
 out=$(hk -o NoHostAuthenticationForLocalhost=yes "$ME@127.0.0.1" 'echo in' \

@@ -413,6 +413,7 @@ test_session_keywords(void)
 		"ForkAfterAuthentication 2\n", "PermitLocalCommand ask\n",
 		"LocalCommand\n", "KnownHostsCommand\n", "RevokedHostKeys a b\n",
 		"NoHostAuthenticationForLocalhost perhaps\n",
+		"FingerprintHash sha2\n", "SyslogFacility LOCAL9\n",
 	};
 	struct client_opts *o;
 	size_t i;
@@ -468,6 +469,19 @@ test_session_keywords(void)
 	x_free(v);
 	CHECK_STR((v = dump_value(o, "nohostauthenticationforlocalhost")),
 	    "yes");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "fingerprinthash")), "SHA256");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "syslogfacility")), "USER");
+	x_free(v);
+	client_opts_free(o);
+	o = load("h", "FingerprintHash md5\nSyslogFacility local3\n", &r);
+	CHECK_OK(r);
+	CHECK_OK(readconf_finish(o, "tester"));
+	CHECK(client_fp_hash(o) == KEY_FP_MD5);
+	CHECK_STR((v = dump_value(o, "fingerprinthash")), "MD5");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "syslogfacility")), "LOCAL3");
 	x_free(v);
 	client_opts_free(o);
 }
