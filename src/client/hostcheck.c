@@ -476,6 +476,20 @@ hostcheck_verify_cert(void *arg, const struct key_cert *cert)
 	return r;
 }
 
+/* NoHostAuthenticationForLocalhost: 1 to accept any key (logged). */
+static int
+localhost_ok(const struct hostcheck_ctx *c)
+{
+	struct client_opts *o = c->o;
+
+	if (o->no_host_auth_localhost <= 0 || !c->peer_local ||
+	    o->host_key_alias != NULL)
+		return 0;
+	log_debug("Forcing accepting of host key for loopback/localhost.");
+	o->update_host_keys = 0;
+	return 1;
+}
+
 int
 hostcheck_verify(void *arg, const struct key *k)
 {
@@ -495,16 +509,8 @@ hostcheck_verify(void *arg, const struct key *k)
 		host = o->host_key_alias;
 		port = 22;
 	}
-	if ((r = pre_check(c, host, port, k, NULL)) != 0)
+	if ((r = pre_check(c, host, port, k, NULL)) != 0 || localhost_ok(c))
 		goto out;
-	if (o->no_host_auth_localhost > 0 && c->peer_local &&
-	    o->host_key_alias == NULL) {
-		log_debug("Forcing accepting of host key for "
-		    "loopback/localhost.");
-		o->update_host_keys = 0;
-		r = 0;
-		goto out;
-	}
 	n = known_paths(c, paths);
 	if ((name = hostfile_host_name(host, port)) == NULL ||
 	    (fp = key_fingerprint(k, client_fp_hash(o))) == NULL) {
