@@ -38,6 +38,11 @@ enum request_tty {
 	RTTY_UNSET = -1, RTTY_NO = 0, RTTY_YES, RTTY_FORCE, RTTY_AUTO,
 };
 
+/* SessionType (-N is none, -s subsystem). */
+enum session_type {
+	ST_UNSET = -1, ST_NONE = 0, ST_SUBSYSTEM, ST_DEFAULT,
+};
+
 
 struct client_opts {
 	char *host_arg;			/* host as given on the command line */
@@ -116,7 +121,25 @@ struct client_opts {
 	char *hostbased_accepted_algorithms;	/* resolved */
 	char *stdio_forward_host;	/* -W host:port; NULL: none */
 	int stdio_forward_port;
-
+	char *ignore_unknown;		/* IgnoreUnknown: keyword patterns */
+	int connection_attempts;	/* tries, a second apart (1) */
+	int stdin_null;			/* StdinNull, -n, -f */
+	int fork_after_auth;		/* ForkAfterAuthentication, -f */
+	int session_type;		/* enum session_type */
+	char *local_command;		/* LocalCommand, tokens unexpanded */
+	int permit_local_command;
+	char *known_hosts_command;	/* tokens unexpanded */
+	char *revoked_host_keys;	/* ~ and tokens unexpanded */
+	int no_host_auth_localhost;	/* NoHostAuthenticationForLocalhost */
+	int canonicalize_hostname;	/* 0 no, 1 yes, 2 always */
+	char *canonical_domains[CO_MAX_LIST];
+	size_t ncanonical_domains;
+	int canonicalize_fallback_local;
+	int canonicalize_max_dots;
+	char *canonical_cnames[CO_MAX_LIST];	/* "sources:targets" */
+	size_t ncanonical_cnames;
+	int fingerprint_hash;		/* enum key_fp_hash */
+	int syslog_facility;		/* LOG_USER... for -y */
 
 	void *priv;			/* private to readconf.c */
 };
@@ -152,10 +175,39 @@ int readconf_set(struct client_opts *o, const char *keyword,
  */
 int readconf_expand(const struct client_opts *o, const char *s,
     char **outp);
+/*
+ * readconf_expand() with more tokens: %X for each character X of keys
+ * is vals[index] (taken as is, '%' and all).
+ */
+int readconf_expand_more(const struct client_opts *o, const char *s,
+    const char *keys, const char *const *vals, char **outp);
 /* "~/x" and "~user/x" to a path (caller frees *outp). */
 int readconf_tilde(const struct client_opts *o, const char *s, char **outp);
+/* FingerprintHash: the hash for fingerprints ssh shows. */
+enum key_fp_hash client_fp_hash(const struct client_opts *o);
 /* The local user name (owned by o). */
 const char *readconf_local_user(const struct client_opts *o);
+/*
+ * Read the files again after the host name was canonicalised: Host and
+ * "Match host" now see host, "Match canonical" matches; what is already
+ * set stays (first value wins) and list entries are not repeated.
+ */
+void readconf_canonical_pass(struct client_opts *o, const char *host);
+
+/* ---- canon.c ---- */
+/*
+ * Hostname canonicalisation (CanonicalizeHostname and its family, read
+ * before readconf_finish()): *hostp (lower case, HostName applied) is
+ * replaced by its canonical name when it is an address written another
+ * way, or when a name with at most CanonicalizeMaxDots dots resolves
+ * under one of CanonicalDomains, following a CNAME that
+ * CanonicalizePermittedCNAMEs allows. direct: no ProxyCommand/ProxyJump.
+ * ERR_NOT_FOUND when the name must resolve and does not (logged as
+ * OpenSSH's ssh does).
+ */
+int client_canonicalize(const struct client_opts *o, char **hostp,
+    int direct);
+
 /* Defaults, token expansion, algorithm lists; call once after loading. */
 int readconf_finish(struct client_opts *o, const char *local_user);
 /* ssh -G: every setting, lower-case keywords, OpenSSH's format. */

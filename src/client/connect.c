@@ -57,6 +57,26 @@ client_peer_desc(int fd_in, int fd_out)
 	return x_asprintf("%s port %s", host, port);
 }
 
+int
+client_peer_is_local(int fd)
+{
+	struct sockaddr_storage ss;
+	const struct sockaddr_in *sin = (const struct sockaddr_in *)&ss;
+	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)&ss;
+	socklen_t len = sizeof(ss);
+
+	memset(&ss, 0, sizeof(ss));
+	if (getpeername(fd, (struct sockaddr *)&ss, &len) == -1)
+		return 0;
+	if (ss.ss_family == AF_INET)
+		return (ntohl(sin->sin_addr.s_addr) >> 24) == 127;
+	if (ss.ss_family != AF_INET6)
+		return 0;
+	if (IN6_IS_ADDR_V4MAPPED(&sin6->sin6_addr))
+		return sin6->sin6_addr.s6_addr[12] == 127;
+	return IN6_IS_ADDR_LOOPBACK(&sin6->sin6_addr);
+}
+
 static int
 connect_one(const struct addrinfo *ai, const struct client_opts *o,
     int *errp)
@@ -130,9 +150,10 @@ client_connect_tcp(const struct client_opts *o, const char *host, int port,
 {
 	struct addrinfo hints, *res = NULL, *ai;
 	char portstr[16], addr[NI_MAXHOST];
-	int fd = -1, gr, err = 0;
+	int fd = -1, gr, err = 0, attempt, attempts;
 
 	*fdp = -1;
+	attempts = o->connection_attempts > 0 ? o->connection_attempts : 1;
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = o->address_family > 0 ? o->address_family :
 	    AF_UNSPEC;
@@ -143,15 +164,23 @@ client_connect_tcp(const struct client_opts *o, const char *host, int port,
 		    gai_strerror(gr));
 		return ERR_NOT_FOUND;
 	}
-	for (ai = res; ai != NULL; ai = ai->ai_next) {
-		if (getnameinfo(ai->ai_addr, ai->ai_addrlen, addr,
-		    sizeof(addr), NULL, 0, NI_NUMERICHOST) != 0)
-			strcpy(addr, "?");
-		log_debug("Connecting to %s [%s] port %d.", host, addr, port);
-		if ((fd = connect_one(ai, o, &err)) != -1)
-			break;
-		log_debug("connect to address %s port %d: %s", addr, port,
-		    strerror(err));
+	/* ConnectionAttempts: every address again, a second apart. */
+	for (attempt = 0; fd == -1 && attempt < attempts; attempt++) {
+		if (attempt > 0) {
+			sleep(1);
+			log_debug("Trying again...");
+		}
+		for (ai = res; ai != NULL; ai = ai->ai_next) {
+			if (getnameinfo(ai->ai_addr, ai->ai_addrlen, addr,
+			    sizeof(addr), NULL, 0, NI_NUMERICHOST) != 0)
+				strcpy(addr, "?");
+			log_debug("Connecting to %s [%s] port %d.", host,
+			    addr, port);
+			if ((fd = connect_one(ai, o, &err)) != -1)
+				break;
+			log_debug("connect to address %s port %d: %s", addr,
+			    port, strerror(err));
+		}
 	}
 	freeaddrinfo(res);
 	if (fd == -1) {

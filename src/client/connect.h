@@ -32,6 +32,8 @@ int client_connect_proxy(const struct client_opts *o, const char *cmd,
  * the stream is not one socket (ProxyCommand), as OpenSSH words both.
  */
 char *client_peer_desc(int fd_in, int fd_out);
+/* 1 if the socket's peer is a loopback address (127/8, ::1, mapped). */
+int client_peer_is_local(int fd);
 /*
  * The ProxyCommand that implements ProxyJump spec ("[user@]host[:port]"
  * list, comma-separated) with this program's own path; caller frees.

@@ -18,7 +18,15 @@ struct hostcheck_ctx {
 	const char *hostname;	/* name we connected to */
 	int port;
 	const char *tty_path;	/* for prompts; NULL: /dev/tty */
-	int refused;		/* out: set when the key was refused */
+	int peer_local;		/* a loopback address (for
+				   NoHostAuthenticationForLocalhost) */
+	/*
+	 * out: 1 when the key was refused; 2 when the check itself failed
+	 * (KnownHostsCommand) and that has been said already.
+	 */
+	int refused;
+	/* KnownHostsCommand's output while a check runs; internal. */
+	char *cmd_path;
 };
 
 /* "ED25519", "ECDSA", "RSA": the short type name in messages. */

@@ -60,6 +60,11 @@ client_opts_new(void)
 		&o->hostbased_authentication, &o->enable_ssh_keysign,
 		&o->enable_escape_commandline, &o->warn_weak_crypto,
 		&o->add_keys_to_agent, &o->add_keys_to_agent_lifespan,
+		&o->connection_attempts, &o->stdin_null, &o->fork_after_auth,
+		&o->session_type, &o->permit_local_command,
+		&o->no_host_auth_localhost, &o->canonicalize_hostname,
+		&o->canonicalize_fallback_local, &o->canonicalize_max_dots,
+		&o->fingerprint_hash, &o->syslog_facility,
 	};
 	size_t i;
 
@@ -100,6 +105,8 @@ client_opts_free(struct client_opts *o)
 		&o->host_key_alias, &o->stdio_forward_host,
 		&o->hostbased_accepted_algorithms, &o->identity_agent,
 		&o->forward_agent_sock,
+		&o->ignore_unknown, &o->local_command,
+		&o->known_hosts_command, &o->revoked_host_keys,
 	};
 	size_t i;
 
@@ -116,7 +123,10 @@ client_opts_free(struct client_opts *o)
 	free_arr(o->local_forwards, o->nlocal_forwards);
 	free_arr(o->remote_forwards, o->nremote_forwards);
 	free_arr(o->dynamic_forwards, o->ndynamic_forwards);
+	free_arr(o->canonical_domains, o->ncanonical_domains);
+	free_arr(o->canonical_cnames, o->ncanonical_cnames);
 	if ((p = o->priv) != NULL) {
+		x_free(p->match_host);
 		x_free(p->local_user);
 		x_free(p->home);
 		free_arr(p->ident_written, p->nident_written);
@@ -184,13 +194,11 @@ match_line(struct client_opts *o, char **argv, int argc, const char *src,
 			}
 			r = 1;
 		} else if (strcasecmp(crit, "canonical") == 0) {
-			log_debug("%s line %d: Match canonical: no "
-			    "canonicalization here, does not match", src, line);
-			r = 0;
+			r = p->canonical_pass;
 		} else if (strcasecmp(crit, "final") == 0) {
-			log_debug("%s line %d: Match final: one pass, "
-			    "treated as matching", src, line);
-			r = 1;
+			/* (one pass without canonicalisation) */
+			r = p->canonical_pass ||
+			    o->canonicalize_hostname <= 0;
 		} else {
 			const char *arg;
 
@@ -234,7 +242,9 @@ match_line(struct client_opts *o, char **argv, int argc, const char *src,
 static int
 host_line(struct client_opts *o, char **argv, int argc)
 {
-	const char *h = o->host_arg != NULL ? o->host_arg : "";
+	const struct rc_priv *p = o->priv;
+	const char *h = p->match_host != NULL ? p->match_host :
+	    (o->host_arg != NULL ? o->host_arg : "");
 	int i, any = 0, r;
 
 	for (i = 1; i < argc; i++) {
@@ -342,6 +352,36 @@ include_line(struct client_opts *o, const struct conf_at *at, int user_file)
 	return r;
 }
 
+/*
+ * A keyword not in the table: one we accept and ignore, one IgnoreUnknown
+ * (set by an earlier line) names, or an error. OpenSSH names it in lower
+ * case in both messages and matches the patterns against that.
+ */
+static int
+unknown_keyword(const struct client_opts *o, const char *word,
+    const char *src, int line)
+{
+	char *lower = x_strdup(word), *c;
+	int r = 0;
+
+	for (c = lower; *c != '\0'; c++)
+		*c = (char)tolower((unsigned char)*c);
+	if (rc_kw_ignored(lower))
+		log_debug("%s line %d: keyword %s not supported, ignored",
+		    src, line, lower);
+	else if (o->ignore_unknown != NULL &&
+	    match_pattern_list(lower, o->ignore_unknown, 1) == 1)
+		log_debug("%s line %d: Ignored unknown option \"%s\"", src,
+		    line, lower);
+	else {
+		log_error("%s: line %d: Bad configuration option: %s", src,
+		    line, lower);
+		r = ERR_CONFIG;
+	}
+	x_free(lower);
+	return r;
+}
+
 static int
 parse_line(struct client_opts *o, const char *text, const char *src,
     int line, int in_file, int user_file)
@@ -375,14 +415,7 @@ parse_line(struct client_opts *o, const char *text, const char *src,
 		goto out;
 	}
 	if ((kw = rc_kw_find(l.argv[0])) == NULL) {
-		if (rc_kw_ignored(l.argv[0]))
-			log_debug("%s line %d: keyword %s not supported, "
-			    "ignored", src, line, l.argv[0]);
-		else {
-			log_error("%s: line %d: Bad configuration option: %s",
-			    src, line, l.argv[0]);
-			r = ERR_CONFIG;
-		}
+		r = unknown_keyword(o, l.argv[0], src, line);
 		goto out;
 	}
 	if (p->active)
@@ -451,6 +484,18 @@ load_file(struct client_opts *o, const char *path, int user_file)
 		return ERR_CONFIG;
 	}
 	return 0;
+}
+
+void
+readconf_canonical_pass(struct client_opts *o, const char *host)
+{
+	struct rc_priv *p = o->priv;
+
+	x_free(p->match_host);
+	p->match_host = x_strdup(host);
+	p->canonical_pass = 1;
+	x_free(o->hostname);
+	o->hostname = x_strdup(host);
 }
 
 int

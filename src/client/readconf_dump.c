@@ -124,6 +124,34 @@ dump_str(FILE *f, const char *kw, const char *v)
 		fprintf(f, "%s %s\n", kw, v);
 }
 
+/* The session's, canonicalisation's and the host key's settings. */
+static void
+dump_more(const struct client_opts *o, FILE *f)
+{
+	fprintf(f, "sessiontype %s\n",
+	    conf_enum_name(rc_enum_session, o->session_type));
+	fprintf(f, "connectionattempts %d\n", o->connection_attempts);
+	fprintf(f, "fingerprinthash %s\n", key_fp_hash_name(client_fp_hash(o)));
+	fprintf(f, "syslogfacility %s\n",
+	    log_facility_name(o->syslog_facility));
+	fprintf(f, "canonicalizehostname %s\n",
+	    conf_enum_name(rc_enum_canon, o->canonicalize_hostname));
+	fprintf(f, "canonicalizemaxdots %d\n", o->canonicalize_max_dots);
+	if (o->ncanonical_domains == 0)
+		fprintf(f, "canonicaldomains none\n");
+	dump_list(f, "canonicaldomains", o->canonical_domains,
+	    o->ncanonical_domains, 1);
+	/* (sic: OpenSSH 9.2 prints the keyword so) */
+	if (o->ncanonical_cnames == 0)
+		fprintf(f, "canonicalizePermittedcnames none\n");
+	dump_list(f, "canonicalizePermittedcnames", o->canonical_cnames,
+	    o->ncanonical_cnames, 1);
+	dump_str(f, "localcommand", o->local_command);
+	dump_str(f, "ignoreunknown", o->ignore_unknown);
+	dump_str(f, "knownhostscommand", o->known_hosts_command);
+	dump_str(f, "revokedhostkeys", o->revoked_host_keys);
+}
+
 void
 readconf_dump(const struct client_opts *o, FILE *f)
 {
@@ -153,6 +181,12 @@ readconf_dump(const struct client_opts *o, FILE *f)
 		{ "visualhostkey", o->visual_host_key },
 		{ "enableescapecommandline", o->enable_escape_commandline },
 		{ "warnweakcrypto", o->warn_weak_crypto },
+		{ "permitlocalcommand", o->permit_local_command },
+		{ "stdinnull", o->stdin_null },
+		{ "forkafterauthentication", o->fork_after_auth },
+		{ "nohostauthenticationforlocalhost",
+		    o->no_host_auth_localhost },
+		{ "canonicalizefallbacklocal", o->canonicalize_fallback_local },
 	};
 	size_t i;
 
@@ -177,6 +211,7 @@ readconf_dump(const struct client_opts *o, FILE *f)
 	    "false" : o->update_host_keys == 2 ? "ask" : "true");
 	fprintf(f, "verifyhostkeydns %s\n", o->verify_host_key_dns == 0 ?
 	    "false" : o->verify_host_key_dns == 2 ? "ask" : "true");
+	dump_more(o, f);
 	fprintf(f, "numberofpasswordprompts %d\n",
 	    o->number_of_password_prompts);
 	fprintf(f, "serveralivecountmax %d\n", o->server_alive_count_max);

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+
 #include "err.h"
 #include "installdirs.h"
 #include "log.h"
@@ -24,6 +26,13 @@ static const char *const default_identities[] = {
 	"~/.ssh/id_ed25519", "~/.ssh/id_ed25519_sk", "~/.ssh/id_xmss",
 	"~/.ssh/id_dsa", NULL,
 };
+
+enum key_fp_hash
+client_fp_hash(const struct client_opts *o)
+{
+	return o->fingerprint_hash < 0 ? KEY_FP_SHA256 :
+	    (enum key_fp_hash)o->fingerprint_hash;
+}
 
 const char *
 readconf_local_user(const struct client_opts *o)
@@ -63,11 +72,51 @@ readconf_tilde(const struct client_opts *o, const char *s, char **outp)
 	return 0;
 }
 
+/* %j: the host of ProxyJump's last hop, "" without one. */
+static void
+jump_host(const struct client_opts *o, char *buf, size_t len)
+{
+	const char *j = o->proxy_jump, *c;
+	char *e;
+
+	buf[0] = '\0';
+	if (j == NULL || strcmp(j, "none") == 0)
+		return;
+	if ((c = strrchr(j, ',')) != NULL)
+		j = c + 1;
+	if (strncmp(j, "ssh://", 6) == 0)
+		j += 6;
+	if ((c = strrchr(j, '@')) != NULL)
+		j = c + 1;
+	snprintf(buf, len, "%s", j[0] == '[' ? j + 1 : j);
+	if ((e = strchr(buf, j[0] == '[' ? ']' : ':')) != NULL)
+		*e = '\0';
+	if ((e = strchr(buf, '/')) != NULL)
+		*e = '\0';
+}
+
+/* %C: SHA-1 in hex of local host, remote host, port and user. */
+static void
+conn_hash(const char *l, const char *h, const char *port, const char *r,
+    char out[41])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int n = 0, i;
+	char *cat = x_asprintf("%s%s%s%s", l, h, port, r);
+
+	out[0] = '\0';
+	if (EVP_Digest(cat, strlen(cat), md, &n, EVP_sha1(), NULL) == 1)
+		for (i = 0; i < n && i < 20; i++)
+			snprintf(out + 2 * i, 3, "%02x", md[i]);
+	x_free(cat);
+}
+
 int
 readconf_expand(const struct client_opts *o, const char *s, char **outp)
 {
 	const struct rc_priv *p = o->priv;
-	char host[256], portbuf[16], uidbuf[32], *out, *dot;
+	char host[256], portbuf[16], uidbuf[32], jbuf[256], hash[41];
+	char *out, *dot;
 	const char *v;
 	size_t len = 0, cap = strlen(s) + 1, n;
 
@@ -104,6 +153,20 @@ readconf_expand(const struct client_opts *o, const char *s, char **outp)
 				break;
 			case 'd': v = p->home; break;
 			case 'i': v = uidbuf; break;
+			case 'k': v = o->host_key_alias != NULL ?
+			    o->host_key_alias : (o->host_arg != NULL ?
+			    o->host_arg : ""); break;
+			case 'j':
+				jump_host(o, jbuf, sizeof(jbuf));
+				v = jbuf;
+				break;
+			case 'C':
+				conn_hash(host, o->hostname != NULL ?
+				    o->hostname : (o->host_arg != NULL ?
+				    o->host_arg : ""), portbuf, o->user !=
+				    NULL ? o->user : p->local_user, hash);
+				v = hash;
+				break;
 			default:
 				log_error("percent_expand: unknown key %%%c",
 				    *s != '\0' ? *s : ' ');
@@ -122,6 +185,45 @@ readconf_expand(const struct client_opts *o, const char *s, char **outp)
 	out[len] = '\0';
 	*outp = out;
 	return 0;
+}
+
+int
+readconf_expand_more(const struct client_opts *o, const char *s,
+    const char *keys, const char *const *vals, char **outp)
+{
+	const char *c, *k, *v;
+	size_t cap = strlen(s) + 1, n = 0, need;
+	char *pre = x_malloc(cap);
+	int r;
+
+	for (c = s; *c != '\0'; c++) {
+		v = NULL;
+		if (c[0] == '%' && c[1] != '\0' && c[1] != '%' &&
+		    (k = strchr(keys, c[1])) != NULL)
+			v = vals[k - keys];
+		/* A value's own '%' is doubled, so it stays as it is. */
+		need = v != NULL ? 2 * strlen(v) : 2;
+		if (n + need + 1 > cap) {
+			cap = (n + need + 1) * 2;
+			pre = x_reallocarray(pre, cap, 1);
+		}
+		if (v == NULL) {
+			if (c[0] == '%' && c[1] == '%')
+				pre[n++] = *c++;
+			pre[n++] = *c;
+			continue;
+		}
+		for (; *v != '\0'; v++) {
+			if (*v == '%')
+				pre[n++] = '%';
+			pre[n++] = *v;
+		}
+		c++;
+	}
+	pre[n] = '\0';
+	r = readconf_expand(o, pre, outp);
+	x_free(pre);
+	return r;
 }
 
 /* Tilde, then tokens, in place. */
@@ -409,6 +511,7 @@ finish_defaults(struct client_opts *o)
 		case RT_FLAG: case RT_INT: case RT_TIME: case RT_PORT:
 		case RT_ENUM: case RT_LOGLEVEL: case RT_ESCAPE: case RT_MASK:
 		case RT_FWDAGENT: case RT_ADDKEYS:
+		case RT_FPHASH: case RT_FACILITY:
 			ip = (int *)(void *)((char *)o + kw->off);
 			if (*ip == -1)
 				*ip = kw->def;

@@ -16,7 +16,7 @@ enum rc_type {
 	RT_FLAG, RT_INT, RT_TIME, RT_PORT, RT_STR, RT_REST, RT_ACCUM,
 	RT_FILES, RT_ALGS, RT_ENUM, RT_LOGLEVEL, RT_REKEY, RT_ESCAPE,
 	RT_IDENTITY, RT_SETENV, RT_AGENT, RT_MASK, RT_FWDAGENT, RT_ADDKEYS,
-	RT_IGNORE,
+	RT_CANON, RT_FPHASH, RT_FACILITY, RT_IGNORE,
 };
 
 struct rc_kw {
@@ -38,6 +38,8 @@ struct rc_priv {
 	char *ident_written[CO_MAX_LIST];
 	size_t nident_written;
 	int finished;
+	char *match_host;	/* the canonical name, on the second pass */
+	int canonical_pass;
 };
 
 extern const struct rc_kw rc_keywords[];
@@ -56,6 +58,6 @@ int rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 int rc_algs_resolve(const char *kwname, const char *spec, char **outp);
 
 extern const struct conf_enum rc_enum_shk[], rc_enum_tty[], rc_enum_af[],
-    rc_enum_ctlm[], rc_enum_uhk[];
+    rc_enum_ctlm[], rc_enum_uhk[], rc_enum_session[], rc_enum_canon[];
 
 #endif

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <syslog.h>
 
 #include "cert.h"
 #include "cipher.h"
@@ -53,6 +54,13 @@ static const struct conf_enum enum_weak[] = {
 	{ "no-pq-kex", 0 }, { NULL, 0 } };
 static const struct conf_enum enum_comp[] = {
 	{ "no", 0 }, { "yes", 1 }, { NULL, 0 } };
+/* -G shows the first name of a value: true, false, always. */
+const struct conf_enum rc_enum_canon[] = {
+	{ "true", 1 }, { "false", 0 }, { "yes", 1 }, { "no", 0 },
+	{ "always", 2 }, { NULL, 0 } };
+const struct conf_enum rc_enum_session[] = {
+	{ "none", ST_NONE }, { "subsystem", ST_SUBSYSTEM },
+	{ "default", ST_DEFAULT }, { NULL, 0 } };
 
 #define F(m)  offsetof(struct client_opts, m)
 #define A(m)  offsetof(struct client_opts, m), offsetof(struct client_opts, n##m)
@@ -145,6 +153,33 @@ const struct rc_kw rc_keywords[] = {
 	    F(hostbased_accepted_algorithms), 0, &conf_alg_sig, 0 },
 	{ "hostbasedkeytypes", RT_ALGS, F(hostbased_accepted_algorithms), 0,
 	    &conf_alg_sig, 0 },
+	{ "ignoreunknown", RT_STR, F(ignore_unknown), 0, NULL, 0 },
+	{ "connectionattempts", RT_INT, F(connection_attempts), 0, NULL, 1 },
+	{ "stdinnull", RT_FLAG, F(stdin_null), 0, NULL, 0 },
+	{ "forkafterauthentication", RT_FLAG, F(fork_after_auth), 0, NULL,
+	    0 },
+	{ "sessiontype", RT_ENUM, F(session_type), 0, rc_enum_session,
+	    ST_DEFAULT },
+	{ "localcommand", RT_REST, F(local_command), 0, NULL, 0 },
+	{ "permitlocalcommand", RT_FLAG, F(permit_local_command), 0, NULL,
+	    0 },
+	{ "knownhostscommand", RT_REST, F(known_hosts_command), 0, NULL, 0 },
+	{ "revokedhostkeys", RT_STR, F(revoked_host_keys), 0, NULL, 0 },
+	{ "nohostauthenticationforlocalhost", RT_FLAG,
+	    F(no_host_auth_localhost), 0, NULL, 0 },
+	{ "canonicalizehostname", RT_ENUM, F(canonicalize_hostname), 0,
+	    rc_enum_canon, 0 },
+	{ "canonicaldomains", RT_CANON, A(canonical_domains), NULL, 0 },
+	{ "canonicalizepermittedcnames", RT_CANON, A(canonical_cnames),
+	    "cnames", 0 },
+	{ "canonicalizefallbacklocal", RT_FLAG,
+	    F(canonicalize_fallback_local), 0, NULL, 1 },
+	{ "canonicalizemaxdots", RT_INT, F(canonicalize_max_dots), 0, NULL,
+	    1 },
+	{ "fingerprinthash", RT_FPHASH, F(fingerprint_hash), 0, NULL,
+	    KEY_FP_SHA256 },
+	{ "syslogfacility", RT_FACILITY, F(syslog_facility), 0, NULL,
+	    LOG_USER },
 	{ NULL, RT_IGNORE, 0, 0, NULL, 0 },
 };
 
@@ -155,17 +190,13 @@ static const char *const ignored_keywords[] = {
 	"gssapiserveridentity", "gssapirenewalforcesrekey",
 	"gssapikexalgorithms", "forwardx11", "forwardx11trusted",
 	"forwardx11timeout", "xauthlocation",
-	"canonicalizehostname", "canonicaldomains",
-	"canonicalizefallbacklocal", "canonicalizemaxdots",
-	"canonicalizepermittedcnames", "connectionattempts",
-	"controlpersist", "fingerprinthash", "ipqos",
-	"localcommand", "permitlocalcommand", "nohostauthenticationforlocalhost",
+	"controlpersist", "ipqos",
 	"proxyusefdpass",
-	"tunnel", "tunneldevice", "syslogfacility",
-	"logverbose", "casignaturealgorithms", "revokedhostkeys",
+	"tunnel", "tunneldevice",
+	"logverbose", "casignaturealgorithms",
 	"securitykeyprovider", "pkcs11provider", "smartcarddevice",
-	"knownhostscommand", "requiredrsasize", "sessiontype", "stdinnull",
-	"forkafterauthentication", "permitremoteopen", "ignoreunknown",
+	"requiredrsasize",
+	"permitremoteopen",
 	"bindinterface", "useroaming",
 	"protocol", "usersh", "cipher", "rhostsrsaauthentication",
 	"rsaauthentication", "compressionlevel", "useprivilegedport",
@@ -228,6 +259,19 @@ arr_add(char **arr, size_t *n, const char *v)
 	return 0;
 }
 
+/* 1 if v is in arr already: the canonical pass adds nothing twice. */
+static int
+arr_has(char *const *arr, size_t n, const char *v)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(arr[i], v) == 0)
+			return 1;
+	return 0;
+}
+
+
 /* "NAME" of "$NAME": letters, digits and '_', not starting with a digit. */
 static int
 env_name_ok(const char *s)
@@ -256,6 +300,7 @@ int_value(const struct rc_kw *kw, const struct conf_at *at, int *vp)
 	char **argv = at->argv;
 	const char *src = at->src;
 	int argc = at->argc, line = at->line;
+	const char *why;
 	long t;
 	int c;
 
@@ -266,8 +311,11 @@ int_value(const struct rc_kw *kw, const struct conf_at *at, int *vp)
 			BAD("unsupported option \"%s\".", src, line, argv[1]);
 		return 0;
 	case RT_INT:
-		if (argc != 2 || conf_parse_int(argv[1], vp) != 0)
-			BAD("Bad number.", src, line);
+		if (conf_parse_int_why(argv[1], vp, &why) != 0)
+			BAD("integer value %s.", src, line, why);
+		if (argc != 2)
+			BAD("keyword %s extra arguments at end of line", src,
+			    line, kw->name);
 		return 0;
 	case RT_TIME:
 		if (strcasecmp(argv[1], "none") == 0)
@@ -301,6 +349,27 @@ int_value(const struct rc_kw *kw, const struct conf_at *at, int *vp)
 			BAD("Bad escape character.", src, line);
 		*vp = c;
 		return 0;
+	case RT_FPHASH: {
+		enum key_fp_hash h;
+
+		if (key_fp_hash_from_name(argv[1], &h) != 0)
+			BAD("Invalid hash algorithm \"%s\".", src, line,
+			    argv[1]);
+		if (argc != 2)
+			BAD("keyword %s extra arguments at end of line", src,
+			    line, kw->name);
+		*vp = (int)h;
+		return 0;
+	}
+	case RT_FACILITY:
+		if ((c = log_facility_from_name(argv[1])) < 0)
+			BAD("unsupported log facility '%s'", src, line,
+			    argv[1]);
+		if (argc != 2)
+			BAD("keyword %s extra arguments at end of line", src,
+			    line, kw->name);
+		*vp = c;
+		return 0;
 	default:
 		return ERR_INTERNAL;
 	}
@@ -319,17 +388,19 @@ str_value(struct client_opts *o, const struct rc_kw *kw,
 	switch (kw->type) {
 	case RT_STR:
 		if (argc != 2)
-			BAD("%s takes one argument.", src, line, argv[0]);
+			BAD("keyword %s extra arguments at end of line", src,
+			    line, kw->name);
 		break;
 	case RT_ALGS:
-		if (argc != 2)
-			BAD("%s takes one argument.", src, line, argv[0]);
 		if (rc_algs_resolve(kw->name, argv[1], &list) != 0) {
 			const struct conf_alg *alg = kw->arg;
 
 			BAD("Bad %s '%s'.", src, line, alg->what, argv[1]);
 		}
 		x_free(list);
+		if (argc != 2)
+			BAD("keyword %s extra arguments at end of line", src,
+			    line, kw->name);
 		break;
 	case RT_AGENT:
 		/* A path, "none", "SSH_AUTH_SOCK" or "$VARIABLE". */
@@ -361,6 +432,14 @@ list_value(struct client_opts *o, const struct rc_kw *kw,
 	const char *src = at->src;
 	int i, argc = at->argc, line = at->line;
 
+	/* The canonical pass reads the same lines again. */
+	if (p->canonical_pass && kw->type != RT_FILES) {
+		if (kw->type == RT_REST && arr_has(sp, *np, at->rest))
+			return 0;
+		if (kw->type != RT_REST && argc == 2 &&
+		    arr_has(sp, *np, argv[1]))
+			return 0;
+	}
 	switch (kw->type) {
 	case RT_REST:
 		return arr_add(sp, np, at->rest);
@@ -372,14 +451,16 @@ list_value(struct client_opts *o, const struct rc_kw *kw,
 		/* FALLTHROUGH */
 	case RT_ACCUM:
 		for (i = 1; i < argc; i++)
-			if (arr_add(sp, np, argv[i]) != 0)
+			if (!(p->canonical_pass && arr_has(sp, *np,
+			    argv[i])) && arr_add(sp, np, argv[i]) != 0)
 				BAD("too many %s entries.", src, line,
 				    kw->type == RT_SETENV ? "SetEnv" :
 				    argv[0]);
 		return 0;
 	case RT_IDENTITY:
 		if (argc != 2)
-			BAD("%s takes one argument.", src, line, argv[0]);
+			BAD("keyword %s extra arguments at end of line", src,
+			    line, kw->name);
 		if (arr_add(sp, np, argv[1]) != 0)
 			BAD("Too many identity files specified.", src, line);
 		o->identity_files_explicit[*np - 1] = 1;
@@ -467,6 +548,39 @@ addkeys_value(struct client_opts *o, const struct conf_at *at)
 	return 0;
 }
 
+/*
+ * CanonicalDomains and CanonicalizePermittedCNAMEs: a list the first
+ * line sets whole; "none" alone empties it; a CNAME rule is
+ * "sources:targets".
+ */
+static int
+canon_value(struct client_opts *o, const struct rc_kw *kw,
+    const struct conf_at *at)
+{
+	char **sp = (char **)(void *)((char *)o + kw->off);
+	size_t *np = (size_t *)(void *)((char *)o + kw->cnt_off);
+	char **argv = at->argv;
+	const char *src = at->src, *colon;
+	int i, argc = at->argc, line = at->line;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "none") == 0 && argc > 2)
+			BAD("keyword %s \"none\" argument must appear alone.",
+			    src, line, kw->name);
+		if (kw->arg != NULL && strcmp(argv[i], "none") != 0 &&
+		    ((colon = strchr(argv[i], ':')) == NULL ||
+		    colon == argv[i] || colon[1] == '\0'))
+			BAD("Invalid permitted CNAME \"%s\"", src, line,
+			    argv[i]);
+	}
+	if (*np != 0 || strcmp(argv[1], "none") == 0)
+		return 0;
+	for (i = 1; i < argc; i++)
+		if (arr_add(sp, np, argv[i]) != 0)
+			BAD("too many %s entries.", src, line, kw->name);
+	return 0;
+}
+
 /* RekeyLimit: a size ("default" or 0: none) and an optional time. */
 static int
 rekey_value(struct client_opts *o, const struct conf_at *at)
@@ -501,7 +615,10 @@ rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 	const struct conf_at at = { argv, argc, rest, src, line };
 	int c, r;
 
-	if (argc < 2 || (argv[1][0] == '\0' && kw->type != RT_REST))
+	if (argc < 2)
+		BAD("no argument after keyword \"%s\"", src, line,
+		    kw->name);
+	if (argv[1][0] == '\0' && kw->type != RT_REST)
 		BAD("Missing argument.", src, line);
 	switch (kw->type) {
 	case RT_STR: case RT_ALGS: case RT_AGENT:
@@ -518,6 +635,8 @@ rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 		return fwdagent_value(o, &at);
 	case RT_ADDKEYS:
 		return addkeys_value(o, &at);
+	case RT_CANON:
+		return canon_value(o, kw, &at);
 	case RT_IGNORE:
 		return 0;
 	default:

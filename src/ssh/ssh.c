@@ -11,6 +11,7 @@
  */
 #include <sys/socket.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -199,11 +200,12 @@ one_option(struct client_opts *o, struct ssh_cmdline *cl, int ch,
 	case 'C':
 		set_or_die(o, "Compression", "yes");
 		break;
-	case 'f': cl->fork_after_auth = 1; cl->stdin_null = 1; break;
+	/* These four set the option whatever came before, as OpenSSH's. */
+	case 'f': o->fork_after_auth = 1; o->stdin_null = 1; break;
 	case 'g': set_or_die(o, "GatewayPorts", "yes"); break;
-	case 'n': cl->stdin_null = 1; break;
-	case 'N': cl->no_command = 1; break;
-	case 's': cl->subsystem = 1; break;
+	case 'n': o->stdin_null = 1; break;
+	case 'N': o->session_type = ST_NONE; break;
+	case 's': o->session_type = ST_SUBSYSTEM; break;
 	case 't': cl->tty_t++; break;
 	case 'T': cl->tty_no = 1; break;
 	case 'v': cl->verbose++; break;
@@ -216,10 +218,8 @@ one_option(struct client_opts *o, struct ssh_cmdline *cl, int ch,
 	case 'L': case 'R': case 'D': case 'W':
 		if (fwd_client_option(o, ch, arg) != 0)
 			exit(255);
-		if (ch == 'W') {
-			cl->no_command = 1;
-			cl->stdin_null = 0;
-		}
+		if (ch == 'W')
+			o->session_type = ST_NONE;
 		break;
 	case 'V':
 		fprintf(stderr, "moat_0.1, %s\n",
@@ -305,6 +305,80 @@ load_configs(struct client_opts *o, const struct ssh_cmdline *cl)
 		exit(255);
 }
 
+/*
+ * The host name as ssh uses it: HostName (its %h the host as given) in
+ * lower case, canonicalised (canon.c); with CanonicalizeHostname on, the
+ * files are read again for the canonical name. Exits on failure.
+ */
+static void
+canonical_host(struct client_opts *o, const struct ssh_cmdline *cl)
+{
+	const char *h = o->hostname != NULL ? o->hostname : o->host_arg, *c;
+	char *host = x_malloc(strlen(h) * (strlen(o->host_arg) + 1) + 1);
+	size_t n = 0;
+	int direct;
+
+	for (c = h; *c != '\0'; c++) {
+		if (o->hostname != NULL && c[0] == '%' && c[1] == 'h') {
+			memcpy(host + n, o->host_arg, strlen(o->host_arg));
+			n += strlen(o->host_arg);
+			c++;
+			continue;
+		}
+		if (o->hostname != NULL && c[0] == '%' && c[1] == '%')
+			c++;
+		host[n++] = *c;
+	}
+	host[n] = '\0';
+	/* Addresses are left as written: canonicalising rewrites them. */
+	if (strchr(host, ':') == NULL)
+		for (n = 0; host[n] != '\0'; n++)
+			host[n] = (char)tolower((unsigned char)host[n]);
+	direct = (o->proxy_command == NULL ||
+	    strcmp(o->proxy_command, "none") == 0) &&
+	    (o->proxy_jump == NULL || strcmp(o->proxy_jump, "none") == 0);
+	if (client_canonicalize(o, &host, direct) != 0)
+		exit(255);
+	if (o->canonicalize_hostname > 0) {
+		log_debug("hostname canonicalisation enabled, will re-parse "
+		    "configuration");
+		log_debug("re-parsing configuration");
+		readconf_canonical_pass(o, host);
+		load_configs(o, cl);
+	} else if (o->hostname != NULL || strcmp(host, o->host_arg) != 0) {
+		/* (%h is gone: readconf_finish() leaves it alone) */
+		x_free(o->hostname);
+		o->hostname = host;
+		host = NULL;
+	}
+	x_free(host);
+}
+
+/*
+ * The settings the command line shares with ssh_config (-f -n -N -s and
+ * ForkAfterAuthentication, StdinNull, SessionType), checked as OpenSSH
+ * checks them before -G, and copied where the session reads them.
+ */
+static void
+session_flags(const struct client_opts *o, struct ssh_cmdline *cl)
+{
+	if (o->fork_after_auth > 0 && cl->command == NULL &&
+	    o->remote_command == NULL && o->session_type != ST_NONE) {
+		fprintf(stderr, "Cannot fork into background without a command "
+		    "to execute.\n");
+		exit(255);
+	}
+	if (o->connection_attempts <= 0) {
+		fprintf(stderr, "Invalid number of ConnectionAttempts\n");
+		exit(255);
+	}
+	cl->fork_after_auth = o->fork_after_auth > 0;
+	cl->no_command = o->session_type == ST_NONE;
+	cl->subsystem = o->session_type == ST_SUBSYSTEM;
+	/* -W carries the stream on stdin: never /dev/null there. */
+	cl->stdin_null = o->stdin_null > 0 && o->stdio_forward_host == NULL;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -361,14 +435,16 @@ main(int argc, char **argv)
 	if (cl.verbose > 0)
 		log_set_level(o->log_level);
 	load_configs(o, &cl);
+	canonical_host(o, &cl);
 	if ((r = readconf_finish(o, NULL)) != 0)
 		exit(255);
+	session_flags(o, &cl);
 	if (cl.dump_config) {
 		readconf_dump(o, stdout);
 		exit(0);
 	}
 	level = o->log_level;
-	log_init("ssh", level, LOG_USER, !cl.use_syslog);
+	log_init("ssh", level, o->syslog_facility, !cl.use_syslog);
 	if (cl.log_file != NULL && log_to_file(cl.log_file) != 0) {
 		fprintf(stderr, "Couldn't open logfile %s: %s\n", cl.log_file,
 		    strerror(errno));

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,41 @@ background(void)
 	}
 }
 
+/*
+ * LocalCommand (when PermitLocalCommand is on): its %-tokens expanded,
+ * %T being "NONE" as there is no tunnel, run by the user's shell once
+ * authenticated and waited for; its status does not matter.
+ */
+static void
+local_command(const struct client_opts *o)
+{
+	static const char *const none[] = { "NONE" };
+	const char *shell = getenv("SHELL");
+	char *cmd = NULL;
+	pid_t pid;
+
+	if (o->local_command == NULL || o->permit_local_command <= 0)
+		return;
+	if (readconf_expand_more(o, o->local_command, "T", none, &cmd) != 0)
+		return;
+	if (shell == NULL || *shell == '\0')
+		shell = "/bin/sh";
+	log_debug("Executing %s -c \"%s\"", shell, cmd);
+	fflush(NULL);
+	if ((pid = fork()) == -1)
+		log_error("fork: %s", strerror(errno));
+	else if (pid == 0) {
+		signal(SIGPIPE, SIG_DFL);
+		execl(shell, shell, "-c", cmd, (char *)NULL);
+		fprintf(stderr, "Couldn't execute %s -c \"%s\": %s\n", shell,
+		    cmd, strerror(errno));
+		_exit(1);
+	} else
+		while (waitpid(pid, NULL, 0) == -1 && errno == EINTR)
+			;
+	x_free(cmd);
+}
+
 int
 ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 {
@@ -195,6 +231,7 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 	hc.o = o;
 	hc.hostname = o->hostname;
 	hc.port = o->port;
+	hc.peer_local = proxy == NULL && client_peer_is_local(fd_in);
 	desc = client_peer_desc(fd_in, fd_out);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.server = 0;
@@ -215,7 +252,9 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 	}
 	r = client_auth_ex(t, o, o->user, o->hostname, &aa);
 	if (r != 0) {
-		if (hc.refused)
+		if (hc.refused == 2)
+			;	/* said already */
+		else if (hc.refused)
 			log_error("Host key verification failed.");
 		else if (r == ERR_PERMISSION_DENIED)
 			log_error("%s@%s: Permission denied%s%s%s.", o->user,
@@ -232,6 +271,7 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 			log_error("ssh: %s: %s", desc, err_str(r));
 		goto out;
 	}
+	local_command(o);
 	if (cl->fork_after_auth)
 		background();
 	memset(&sa, 0, sizeof(sa));

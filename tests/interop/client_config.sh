@@ -82,7 +82,17 @@ check "-o and -l win over the file" [ "$out" = "user me port 1234 " ]
 echo "NoSuchKeyword yes" > "$T/bad"
 "$BIN/ssh" -G -F "$T/bad" host >/dev/null 2>"$T/err"
 check "unknown keyword: exit 255" [ $? -eq 255 ]
-check "... Bad configuration option with file and line" grep -q "$T/bad: line 1: Bad configuration option: NoSuchKeyword" "$T/err"
+check "... Bad configuration option with file and line, in lower case" \
+    grep -q "$T/bad: line 1: Bad configuration option: nosuchkeyword" "$T/err"
+
+# An unknown keyword in an included file is an error as well.
+echo "NoSuchKeyword yes" > "$T/inc_bad"
+echo "Include $T/inc_bad" > "$T/incl"
+"$BIN/ssh" -G -F "$T/incl" h >/dev/null 2>"$T/err"
+check "unknown keyword in an included file: exit 255" [ $? -eq 255 ]
+check "... named with its file and line" \
+    grep -q "$T/inc_bad: line 1: Bad configuration option: nosuchkeyword" \
+    "$T/err"
 if [ -r /etc/ssh/ssh_config ]; then
 	"$BIN/ssh" -G host >/dev/null 2>"$T/err"
 	check "Debian's stock ssh_config parses" [ $? -eq 0 ]

@@ -348,6 +348,248 @@ test_update_host_keys(void)
 	client_opts_free(o);
 }
 
+/* IgnoreUnknown: only unknown keywords its patterns name, once set. */
+static void
+test_ignore_unknown(void)
+{
+	struct client_opts *o;
+	char *v;
+	int r;
+
+	o = load("h", "IgnoreUnknown foo*,Bar\nFooThing 1\nbar 2\nBAR 3\n",
+	    &r);
+	CHECK_OK(r);
+	CHECK_OK(readconf_finish(o, "tester"));
+	CHECK_STR((v = dump_value(o, "ignoreunknown")), "foo*,Bar");
+	x_free(v);
+	client_opts_free(o);
+	/* Not listed; listed only after it; set in a block that does
+	 * not apply; the second IgnoreUnknown does not count. */
+	o = load("h", "IgnoreUnknown foo\nbaz 1\n", &r);
+	CHECK_ERR(r, ERR_CONFIG);
+	client_opts_free(o);
+	o = load("h", "foo 1\nIgnoreUnknown foo\n", &r);
+	CHECK_ERR(r, ERR_CONFIG);
+	client_opts_free(o);
+	o = load("h", "Host x\nIgnoreUnknown foo\nHost *\nfoo 1\n", &r);
+	CHECK_ERR(r, ERR_CONFIG);
+	client_opts_free(o);
+	o = load("h", "IgnoreUnknown a\nIgnoreUnknown b\nb 1\n", &r);
+	CHECK_ERR(r, ERR_CONFIG);
+	client_opts_free(o);
+	o = load("h", "IgnoreUnknown a b\n", &r);
+	CHECK_ERR(r, ERR_CONFIG);
+	client_opts_free(o);
+	o = load("h", "IgnoreUnknown\n", &r);
+	CHECK_ERR(r, ERR_CONFIG);
+	client_opts_free(o);
+	/* The command line's comes first. */
+	o = client_opts_new();
+	o->host_arg = x_strdup("h");
+	CHECK_OK(readconf_parse_line(o, "IgnoreUnknown=zz*", "command-line",
+	    0));
+	CHECK_OK(readconf_parse_line(o, "zzTop yes", "command-line", 0));
+	CHECK_ERR(readconf_parse_line(o, "yy yes", "command-line", 0),
+	    ERR_CONFIG);
+	client_opts_free(o);
+	/* An included file is read with the same rules. */
+	x_free(write_file("inc_unknown.conf", "NoSuchThing 1\n"));
+	v = x_asprintf("Include %s/inc_unknown.conf\n", dir);
+	o = load("h", v, &r);
+	CHECK_ERR(r, ERR_CONFIG);
+	client_opts_free(o);
+	x_free(v);
+}
+
+/* ConnectionAttempts, StdinNull, ForkAfterAuthentication, SessionType,
+ * LocalCommand, PermitLocalCommand: values, checks, defaults, -G. */
+static void
+test_session_keywords(void)
+{
+	static const char *const bad[] = {
+		"ConnectionAttempts -1\n", "ConnectionAttempts abc\n",
+		"ConnectionAttempts 3 4\n", "ConnectionAttempts 2147483648\n",
+		"StdinNull maybe\n", "SessionType foo\n",
+		"ForkAfterAuthentication 2\n", "PermitLocalCommand ask\n",
+		"LocalCommand\n", "KnownHostsCommand\n", "RevokedHostKeys a b\n",
+		"NoHostAuthenticationForLocalhost perhaps\n",
+		"FingerprintHash sha2\n", "SyslogFacility LOCAL9\n",
+	};
+	struct client_opts *o;
+	size_t i;
+	char *v;
+	int r;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		o = load("h", bad[i], &r);
+		CHECK_ERR(r, ERR_CONFIG);
+		client_opts_free(o);
+	}
+	o = load("h", "", &r);
+	CHECK_OK(readconf_finish(o, "tester"));
+	CHECK(o->connection_attempts == 1);
+	CHECK(o->stdin_null == 0 && o->fork_after_auth == 0);
+	CHECK(o->session_type == ST_DEFAULT);
+	CHECK(o->permit_local_command == 0 && o->local_command == NULL);
+	CHECK_STR((v = dump_value(o, "sessiontype")), "default");
+	x_free(v);
+	CHECK((v = dump_value(o, "localcommand")) == NULL);
+	x_free(v);
+	client_opts_free(o);
+	o = load("h", "ConnectionAttempts 3\nStdinNull yes\n"
+	    "ForkAfterAuthentication yes\nSessionType subsystem\n"
+	    "SessionType none\nPermitLocalCommand yes\n"
+	    "LocalCommand echo %h  %%T \"x\"\n", &r);
+	CHECK_OK(r);
+	CHECK_OK(readconf_finish(o, "tester"));
+	CHECK(o->connection_attempts == 3);
+	CHECK(o->session_type == ST_SUBSYSTEM);
+	CHECK_STR((v = dump_value(o, "connectionattempts")), "3");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "stdinnull")), "yes");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "forkafterauthentication")), "yes");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "sessiontype")), "subsystem");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "permitlocalcommand")), "yes");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "localcommand")), "echo %h  %%T \"x\"");
+	x_free(v);
+	client_opts_free(o);
+	o = load("h", "KnownHostsCommand /bin/k  %H \"%K\"\n"
+	    "RevokedHostKeys ~/r_%h\nNoHostAuthenticationForLocalhost yes\n",
+	    &r);
+	CHECK_OK(r);
+	CHECK_OK(readconf_finish(o, "tester"));
+	CHECK_STR((v = dump_value(o, "knownhostscommand")),
+	    "/bin/k  %H \"%K\"");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "revokedhostkeys")), "~/r_%h");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "nohostauthenticationforlocalhost")),
+	    "yes");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "fingerprinthash")), "SHA256");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "syslogfacility")), "USER");
+	x_free(v);
+	client_opts_free(o);
+	o = load("h", "FingerprintHash md5\nSyslogFacility local3\n", &r);
+	CHECK_OK(r);
+	CHECK_OK(readconf_finish(o, "tester"));
+	CHECK(client_fp_hash(o) == KEY_FP_MD5);
+	CHECK_STR((v = dump_value(o, "fingerprinthash")), "MD5");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "syslogfacility")), "LOCAL3");
+	x_free(v);
+	client_opts_free(o);
+}
+
+/* %C (SHA-1 of %l%h%p%r, as OpenSSH 9.2), %k and %j. */
+static void
+test_more_tokens(void)
+{
+	struct client_opts *o = client_opts_new();
+	char *s = NULL, *want, host[256];
+
+	o->host_arg = x_strdup("alias");
+	CHECK_OK(readconf_set(o, "HostName", "real.example"));
+	CHECK_OK(readconf_set(o, "User", "u1"));
+	CHECK_OK(readconf_set(o, "Port", "2022"));
+	CHECK_OK(readconf_set(o, "ProxyJump", "a@j1:22,ssh://b@j2:2200"));
+	CHECK_OK(readconf_expand(o, "%k %j", &s));
+	CHECK_STR(s, "alias j2");
+	x_free(s);
+	CHECK_OK(readconf_set(o, "HostKeyAlias", "ka"));
+	CHECK_OK(readconf_expand(o, "%k %C", &s));
+	if (gethostname(host, sizeof(host)) != 0)
+		strcpy(host, "localhost");
+	host[sizeof(host) - 1] = '\0';
+	/* The digest is checked against sha1sum's of the same text. */
+	want = x_asprintf("printf %%s '%sreal.example2022u1' | sha1sum | "
+	    "grep -q \"^%s \"", host, s != NULL && strlen(s) > 3 ?
+	    s + 3 : "x");
+	CHECK(s != NULL && strncmp(s, "ka ", 3) == 0 && strlen(s) == 43);
+	CHECK(system(want) == 0);
+	x_free(want);
+	x_free(s);
+	/* Extra tokens: values taken as they are, '%' and all. */
+	{
+		const char *vals[] = { "[h]:2%2", "NONE" };
+
+		CHECK_OK(readconf_expand_more(o, "%H %T %%T %h %%", "HT", vals,
+		    &s));
+		CHECK_STR(s, "[h]:2%2 NONE %T real.example %");
+		x_free(s);
+		CHECK_ERR(readconf_expand_more(o, "%H %Q", "HT", vals, &s),
+		    ERR_CONFIG);
+	}
+	client_opts_free(o);
+}
+
+/* Canonicalisation (no DNS: an address) and the second reading. */
+static void
+test_canonical(void)
+{
+	struct client_opts *o;
+	char *path, *host, *v;
+	int r;
+
+	path = write_file("canon.conf", "CanonicalizeHostname yes\n"
+	    "IdentityFile ~/.ssh/k1\nSendEnv A B\nLocalForward 1 h:2\n"
+	    "Host 127.0.0.1\n  Port 2345\n  SendEnv C\n"
+	    "Match canonical\n  User canon\n"
+	    "Match !canonical\n  ServerAliveInterval 7\n");
+	o = client_opts_new();
+	o->host_arg = x_strdup("127.1");
+	CHECK_OK(readconf_load(o, path, 1));
+	CHECK(o->port == -1 && o->user == NULL);
+	host = x_strdup("127.1");
+	CHECK_OK(client_canonicalize(o, &host, 1));
+	CHECK_STR(host, "127.0.0.1");
+	readconf_canonical_pass(o, host);
+	CHECK_OK(readconf_load(o, path, 1));
+	CHECK_OK(readconf_finish(o, "tester"));
+	CHECK(o->port == 2345);
+	CHECK_STR(o->user, "canon");
+	CHECK_STR(o->hostname, "127.0.0.1");
+	CHECK(o->server_alive_interval == 7);
+	CHECK(o->nidentity_files == 1);
+	CHECK(o->nsend_env == 3);
+	CHECK(o->nlocal_forwards == 1);
+	CHECK_STR((v = dump_value(o, "canonicalizehostname")), "true");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "canonicaldomains")), "none");
+	x_free(v);
+	x_free(host);
+	client_opts_free(o);
+	x_free(path);
+
+	/* A name under no domain: kept, or an error without fallback. */
+	o = load("h", "CanonicalizeHostname yes\nCanonicalDomains invalid\n"
+	    "CanonicalizeFallbackLocal no\n"
+	    "CanonicalizePermittedCNAMEs *.a:*.b\n", &r);
+	CHECK_OK(r);
+	host = x_strdup("nosuchhost-moat");
+	CHECK_ERR(client_canonicalize(o, &host, 1), ERR_NOT_FOUND);
+	CHECK_STR(host, "nosuchhost-moat");
+	/* Through a proxy: left alone unless "always". */
+	CHECK_OK(client_canonicalize(o, &host, 0));
+	CHECK_STR((v = dump_value(o, "canonicalizePermittedcnames")),
+	    "*.a:*.b");
+	x_free(v);
+	x_free(host);
+	client_opts_free(o);
+	o = load("h", "CanonicalizeHostname yes\nCanonicalDomains invalid\n"
+	    "CanonicalizeMaxDots 0\nCanonicalizeFallbackLocal no\n", &r);
+	host = x_strdup("a.b");
+	CHECK_OK(client_canonicalize(o, &host, 1));	/* too many dots */
+	CHECK_STR(host, "a.b");
+	x_free(host);
+	client_opts_free(o);
+}
+
 int
 main(void)
 {
@@ -365,6 +607,10 @@ main(void)
 	test_tokens();
 	test_debian_stock();
 	test_update_host_keys();
+	test_ignore_unknown();
+	test_session_keywords();
+	test_more_tokens();
+	test_canonical();
 	{
 		char *cmd = x_asprintf("rm -rf %s", dir);
 
