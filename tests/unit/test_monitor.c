@@ -368,6 +368,7 @@ hostile_order(const struct servconf *sc)
 	unsigned char h[32];
 
 	memset(h, 0x17, sizeof(h));
+
 	/* Before a lookup, nothing about a user. */
 	fix_new(&f, sc);
 	q = req_user(user);
@@ -448,7 +449,6 @@ hostile_order(const struct servconf *sc)
 	fix_free(&f);
 	CHECK(logged("monitor: a pre-authentication request after "
 	    "authentication"));
-
 	sbuf_free(a);
 }
 
@@ -461,6 +461,7 @@ hostile_state(const struct servconf *sc)
 	unsigned char h[32];
 
 	memset(h, 0x17, sizeof(h));
+
 	/*
 	 * The transport state: only after the grant, once, taken as it
 	 * came; the login as the monitor recorded it, not as told.
@@ -503,7 +504,6 @@ hostile_state(const struct servconf *sc)
 		auth_result_clear(&res);
 	}
 	fix_free(&f);
-
 	sbuf_free(a);
 }
 
@@ -543,7 +543,6 @@ hostile_moduli(const struct servconf *sc)
 	CHECK(logged("monitor: a malformed group exchange request"));
 	sbuf_free(q);
 	fix_free(&f);
-
 	sbuf_free(a);
 }
 
