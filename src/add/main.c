@@ -213,140 +213,159 @@ add_defaults(struct add_opts *o, int deleting)
 	return count == 0 ? 1 : ret;
 }
 
+/* The flags that pick the action, as parse_flags read them. */
+struct add_cli {
+	int lflag, xflag, dflag, Dflag, Tflag;
+	int loglevel;
+	char **dests;		/* -h, in order */
+	size_t ndests;
+};
+
+/* One flag into o or c; nonzero: the command line is wrong (exit 1). */
+static int
+parse_flag(int ch, struct add_opts *o, struct add_cli *c)
+{
+	uint32_t count;
+	long life;
+
+	switch (ch) {
+	case 'v':
+		if (c->loglevel < LOG_LEVEL_DEBUG3)
+			c->loglevel++;
+		break;
+	case 'E':
+		if (key_fp_hash_from_name(optarg, &o->fp_hash) != 0)
+			add_fatal("Invalid hash algorithm \"%s\"", optarg);
+		break;
+	case 'k':
+		o->key_only = 1;
+		break;
+	case 'l': case 'L':
+		if (c->lflag != 0)
+			add_fatal("-%c flag already specified", c->lflag);
+		c->lflag = ch;
+		break;
+	case 'x': case 'X':
+		if (c->xflag != 0)
+			add_fatal("-%c flag already specified", c->xflag);
+		c->xflag = ch;
+		break;
+	case 'c':
+		o->confirm = 1;
+		break;
+	case 'd':
+		c->dflag = 1;
+		break;
+	case 'D':
+		c->Dflag = 1;
+		break;
+	case 'q':
+		o->quiet = 1;
+		break;
+	case 'T':
+		c->Tflag = 1;
+		break;
+	case 't':
+		if ((life = parse_life(optarg)) < 0) {
+			fprintf(stderr, "Invalid lifetime\n");
+			return 1;
+		}
+		o->lifetime = (uint32_t)life;
+		break;
+	case 'M': case 'm':
+		/* -m only tunes -M for XMSS keys: none here */
+		if (parse_count(optarg, &count) != 0) {
+			usage();
+			return 1;
+		}
+		if (ch == 'M')
+			o->maxsign = count;
+		break;
+	case 'H':
+		o->hostfiles = x_reallocarray(o->hostfiles,
+		    o->nhostfiles + 1, sizeof(*o->hostfiles));
+		o->hostfiles[o->nhostfiles++] = optarg;
+		break;
+	case 'h':
+		c->dests = x_reallocarray(c->dests, c->ndests + 1,
+		    sizeof(*c->dests));
+		c->dests[c->ndests++] = optarg;
+		break;
+	case 'K': case 'S': case 's': case 'e':
+		unsupported(ch);
+		break;
+	default:
+		fprintf(stderr, "%s -- %c\r\n",
+		    strchr("EehHMmsSt", optopt) != NULL ?
+		    "option requires an argument" : "unknown option",
+		    optopt);
+		usage();
+		return 1;
+	}
+	return 0;
+}
+
+/* The one action the flags chose, on the files left; the exit status. */
+static int
+run_action(struct add_opts *o, const struct add_cli *c, int argc,
+    char **argv)
+{
+	int i, ret = 0;
+
+	if ((c->xflag != 0) + (c->lflag != 0) + (c->Dflag != 0) > 1)
+		add_fatal("Invalid combination of actions");
+	if (c->xflag != 0)
+		return add_lock(o, c->xflag == 'x') != 0;
+	if (c->lflag != 0)
+		return add_list(o, c->lflag == 'l') != 0;
+	if (c->Dflag)
+		return add_delete_all(o) != 0;
+	/* As OpenSSH: -h is looked at only by the other actions. */
+	for (i = 0; i < (int)c->ndests; i++)
+		add_dest_constraint(o, c->dests[i]);
+	if (c->Tflag) {
+		if (argc <= 0)
+			add_fatal("no keys to test");
+		for (i = 0; i < argc; i++)
+			if (add_test_key(o, argv[i]) != 0)
+				ret = 1;
+	} else if (argc == 0)
+		ret = add_defaults(o, c->dflag);
+	else {
+		for (i = 0; i < argc; i++)
+			if ((c->dflag ? add_delete_file(o, argv[i]) :
+			    add_file(o, argv[i])) != 0)
+				ret = 1;
+	}
+	return ret;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct add_opts o;
-	uint32_t count;
-	char **dests = NULL;
-	size_t ndests = 0;
-	int ch, i, lflag = 0, xflag = 0, dflag = 0, Dflag = 0, Tflag = 0;
-	int loglevel = LOG_LEVEL_INFO, ret = 0;
-	long life;
+	struct add_cli c;
+	int ch, ret = 0;
 
 	memset(&o, 0, sizeof(o));
+	memset(&c, 0, sizeof(c));
 	o.fp_hash = KEY_FP_SHA256;
+	c.loglevel = LOG_LEVEL_INFO;
 	signal(SIGPIPE, SIG_IGN);
 	log_init("ssh-add", LOG_LEVEL_INFO, 0, 1);
 	o.fd = connect_agent();
-	opterr = 0;	/* OpenSSH's getopt words, below */
+	opterr = 0;	/* OpenSSH's getopt words, in parse_flag */
 	while ((ch = getopt(argc, argv,
 	    "+vkKlLcdDTxXE:e:h:H:M:m:qs:S:t:")) != -1) {
-		switch (ch) {
-		case 'v':
-			if (loglevel < LOG_LEVEL_DEBUG3)
-				loglevel++;
-			break;
-		case 'E':
-			if (key_fp_hash_from_name(optarg, &o.fp_hash) != 0)
-				add_fatal("Invalid hash algorithm \"%s\"",
-				    optarg);
-			break;
-		case 'k':
-			o.key_only = 1;
-			break;
-		case 'l': case 'L':
-			if (lflag != 0)
-				add_fatal("-%c flag already specified", lflag);
-			lflag = ch;
-			break;
-		case 'x': case 'X':
-			if (xflag != 0)
-				add_fatal("-%c flag already specified", xflag);
-			xflag = ch;
-			break;
-		case 'c':
-			o.confirm = 1;
-			break;
-		case 'd':
-			dflag = 1;
-			break;
-		case 'D':
-			Dflag = 1;
-			break;
-		case 'q':
-			o.quiet = 1;
-			break;
-		case 'T':
-			Tflag = 1;
-			break;
-		case 't':
-			if ((life = parse_life(optarg)) < 0) {
-				fprintf(stderr, "Invalid lifetime\n");
-				ret = 1;
-				goto done;
-			}
-			o.lifetime = (uint32_t)life;
-			break;
-		case 'M': case 'm':
-			/* -m only tunes -M for XMSS keys: none here */
-			if (parse_count(optarg, &count) != 0) {
-				usage();
-				ret = 1;
-				goto done;
-			}
-			if (ch == 'M')
-				o.maxsign = count;
-			break;
-		case 'H':
-			o.hostfiles = x_reallocarray(o.hostfiles,
-			    o.nhostfiles + 1, sizeof(*o.hostfiles));
-			o.hostfiles[o.nhostfiles++] = optarg;
-			break;
-		case 'h':
-			dests = x_reallocarray(dests, ndests + 1,
-			    sizeof(*dests));
-			dests[ndests++] = optarg;
-			break;
-		case 'K': case 'S': case 's': case 'e':
-			unsupported(ch);
-			break;
-		default:
-			fprintf(stderr, "%s -- %c\r\n",
-			    strchr("EehHMmsSt", optopt) != NULL ?
-			    "option requires an argument" : "unknown option",
-			    optopt);
-			usage();
+		if (parse_flag(ch, &o, &c) != 0) {
 			ret = 1;
 			goto done;
 		}
 	}
-	log_set_level(loglevel);
-	argc -= optind;
-	argv += optind;
-	if ((xflag != 0) + (lflag != 0) + (Dflag != 0) > 1)
-		add_fatal("Invalid combination of actions");
-	if (xflag != 0) {
-		ret = add_lock(&o, xflag == 'x') != 0;
-		goto done;
-	}
-	if (lflag != 0) {
-		ret = add_list(&o, lflag == 'l') != 0;
-		goto done;
-	}
-	if (Dflag) {
-		ret = add_delete_all(&o) != 0;
-		goto done;
-	}
-	/* As OpenSSH: -h is looked at only by the other actions. */
-	for (i = 0; i < (int)ndests; i++)
-		add_dest_constraint(&o, dests[i]);
-	if (Tflag) {
-		if (argc <= 0)
-			add_fatal("no keys to test");
-		for (i = 0; i < argc; i++)
-			if (add_test_key(&o, argv[i]) != 0)
-				ret = 1;
-	} else if (argc == 0)
-		ret = add_defaults(&o, dflag);
-	else {
-		for (i = 0; i < argc; i++)
-			if ((dflag ? add_delete_file(&o, argv[i]) :
-			    add_file(&o, argv[i])) != 0)
-				ret = 1;
-	}
+	log_set_level(c.loglevel);
+	ret = run_action(&o, &c, argc - optind, argv + optind);
  done:
-	x_free(dests);
+	x_free(c.dests);
 	x_free(o.hostfiles);
 	sbuf_free(o.dest);
 	add_pass_free(o.pass);

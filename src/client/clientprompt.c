@@ -3,10 +3,10 @@
  * way ssh(1) does.
  *
  * client_prompt_via() is the pure decision (BatchMode, a tty, a display,
- * SSH_ASKPASS_REQUIRE); client_read_passphrase() carries it out: on the
- * controlling terminal (/dev/tty, echo switched off for secrets and put
- * back afterwards) or by running the askpass program with the prompt as
- * its argument and reading its standard output.
+ * SSH_ASKPASS_REQUIRE); client_read_passphrase() carries it out through
+ * readpass.h: on the controlling terminal (/dev/tty, echo switched off
+ * for secrets and put back afterwards) or by running the askpass program
+ * with the prompt as its argument and reading its standard output.
  */
 #include <sys/wait.h>
 
@@ -23,9 +23,7 @@
 #include "err.h"
 #include "log.h"
 #include "mem.h"
-
-#define DEFAULT_ASKPASS	"/usr/bin/ssh-askpass"
-#define ANSWER_MAX	1024
+#include "readpass.h"
 
 enum client_prompt_via
 client_prompt_via(int batch_mode, int have_tty, const char *require,
@@ -62,99 +60,16 @@ env_set(const char *name)
 	return s != NULL && *s != '\0';
 }
 
-/* Read one line (without its newline) from fd into a new string. */
-static int
-read_line(int fd, char **answerp)
-{
-	char buf[ANSWER_MAX];
-	size_t n = 0;
-	ssize_t got;
-	char ch;
-
-	for (;;) {
-		got = read(fd, &ch, 1);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0) {
-			if (n == 0 && got == 0) {
-				x_wipe(buf, sizeof(buf));
-				return ERR_EOF;
-			}
-			break;
-		}
-		if (ch == '\n' || ch == '\r')
-			break;
-		if (n < sizeof(buf) - 1)
-			buf[n++] = ch;
-	}
-	buf[n] = '\0';
-	*answerp = x_strdup(buf);
-	x_wipe(buf, sizeof(buf));
-	return 0;
-}
-
-static int
-prompt_tty(const char *prompt, int echo, char **answerp)
-{
-	struct termios saved, quiet;
-	int fd, r, restore = 0;
-
-	if ((fd = open("/dev/tty", O_RDWR | O_CLOEXEC)) == -1)
-		return ERR_PERMISSION_DENIED;
-	if (!echo && tcgetattr(fd, &saved) == 0) {
-		quiet = saved;
-		quiet.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
-		quiet.c_lflag |= ICANON;
-		if (tcsetattr(fd, TCSAFLUSH, &quiet) == 0)
-			restore = 1;
-	}
-	if (write(fd, prompt, strlen(prompt)) < 0)
-		log_debug("prompt: write: %s", strerror(errno));
-	r = read_line(fd, answerp);
-	if (restore) {
-		(void)tcsetattr(fd, TCSAFLUSH, &saved);
-		if (write(fd, "\n", 1) < 0)
-			log_debug("prompt: write: %s", strerror(errno));
-	}
-	close(fd);
-	return r == 0 ? 0 : ERR_PERMISSION_DENIED;
-}
-
 static int
 prompt_askpass(const char *prompt, int confirm, char **answerp)
 {
 	const char *prog = getenv("SSH_ASKPASS");
-	int p[2], status, r;
-	pid_t pid;
+	int r;
 
 	if (prog == NULL || *prog == '\0')
-		prog = DEFAULT_ASKPASS;
-	if (pipe(p) == -1)
-		return ERR_SYSTEM;
-	if ((pid = fork()) == -1) {
-		close(p[0]);
-		close(p[1]);
-		return ERR_SYSTEM;
-	}
-	if (pid == 0) {
-		close(p[0]);
-		if (dup2(p[1], STDOUT_FILENO) == -1 || (confirm &&
-		    setenv("SSH_ASKPASS_PROMPT", "confirm", 1) != 0))
-			_exit(1);
-		execlp(prog, prog, prompt, (char *)NULL);
-		_exit(1);
-	}
-	close(p[1]);
-	r = read_line(p[0], answerp);
-	close(p[0]);
-	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
-		;
-	if (r == 0 && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
-		x_freezero(*answerp, strlen(*answerp));
-		*answerp = NULL;
-		r = ERR_PERMISSION_DENIED;
-	}
-	if (r != 0)
+		prog = READPASS_DEFAULT_ASKPASS;
+	if ((r = readpass_askpass(prog, prompt,
+	    confirm ? RP_CONFIRM : 0, answerp)) != 0)
 		log_debug("askpass %s: no answer", prog);
 	return r == 0 ? 0 : ERR_PERMISSION_DENIED;
 }
@@ -181,7 +96,8 @@ client_read_passphrase(void *opts, const char *prompt, int echo,
 	switch (client_prompt_via(o != NULL ? o->batch_mode : 0, have_tty,
 	    require, display)) {
 	case CP_TTY:
-		return prompt_tty(prompt, echo, answerp);
+		return readpass_tty(prompt, echo ? RP_ECHO : 0, answerp) == 0 ?
+		    0 : ERR_PERMISSION_DENIED;
 	case CP_ASKPASS:
 		return prompt_askpass(prompt, confirm, answerp);
 	default:

@@ -14,180 +14,35 @@
  * what follows stays there. A failed askpass or end of input is an
  * empty answer.
  */
-#include <sys/wait.h>
-
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
-#include <termios.h>
 #include <unistd.h>
 
 #include "err.h"
 #include "keygen.h"
 #include "mem.h"
-
-#define DEFAULT_ASKPASS	"/usr/bin/ssh-askpass"
-#define PASS_MAX	1024
-
-/* A signal that came while the terminal's echo was off. */
-static volatile sig_atomic_t caught;
-
-static void
-catch(int sig)
-{
-	caught = sig;
-}
-
-static const int tty_signals[] = { SIGINT, SIGHUP, SIGQUIT, SIGTERM };
-#define NSIGNALS	(sizeof(tty_signals) / sizeof(tty_signals[0]))
-
-/*
- * One line from fd (to '\n', '\r' or the end) into buf, a byte a read;
- * a caught signal ends it.
- */
-static void
-read_line(int fd, char *buf, size_t size)
-{
-	size_t n = 0;
-	ssize_t got;
-	char c;
-
-	for (;;) {
-		got = read(fd, &c, 1);
-		if (got < 0 && errno == EINTR && !caught)
-			continue;
-		if (got != 1 || c == '\n' || c == '\r')
-			break;
-		if (n < size - 1)
-			buf[n++] = c;
-	}
-	buf[n] = '\0';
-}
-
-/*
- * With echo off, a signal must not leave the terminal that way: it is
- * caught while the line is read, the terminal put back, and then it is
- * raised again.
- */
-static void
-hold_signals(struct sigaction *old)
-{
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = catch;	/* no SA_RESTART: read() returns */
-	sigemptyset(&sa.sa_mask);
-	caught = 0;
-	for (i = 0; i < NSIGNALS; i++)
-		sigaction(tty_signals[i], &sa, &old[i]);
-}
-
-static void
-release_signals(const struct sigaction *old)
-{
-	size_t i;
-
-	for (i = 0; i < NSIGNALS; i++)
-		sigaction(tty_signals[i], &old[i], NULL);
-	if (caught)
-		raise(caught);
-}
-
-static char *
-ask_terminal(const char *prompt)
-{
-	struct sigaction old[NSIGNALS];
-	struct termios saved, quiet;
-	char buf[PASS_MAX], *ret;
-	int fd, in, out, restore = 0;
-
-	if ((fd = open("/dev/tty", O_RDWR | O_CLOEXEC)) >= 0)
-		in = out = fd;
-	else {
-		in = STDIN_FILENO;
-		out = STDERR_FILENO;
-	}
-	hold_signals(old);
-	if (tcgetattr(in, &saved) == 0) {
-		quiet = saved;
-		quiet.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
-		restore = tcsetattr(in, TCSAFLUSH, &quiet) == 0;
-	}
-	if (write(out, prompt, strlen(prompt)) < 0)
-		(void)0;	/* nowhere to say so */
-	read_line(in, buf, sizeof(buf));
-	if (restore) {
-		(void)tcsetattr(in, TCSAFLUSH, &saved);
-		if (write(out, "\n", 1) < 0)
-			(void)0;
-	}
-	if (fd >= 0)
-		close(fd);
-	release_signals(old);
-	ret = x_strdup(buf);
-	x_wipe(buf, sizeof(buf));
-	return ret;
-}
-
-static char *
-ask_program(const char *prompt)
-{
-	const char *prog = getenv("SSH_ASKPASS");
-	char buf[PASS_MAX], *ret;
-	int p[2], status;
-	pid_t pid;
-
-	if (prog == NULL)
-		prog = DEFAULT_ASKPASS;
-	fflush(stdout);
-	if (pipe(p) != 0)
-		return x_strdup("");
-	if ((pid = fork()) < 0) {
-		close(p[0]);
-		close(p[1]);
-		return x_strdup("");
-	}
-	if (pid == 0) {
-		close(p[0]);
-		if (dup2(p[1], STDOUT_FILENO) < 0)
-			_exit(1);
-		execlp(prog, prog, prompt, (char *)NULL);
-		kg_error("ssh_askpass: exec(%s): %s", prog, strerror(errno));
-		_exit(1);
-	}
-	close(p[1]);
-	read_line(p[0], buf, sizeof(buf));
-	close(p[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		buf[0] = '\0';
-	ret = x_strdup(buf);
-	x_wipe(buf, sizeof(buf));
-	return ret;
-}
+#include "readpass.h"
 
 char *
 kg_read_passphrase(const char *prompt)
 {
-	const char *req = getenv("SSH_ASKPASS_REQUIRE");
+	const char *prog = getenv("SSH_ASKPASS");
 	const char *display = getenv("DISPLAY");
-	int use = !isatty(STDIN_FILENO);
-	int allow = display != NULL && *display != '\0';
+	char *ans;
+	int r;
 
-	if (req != NULL && strcasecmp(req, "force") == 0)
-		use = allow = 1;
-	else if (req != NULL && strcasecmp(req, "prefer") == 0)
-		use = allow;
-	else if (req != NULL && strcasecmp(req, "never") == 0)
-		allow = 0;
-	return use && allow ? ask_program(prompt) : ask_terminal(prompt);
+	/* As OpenSSH's ssh-keygen: an empty SSH_ASKPASS is run, and fails. */
+	if (prog == NULL)
+		prog = READPASS_DEFAULT_ASKPASS;
+	if (readpass_use_askpass(getenv("SSH_ASKPASS_REQUIRE"),
+	    isatty(STDIN_FILENO), display != NULL && *display != '\0'))
+		r = readpass_askpass(prog, prompt, 0, &ans);
+	else
+		r = readpass_tty(prompt, RP_STDIN | RP_HOLD_SIGNALS, &ans);
+	return r == 0 ? ans : x_strdup("");
 }
 
 void

@@ -96,6 +96,104 @@ usage(void)
 	exit(1);
 }
 
+/*
+ * One flag into o. A mode flag sets *modep; the flags that also mean a
+ * mode of their own (-B -l -H -s) set it only while nothing else has.
+ */
+static void
+parse_flag(int ch, struct kg_opts *o, enum kg_mode *modep, int *delete_hostp)
+{
+	switch (ch) {
+	case 'a':
+		o->rounds = (unsigned int)strtoul(optarg, NULL, 10);
+		break;
+	case 'b':
+		o->bits = (unsigned int)strtoul(optarg, NULL, 10);
+		break;
+	case 'C': o->comment = optarg; break;
+	case 'A': o->gen_all = 1; break;
+	case 'B':
+		o->bubble = 1;
+		if (*modep == MODE_GENERATE)
+			*modep = MODE_FINGERPRINT;
+		break;
+	case 'E':
+		if (key_fp_hash_from_name(optarg, &o->fp_hash) != 0) {
+			kg_error("Invalid hash algorithm \"%s\"",
+			    optarg);
+			exit(255);
+		}
+		break;
+	case 'e': *modep = MODE_EXPORT; break;
+	case 'F': *modep = MODE_FIND; o->host = optarg; break;
+	case 'f': o->file = optarg; break;
+	case 'H':
+		o->hash = 1;
+		if (*modep == MODE_GENERATE)
+			*modep = MODE_HASH;
+		break;
+	case 'g': o->generic = 1; break;
+	case 'h': o->host_cert = 1; break;
+	case 'I': o->key_id = optarg; break;
+	case 'i': *modep = MODE_IMPORT; break;
+	case 'k': *modep = MODE_KRL; break;
+	case 'L': *modep = MODE_SHOWCERT; break;
+	case 'l':
+		o->list = 1;
+		if (*modep == MODE_GENERATE)
+			*modep = MODE_FINGERPRINT;
+		break;
+	case 'M':
+		if (kg_moduli_op(optarg) != 0)
+			exit(255);
+		o->moduli_op = optarg;
+		break;
+	case 'm':
+		if (kg_format(optarg) < 0) {
+			kg_error("Unsupported conversion format "
+			    "\"%s\"", optarg);
+			exit(255);
+		}
+		o->format = optarg;
+		break;
+	case 'N': o->new_pass = optarg; break;
+	case 'n': o->principals = optarg; break;
+	case 'O':
+		if (o->ncertopts >= KG_MAX_OPTS) {
+			fprintf(stderr, "Too many options\n");
+			exit(1);
+		}
+		o->certopts[o->ncertopts++] = optarg;
+		break;
+	case 'P': o->old_pass = optarg; break;
+	case 'p': *modep = MODE_PASSPHRASE; break;
+	case 'c': *modep = MODE_COMMENT; break;
+	case 'Q': *modep = MODE_QUERY; break;
+	case 'q': o->quiet = 1; break;
+	case 'R':
+		*modep = MODE_REMOVE;
+		o->host = optarg;
+		*delete_hostp = 1;
+		break;
+	case 'r': o->revoked = optarg; break;
+	case 's':
+		o->ca_key = optarg;
+		if (*modep == MODE_GENERATE)
+			*modep = MODE_SIGN;
+		break;
+	case 't': o->type = optarg; break;
+	case 'U': o->require_agent = 1; break;
+	case 'u': o->update_krl = 1; break;
+	case 'V': o->validity = optarg; break;
+	case 'v': o->verbose++; break;
+	case 'y': *modep = MODE_PUBLIC; break;
+	case 'Y': o->sign_op = optarg; break;
+	case 'z': o->serial = optarg; o->have_serial = 1; break;
+	default:
+		usage();
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -109,97 +207,8 @@ main(int argc, char **argv)
 	o.fp_hash = KEY_FP_SHA256;
 	while ((ch = getopt(argc, argv,
 	    "ABHKLQUXceghiklopquvyC:D:E:F:I:M:N:O:P:R:V:Y:Z:a:b:f:g:m:n:r:"
-	    "s:t:w:z:")) != -1) {
-		switch (ch) {
-		case 'a':
-			o.rounds = (unsigned int)strtoul(optarg, NULL, 10);
-			break;
-		case 'b':
-			o.bits = (unsigned int)strtoul(optarg, NULL, 10);
-			break;
-		case 'C': o.comment = optarg; break;
-		case 'A': o.gen_all = 1; break;
-		case 'B':
-			o.bubble = 1;
-			if (mode == MODE_GENERATE)
-				mode = MODE_FINGERPRINT;
-			break;
-		case 'E':
-			if (key_fp_hash_from_name(optarg, &o.fp_hash) != 0) {
-				kg_error("Invalid hash algorithm \"%s\"",
-				    optarg);
-				exit(255);
-			}
-			break;
-		case 'e': mode = MODE_EXPORT; break;
-		case 'F': mode = MODE_FIND; o.host = optarg; break;
-		case 'f': o.file = optarg; break;
-		case 'H':
-			o.hash = 1;
-			if (mode == MODE_GENERATE)
-				mode = MODE_HASH;
-			break;
-		case 'g': o.generic = 1; break;
-		case 'h': o.host_cert = 1; break;
-		case 'I': o.key_id = optarg; break;
-		case 'i': mode = MODE_IMPORT; break;
-		case 'k': mode = MODE_KRL; break;
-		case 'L': mode = MODE_SHOWCERT; break;
-		case 'l':
-			o.list = 1;
-			if (mode == MODE_GENERATE)
-				mode = MODE_FINGERPRINT;
-			break;
-		case 'M':
-			if (kg_moduli_op(optarg) != 0)
-				exit(255);
-			o.moduli_op = optarg;
-			break;
-		case 'm':
-			if (kg_format(optarg) < 0) {
-				kg_error("Unsupported conversion format "
-				    "\"%s\"", optarg);
-				exit(255);
-			}
-			o.format = optarg;
-			break;
-		case 'N': o.new_pass = optarg; break;
-		case 'n': o.principals = optarg; break;
-		case 'O':
-			if (o.ncertopts >= KG_MAX_OPTS) {
-				fprintf(stderr, "Too many options\n");
-				exit(1);
-			}
-			o.certopts[o.ncertopts++] = optarg;
-			break;
-		case 'P': o.old_pass = optarg; break;
-		case 'p': mode = MODE_PASSPHRASE; break;
-		case 'c': mode = MODE_COMMENT; break;
-		case 'Q': mode = MODE_QUERY; break;
-		case 'q': o.quiet = 1; break;
-		case 'R':
-			mode = MODE_REMOVE;
-			o.host = optarg;
-			delete_host = 1;
-			break;
-		case 'r': o.revoked = optarg; break;
-		case 's':
-			o.ca_key = optarg;
-			if (mode == MODE_GENERATE)
-				mode = MODE_SIGN;
-			break;
-		case 't': o.type = optarg; break;
-		case 'U': o.require_agent = 1; break;
-		case 'u': o.update_krl = 1; break;
-		case 'V': o.validity = optarg; break;
-		case 'v': o.verbose++; break;
-		case 'y': mode = MODE_PUBLIC; break;
-		case 'Y': o.sign_op = optarg; break;
-		case 'z': o.serial = optarg; o.have_serial = 1; break;
-		default:
-			usage();
-		}
-	}
+	    "s:t:w:z:")) != -1)
+		parse_flag(ch, &o, &mode, &delete_host);
 	o.args = argv + optind;
 	o.nargs = argc - optind;
 	if (o.sign_op != NULL) {

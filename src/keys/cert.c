@@ -623,24 +623,63 @@ cert_sigalg_matches(const struct key_cert *c, const char *name)
 	return 0;
 }
 
+/*
+ * Every signature algorithm a configuration may name, certificates
+ * first, in OpenSSH 10.5's order of preference: one row each, saying
+ * whether it is in the default of HostKeyAlgorithms and the other key
+ * type lists (dfl) and in CASignatureAlgorithms' (ca). The compiler
+ * joins the three lists from these rows: each name taken adds ",name",
+ * and a list starts past its first comma.
+ */
+#define SIGALG_ROWS(ROW) \
+	ROW("ssh-ed25519-cert-v01@openssh.com", 1, 0) \
+	ROW("ecdsa-sha2-nistp256-cert-v01@openssh.com", 1, 0) \
+	ROW("ecdsa-sha2-nistp384-cert-v01@openssh.com", 1, 0) \
+	ROW("ecdsa-sha2-nistp521-cert-v01@openssh.com", 1, 0) \
+	ROW("sk-ssh-ed25519-cert-v01@openssh.com", 1, 0) \
+	ROW("sk-ecdsa-sha2-nistp256-cert-v01@openssh.com", 1, 0) \
+	ROW("webauthn-sk-ecdsa-sha2-nistp256-cert-v01@openssh.com", 1, 0) \
+	ROW("rsa-sha2-512-cert-v01@openssh.com", 1, 0) \
+	ROW("rsa-sha2-256-cert-v01@openssh.com", 1, 0) \
+	ROW("ssh-rsa-cert-v01@openssh.com", 0, 0) \
+	ROW("ssh-ed25519", 1, 1) \
+	ROW("ecdsa-sha2-nistp256", 1, 1) \
+	ROW("ecdsa-sha2-nistp384", 1, 1) \
+	ROW("ecdsa-sha2-nistp521", 1, 1) \
+	ROW("sk-ssh-ed25519@openssh.com", 1, 1) \
+	ROW("sk-ecdsa-sha2-nistp256@openssh.com", 1, 1) \
+	ROW("webauthn-sk-ecdsa-sha2-nistp256@openssh.com", 1, 1) \
+	ROW("rsa-sha2-512", 1, 1) \
+	ROW("rsa-sha2-256", 1, 1) \
+	ROW("ssh-rsa", 0, 0)
+
+#define SIGALG_TAKE_1(name)		"," name
+#define SIGALG_TAKE_0(name)
+#define SIGALG_TAKE(yes, name)		SIGALG_TAKE_##yes(name)
+#define SIGALG_IN_ALL(name, dfl, ca)	SIGALG_TAKE_1(name)
+#define SIGALG_IN_DFL(name, dfl, ca)	SIGALG_TAKE(dfl, name)
+#define SIGALG_IN_CA(name, dfl, ca)	SIGALG_TAKE(ca, name)
+
+static const char sigalgs_all[] = SIGALG_ROWS(SIGALG_IN_ALL);
+static const char sigalgs_dfl[] = SIGALG_ROWS(SIGALG_IN_DFL);
+static const char sigalgs_ca[] = SIGALG_ROWS(SIGALG_IN_CA);
+
 const char *
 cert_sigalg_all_names(void)
 {
-	return "ssh-ed25519-cert-v01@openssh.com,"
-	    "ecdsa-sha2-nistp256-cert-v01@openssh.com,"
-	    "ecdsa-sha2-nistp384-cert-v01@openssh.com,"
-	    "ecdsa-sha2-nistp521-cert-v01@openssh.com,"
-	    "sk-ssh-ed25519-cert-v01@openssh.com,"
-	    "sk-ecdsa-sha2-nistp256-cert-v01@openssh.com,"
-	    "webauthn-sk-ecdsa-sha2-nistp256-cert-v01@openssh.com,"
-	    "rsa-sha2-512-cert-v01@openssh.com,"
-	    "rsa-sha2-256-cert-v01@openssh.com,"
-	    "ssh-rsa-cert-v01@openssh.com,"
-	    "ssh-ed25519,ecdsa-sha2-nistp256,ecdsa-sha2-nistp384,"
-	    "ecdsa-sha2-nistp521,sk-ssh-ed25519@openssh.com,"
-	    "sk-ecdsa-sha2-nistp256@openssh.com,"
-	    "webauthn-sk-ecdsa-sha2-nistp256@openssh.com,"
-	    "rsa-sha2-512,rsa-sha2-256,ssh-rsa";
+	return sigalgs_all + 1;
+}
+
+const char *
+cert_sigalg_default_names(void)
+{
+	return sigalgs_dfl + 1;
+}
+
+const char *
+cert_ca_sigalg_default_names(void)
+{
+	return sigalgs_ca + 1;
 }
 
 int

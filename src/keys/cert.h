@@ -129,12 +129,18 @@ int cert_check_reason(const struct key_cert *c, uint64_t now,
  * one. cert_sigalg_for(): the certificate algorithm for a plain
  * signature algorithm, or NULL. cert_sigalg_matches(): 1 if name may be
  * used with certificate c. cert_sigalg_all_names(): every certificate
- * algorithm then every plain one, for configuration lists.
+ * algorithm then every plain one, for configuration lists;
+ * cert_sigalg_default_names(): those of them OpenSSH offers by default
+ * (HostKeyAlgorithms, PubkeyAcceptedAlgorithms...);
+ * cert_ca_sigalg_default_names(): CASignatureAlgorithms' default. All
+ * three are read from one table, in one order of preference.
  */
 const char *cert_sigalg_base(const char *name);
 const char *cert_sigalg_for(const char *sigalg);
 int cert_sigalg_matches(const struct key_cert *c, const char *name);
 const char *cert_sigalg_all_names(void);
+const char *cert_sigalg_default_names(void);
+const char *cert_ca_sigalg_default_names(void);
 
 void cert_free(struct key_cert *c);
 

@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "sftp_client.h"
+#include "sftp_prog.h"
 
 struct scp {
 	int recurse, preserve, quiet, verbose, batch;
@@ -72,6 +73,14 @@ void scp_free_strv(char **v, size_t n);
  * ~user stay as they are, so the remote shell still expands them. */
 char *scp_shell_quote(const char *path);
 
+/* A rate limit on a stream of bytes (-l). */
+struct bwlimit {
+	uint64_t kbps, bytes;
+	double start;
+};
+void bwlimit_init(struct bwlimit *b, uint64_t kbps);
+void bwlimit_account(struct bwlimit *b, size_t n);
+
 /* scp_legacy.c: the source, and the I/O both ends use. */
 int legacy_write_all(int fd, const void *p, size_t n);
 size_t legacy_read_full(int fd, void *p, size_t n);
@@ -82,7 +91,23 @@ void legacy_run_err(struct scp *g, int wr, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void legacy_lost(const struct scp *g) __attribute__((noreturn));
 int legacy_response(struct scp *g, int rd);
-int legacy_meter_on(const struct scp *g);
+/*
+ * The bytes of one file, in pieces, as both ends count them: the
+ * progress meter (on a terminal, not at the far end) and the -l limit.
+ * while ((n = legacy_copy_next(&c)) > 0) { move n bytes;
+ * legacy_copy_done(&c, n); } -- the meter ends with the last piece.
+ */
+#define LEGACY_CHUNK	32768
+struct legacy_copy {
+	struct progress pm;
+	struct bwlimit bw;
+	uint64_t size, done;
+	int meter;
+};
+void legacy_copy_start(struct legacy_copy *c, const struct scp *g,
+    const char *name, uint64_t size);
+size_t legacy_copy_next(struct legacy_copy *c);
+void legacy_copy_done(struct legacy_copy *c, size_t n);
 const char *legacy_last_part(const char *p);
 int legacy_source(struct scp *g, int rd, int wr, char **files, size_t n);
 /* scp_sink.c: request is the remote path asked for (its last part
@@ -95,13 +120,5 @@ int sftp_upload(struct scp *g, char **src, size_t n, const struct rpath *t);
 int sftp_download(struct scp *g, const struct rpath *s, const char *target);
 int sftp_remote2remote(struct scp *g, const struct rpath *s,
     const struct rpath *t);
-
-/* A rate limit on a stream of bytes (-l). */
-struct bwlimit {
-	uint64_t kbps, bytes;
-	double start;
-};
-void bwlimit_init(struct bwlimit *b, uint64_t kbps);
-void bwlimit_account(struct bwlimit *b, size_t n);
 
 #endif

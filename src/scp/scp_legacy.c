@@ -27,7 +27,6 @@
 #include "scp.h"
 #include "sftp_prog.h"
 
-#define CHUNK		32768
 #define MAX_DEPTH	256
 
 int
@@ -191,10 +190,37 @@ bwlimit_account(struct bwlimit *b, size_t n)
 	}
 }
 
-int
-legacy_meter_on(const struct scp *g)
+void
+legacy_copy_start(struct legacy_copy *c, const struct scp *g,
+    const char *name, uint64_t size)
 {
-	return !g->quiet && !g->remote && isatty(STDOUT_FILENO);
+	c->size = size;
+	c->done = 0;
+	c->meter = !g->quiet && !g->remote && isatty(STDOUT_FILENO);
+	if (c->meter)
+		progress_start(&c->pm, name, size, 0);
+	bwlimit_init(&c->bw, g->limit_kbps);
+}
+
+size_t
+legacy_copy_next(struct legacy_copy *c)
+{
+	uint64_t left = c->size - c->done;
+
+	if (left == 0 && c->meter) {
+		progress_end(&c->pm);
+		c->meter = 0;
+	}
+	return left < LEGACY_CHUNK ? (size_t)left : LEGACY_CHUNK;
+}
+
+void
+legacy_copy_done(struct legacy_copy *c, size_t n)
+{
+	c->done += n;
+	bwlimit_account(&c->bw, n);
+	if (c->meter)
+		progress_update(&c->pm, c->done);
 }
 
 const char *
@@ -274,20 +300,14 @@ send_dir(struct scp *g, int rd, int wr, const char *name,
 static int
 send_data(struct scp *g, int wr, int fd, const char *name, uint64_t size)
 {
-	static char buf[CHUNK];
-	struct progress pm;
-	struct bwlimit bw;
-	uint64_t done = 0;
-	int rerr = 0, meter = legacy_meter_on(g);
+	static char buf[LEGACY_CHUNK];
+	struct legacy_copy c;
+	size_t want;
+	int rerr = 0;
 	ssize_t n;
 
-	if (meter)
-		progress_start(&pm, legacy_last_part(name), size, 0);
-	bwlimit_init(&bw, g->limit_kbps);
-	while (done < size) {
-		size_t want = size - done < CHUNK ? (size_t)(size - done) :
-		    CHUNK;
-
+	legacy_copy_start(&c, g, legacy_last_part(name), size);
+	while ((want = legacy_copy_next(&c)) > 0) {
 		n = 0;
 		if (rerr == 0) {
 			n = (ssize_t)legacy_read_full(fd, buf, want);
@@ -298,13 +318,8 @@ send_data(struct scp *g, int wr, int fd, const char *name, uint64_t size)
 			memset(buf + n, 0, want - (size_t)n);
 		if (legacy_write_all(wr, buf, want) != 0)
 			legacy_lost(g);
-		done += want;
-		bwlimit_account(&bw, want);
-		if (meter)
-			progress_update(&pm, done);
+		legacy_copy_done(&c, want);
 	}
-	if (meter)
-		progress_end(&pm);
 	return rerr;
 }
 

@@ -124,16 +124,77 @@ join(const char *dir, const char *name)
 	    "/", name);
 }
 
+/* The entries of the remote directory src: 0, or -1 after a message. */
+static int
+remote_list(struct scp *g, struct sconn *sc, const char *src,
+    struct sftp_name **e, size_t *n)
+{
+	int r;
+
+	if ((r = sftp_client_ls(sc->c, src, e, n)) < 0)
+		conn_lost();
+	if (r > 0) {
+		scp_err(g, "%s: Failed to get directory contents", src);
+		return -1;
+	}
+	return 0;
+}
+
+/* The directory dst made unless there is one: 0, or -1 after a message.
+ * It is made writable by its owner, to be filled first. */
+static int
+remote_mkdir(struct scp *g, struct sconn *sc, const char *dst, mode_t mode)
+{
+	struct sftp_attrs a;
+	int r;
+
+	if (remote_is_dir(sc, dst))
+		return 0;
+	sftp_attrs_clear(&a);
+	a.flags = SSH2_FILEXFER_ATTR_PERMISSIONS;
+	a.perm = (mode & 0777) | 0700;
+	if ((r = sftp_client_mkdir(sc->c, dst, &a)) < 0)
+		conn_lost();
+	if (r > 0) {
+		scp_err(g, "remote mkdir \"%s\": %s", dst,
+		    sftp_client_errmsg(r));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * One file's bytes between the handle h and fd, through xfer (the
+ * library's read or write of a whole file), with the progress meter
+ * named after src when stdout is a terminal; xfer's value.
+ */
+static int
+metered(struct scp *g, struct sconn *sc, struct sftp_handle *h, int fd,
+    const char *src, uint64_t size, uint64_t *done,
+    int (*xfer)(struct sftp_conn *, const struct sftp_handle *, int,
+    uint64_t, uint64_t *, sftp_progress_fn *, void *))
+{
+	struct progress pm;
+	int r, meter = !g->quiet && isatty(STDOUT_FILENO);
+	char *name = base_name(src);
+
+	if (meter)
+		progress_start(&pm, name, size, 0);
+	r = xfer(sc->c, h, fd, 0, done, meter ? progress_update : NULL, &pm);
+	if (meter)
+		progress_end(&pm);
+	x_free(name);
+	return r;
+}
+
 /* A file of the connection into fd: 0, or -1 after a message. */
 static int
 fetch_fd(struct scp *g, struct sconn *sc, const char *src, int fd,
     struct sftp_attrs *a)
 {
 	struct sftp_handle *h;
-	struct progress pm;
 	uint64_t done = 0;
-	int r, meter = !g->quiet && isatty(STDOUT_FILENO);
-	char *name;
+	int r;
 
 	if ((r = sftp_client_open(sc->c, src, SSH2_FXF_READ, NULL, &h)) != 0) {
 		if (r < 0)
@@ -145,15 +206,8 @@ fetch_fd(struct scp *g, struct sconn *sc, const char *src, int fd,
 		conn_lost();
 	if (r != 0)
 		sftp_attrs_clear(a);
-	name = base_name(src);
-	if (meter)
-		progress_start(&pm, name, (a->flags &
-		    SSH2_FILEXFER_ATTR_SIZE) ? a->size : 0, 0);
-	r = sftp_client_read_file(sc->c, h, fd, 0, &done,
-	    meter ? progress_update : NULL, &pm);
-	if (meter)
-		progress_end(&pm);
-	x_free(name);
+	r = metered(g, sc, h, fd, src, (a->flags & SSH2_FILEXFER_ATTR_SIZE) ?
+	    a->size : 0, &done, sftp_client_read_file);
 	if (r < 0 && r != ERR_SYSTEM)
 		conn_lost();
 	if (r == ERR_SYSTEM)
@@ -177,10 +231,8 @@ send_fd(struct scp *g, struct sconn *sc, int fd, const struct stat *st,
 {
 	struct sftp_handle *h;
 	struct sftp_attrs a;
-	struct progress pm;
 	uint64_t done = 0;
-	int r, meter = !g->quiet && isatty(STDOUT_FILENO);
-	char *name;
+	int r;
 
 	sftp_attrs_clear(&a);
 	a.flags = SSH2_FILEXFER_ATTR_PERMISSIONS;
@@ -192,14 +244,8 @@ send_fd(struct scp *g, struct sconn *sc, int fd, const struct stat *st,
 		scp_err(g, "dest open \"%s\": %s", dst, sftp_client_errmsg(r));
 		return -1;
 	}
-	name = base_name(src);
-	if (meter)
-		progress_start(&pm, name, (uint64_t)st->st_size, 0);
-	r = sftp_client_write_file(sc->c, h, fd, 0, &done,
-	    meter ? progress_update : NULL, &pm);
-	if (meter)
-		progress_end(&pm);
-	x_free(name);
+	r = metered(g, sc, h, fd, src, (uint64_t)st->st_size, &done,
+	    sftp_client_write_file);
 	if (r < 0 && r != ERR_SYSTEM)
 		conn_lost();
 	if (r == ERR_SYSTEM)
@@ -246,18 +292,9 @@ upload_dir(struct scp *g, struct sconn *sc, const char *src,
 		scp_err(g, "local opendir \"%s\": %s", src, strerror(errno));
 		return;
 	}
-	if (!remote_is_dir(sc, dst)) {
-		sftp_attrs_clear(&a);
-		a.flags = SSH2_FILEXFER_ATTR_PERMISSIONS;
-		a.perm = (st->st_mode & 0777) | 0700;
-		if ((r = sftp_client_mkdir(sc->c, dst, &a)) < 0)
-			conn_lost();
-		if (r > 0) {
-			scp_err(g, "remote mkdir \"%s\": %s", dst,
-			    sftp_client_errmsg(r));
-			closedir(d);
-			return;
-		}
+	if (remote_mkdir(g, sc, dst, st->st_mode) != 0) {
+		closedir(d);
+		return;
 	}
 	while ((e = readdir(d)) != NULL) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
@@ -369,7 +406,6 @@ download_dir(struct scp *g, struct sconn *sc, const char *src,
 	mode_t mode = (da->flags & SSH2_FILEXFER_ATTR_PERMISSIONS) ?
 	    da->perm & 07777 : 0755;
 	char *s, *t;
-	int r;
 
 	if (depth > MAX_DEPTH) {
 		scp_err(g, "Maximum directory depth exceeded: %d levels",
@@ -380,12 +416,8 @@ download_dir(struct scp *g, struct sconn *sc, const char *src,
 		scp_err(g, "mkdir %s: %s", dst, strerror(errno));
 		return;
 	}
-	if ((r = sftp_client_ls(sc->c, src, &e, &n)) < 0)
-		conn_lost();
-	if (r > 0) {
-		scp_err(g, "%s: Failed to get directory contents", src);
+	if (remote_list(g, sc, src, &e, &n) != 0)
 		return;
-	}
 	for (i = 0; i < n; i++) {
 		const char *f = e[i].filename;
 
@@ -577,23 +609,9 @@ between(struct scp *g, struct sconn *a, struct sconn *b, const char *src,
 	if (S_ISDIR(st.st_mode) && g->recurse && depth < MAX_DEPTH) {
 		struct sftp_attrs da;
 
-		sftp_attrs_clear(&da);
-		da.flags = SSH2_FILEXFER_ATTR_PERMISSIONS;
-		da.perm = (st.st_mode & 0777) | 0700;
-		if (!remote_is_dir(b, dst) &&
-		    (r = sftp_client_mkdir(b->c, dst, &da)) != 0) {
-			if (r < 0)
-				conn_lost();
-			scp_err(g, "remote mkdir \"%s\": %s", dst,
-			    sftp_client_errmsg(r));
+		if (remote_mkdir(g, b, dst, st.st_mode) != 0 ||
+		    remote_list(g, a, src, &e, &n) != 0)
 			return;
-		}
-		if ((r = sftp_client_ls(a->c, src, &e, &n)) < 0)
-			conn_lost();
-		if (r > 0) {
-			scp_err(g, "%s: Failed to get directory contents", src);
-			return;
-		}
 		for (i = 0; i < n; i++) {
 			if (strcmp(e[i].filename, ".") == 0 ||
 			    strcmp(e[i].filename, "..") == 0 ||
@@ -606,6 +624,8 @@ between(struct scp *g, struct sconn *a, struct sconn *b, const char *src,
 			x_free(t);
 		}
 		sftp_names_free(e, n);
+		sftp_attrs_clear(&da);
+		da.flags = SSH2_FILEXFER_ATTR_PERMISSIONS;
 		da.perm = st.st_mode & 07777;
 		if (g->preserve) {
 			da.flags |= SSH2_FILEXFER_ATTR_ACMODTIME;

@@ -23,7 +23,6 @@
 #include "scp.h"
 #include "sftp_prog.h"
 
-#define CHUNK		32768
 #define MAX_DEPTH	256
 
 struct sink {
@@ -67,30 +66,19 @@ set_times(struct sink *s, const char *path, const struct scp_rec *t)
 static int
 receive_data(struct sink *s, int fd, const char *name, uint64_t size)
 {
-	static char buf[CHUNK];
-	struct progress pm;
-	struct bwlimit bw;
-	uint64_t done = 0;
-	int werr = 0, meter = legacy_meter_on(s->g);
+	static char buf[LEGACY_CHUNK];
+	struct legacy_copy c;
+	size_t want;
+	int werr = 0;
 
-	if (meter)
-		progress_start(&pm, name, size, 0);
-	bwlimit_init(&bw, s->g->limit_kbps);
-	while (done < size) {
-		size_t want = size - done < CHUNK ? (size_t)(size - done) :
-		    CHUNK;
-
+	legacy_copy_start(&c, s->g, name, size);
+	while ((want = legacy_copy_next(&c)) > 0) {
 		if (legacy_read_full(s->rd, buf, want) != want)
 			legacy_lost(s->g);
 		if (werr == 0 && legacy_write_all(fd, buf, want) != 0)
 			werr = errno;
-		done += want;
-		bwlimit_account(&bw, want);
-		if (meter)
-			progress_update(&pm, done);
+		legacy_copy_done(&c, want);
 	}
-	if (meter)
-		progress_end(&pm);
 	return werr;
 }
 

@@ -348,6 +348,73 @@ accept_service(struct authctxt *ac)
 	}
 }
 
+/*
+ * The user and service of a request: the first one names them (and gets
+ * the banner), every later one must name the same pair.
+ */
+static int
+check_identity(struct authctxt *ac, const char *user, const char *service)
+{
+	int r;
+
+	if (ac->user == NULL) {
+		if (strcmp(service, "ssh-connection") != 0) {
+			tr_disconnect(ac->t,
+			    SSH2_DISCONNECT_SERVICE_NOT_AVAILABLE,
+			    "bad service %s", service);
+			return ERR_PROTOCOL;
+		}
+		if ((r = first_request(ac, user, service)) != 0)
+			return r;
+		return send_banner(ac);
+	}
+	if (strcmp(user, ac->user) != 0 || strcmp(service, ac->service) != 0) {
+		tr_disconnect(ac->t, SSH2_DISCONNECT_PROTOCOL_ERROR,
+		    "Change of username or service not allowed: "
+		    "(%s,%s) -> (%s,%s)", ac->user, ac->service, user, service);
+		return ERR_PROTOCOL;
+	}
+	return 0;
+}
+
+/* Tell the client the outcome of one request; *donep set on success. */
+static int
+answer_outcome(struct authctxt *ac, enum auth_outcome out, int *donep)
+{
+	int r;
+
+	switch (out) {
+	case AUTH_POSTPONED:
+		break;
+	case AUTH_PARTIAL:
+		return send_failure(ac, 1);
+	case AUTH_SUCCESS:
+		/* A monitor's verdict comes before the client hears one. */
+		if ((r = authority_claim_authenticated(ac->auth,
+		    ac->user)) != 0)
+			return r;
+		if (tr_msg_start(ac->t, SSH2_MSG_USERAUTH_SUCCESS) == NULL)
+			return ERR_INTERNAL;
+		if ((r = tr_msg_send(ac->t)) != 0)
+			return r;
+		tr_set_authenticated(ac->t);
+		*donep = 1;
+		break;
+	case AUTH_FAIL:
+		if (ac->failures >= ac->sc->max_auth_tries) {
+			log_error("maximum authentication attempts exceeded "
+			    "for %s%.100s from %s port %d ssh2",
+			    ac->valid ? "" : "invalid user ", ac->user,
+			    ac->conn->remote_addr, ac->conn->remote_port);
+			tr_disconnect(ac->t, SSH2_DISCONNECT_PROTOCOL_ERROR,
+			    "Too many authentication failures");
+			return ERR_PERMISSION_DENIED;
+		}
+		return send_failure(ac, 0);
+	}
+	return 0;
+}
+
 /* One USERAUTH_REQUEST. *donep set on success. */
 static int
 handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
@@ -365,26 +432,8 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 		r = ERR_PROTOCOL;
 		goto out;
 	}
-	if (ac->user == NULL) {
-		if (strcmp(service, "ssh-connection") != 0) {
-			tr_disconnect(ac->t,
-			    SSH2_DISCONNECT_SERVICE_NOT_AVAILABLE,
-			    "bad service %s", service);
-			r = ERR_PROTOCOL;
-			goto out;
-		}
-		if ((r = first_request(ac, user, service)) != 0)
-			goto out;
-		if ((r = send_banner(ac)) != 0)
-			goto out;
-	} else if (strcmp(user, ac->user) != 0 ||
-	    strcmp(service, ac->service) != 0) {
-		tr_disconnect(ac->t, SSH2_DISCONNECT_PROTOCOL_ERROR,
-		    "Change of username or service not allowed: "
-		    "(%s,%s) -> (%s,%s)", ac->user, ac->service, user, service);
-		r = ERR_PROTOCOL;
+	if ((r = check_identity(ac, user, service)) != 0)
 		goto out;
-	}
 	ac->attempts++;
 	ac->submethod = NULL;
 	log_debug("userauth-request for user %.100s service %.100s "
@@ -426,47 +475,12 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 	    strcmp(method, "none") != 0))
 		ac->failures++;
 	auth_log(ac, method, out, info);
-	switch (out) {
-	case AUTH_POSTPONED:
-		break;
-	case AUTH_PARTIAL:
-		if ((r = send_failure(ac, 1)) != 0)
-			goto out;
-		break;
-	case AUTH_SUCCESS:
-		/* A monitor's verdict comes before the client hears one. */
-		if ((r = authority_claim_authenticated(ac->auth,
-		    ac->user)) != 0)
-			goto out;
-		if (tr_msg_start(ac->t, SSH2_MSG_USERAUTH_SUCCESS) == NULL) {
-			r = ERR_INTERNAL;
-			goto out;
-		}
-		if ((r = tr_msg_send(ac->t)) != 0)
-			goto out;
-		tr_set_authenticated(ac->t);
-		*donep = 1;
-		break;
-	case AUTH_FAIL:
-		if (ac->failures >= ac->sc->max_auth_tries) {
-			log_error("maximum authentication attempts exceeded "
-			    "for %s%.100s from %s port %d ssh2",
-			    ac->valid ? "" : "invalid user ", ac->user,
-			    ac->conn->remote_addr, ac->conn->remote_port);
-			tr_disconnect(ac->t, SSH2_DISCONNECT_PROTOCOL_ERROR,
-			    "Too many authentication failures");
-			r = ERR_PERMISSION_DENIED;
-			goto out;
-		}
-		if ((r = send_failure(ac, 0)) != 0)
-			goto out;
-		break;
-	}
+	if ((r = answer_outcome(ac, out, donep)) != 0)
+		goto out;
 	if (*donep) {
 		ac->method = method;
 		method = NULL;
 	}
-	r = 0;
  out:
 	x_free(user);
 	x_free(service);

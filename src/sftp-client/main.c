@@ -224,193 +224,230 @@ command_loop(struct sftp_ctx *x, FILE *f, int batch)
 	return 0;
 }
 
+/* The command line, as parse_flag leaves it for main. */
+struct sftp_cli {
+	struct sftp_client_opts o;
+	struct args ssh;	/* ssh's arguments so far */
+	const char *batchfile, *direct, *program, *subsystem, *port;
+	int noquiet, verbose;
+};
+
+static void
+parse_flag(int ch, struct sftp_cli *c, struct sftp_ctx *x)
+{
+	char opt[3] = { '-', (char)ch, '\0' };
+
+	switch (ch) {
+	case '1':
+		fprintf(stderr, "SSH protocol v.1 is no longer "
+		    "supported\r\n");
+		exit(1);
+	case '2':
+		break;
+	case '4': case '6': case 'A': case 'C':
+		addarg(&c->ssh, opt);
+		break;
+	case 'q':
+		x->quiet = 1;
+		addarg(&c->ssh, opt);
+		break;
+	case 'v':
+		c->verbose++;
+		addarg(&c->ssh, opt);
+		break;
+	case 'c': case 'F': case 'i': case 'J': case 'o':
+		addarg(&c->ssh, opt);
+		addarg(&c->ssh, optarg);
+		break;
+	case 'a': x->global_a = 1; break;
+	case 'f': x->global_f = 1; break;
+	case 'p': x->global_p = 1; break;
+	case 'r': x->global_r = 1; break;
+	case 'N': c->noquiet = 1; break;
+	case 'P': c->port = optarg; break;
+	case 'S': c->program = optarg; break;
+	case 's': c->subsystem = optarg; break;
+	case 'D': c->direct = optarg; break;
+	case 'b':
+		if (c->batchfile != NULL)
+			usage();
+		c->batchfile = optarg;
+		break;
+	case 'B':
+		c->o.buflen = (uint32_t)number(optarg, 1, UINT32_MAX,
+		    "buffer size");	/* the library caps it */
+		break;
+	case 'R':
+		c->o.num_requests = (uint32_t)number(optarg, 1, 4096,
+		    "number of requests");
+		break;
+	case 'l':
+		c->o.limit_kbps = number(optarg, 1, 100 * 1024 * 1024, NULL);
+		break;
+	case 'X':
+		if (strncmp(optarg, "buffer=", 7) == 0)
+			c->o.buflen = (uint32_t)number(optarg + 7, 1,
+			    UINT32_MAX, "buffer size");
+		else if (strncmp(optarg, "nrequests=", 10) == 0)
+			c->o.num_requests = (uint32_t)number(optarg + 10,
+			    1, 4096, "number of requests");
+		else {
+			fprintf(stderr, "Invalid -X option\r\n");
+			exit(1);
+		}
+		break;
+	case ':':
+		fprintf(stderr, "option requires an argument -- %c\r\n",
+		    optopt);
+		usage();
+		break;
+	default:
+		fprintf(stderr, "unknown option -- %c\r\n", optopt);
+		usage();
+	}
+}
+
+/* -b: the batch file (quiet unless -N; ssh must not ask anything). */
+static FILE *
+open_batch(struct sftp_cli *c, struct sftp_ctx *x)
+{
+	FILE *bf;
+
+	x->batch = 1;
+	if (!c->noquiet)
+		x->quiet = 1;
+	if (strcmp(c->batchfile, "-") == 0)
+		bf = stdin;
+	else if ((bf = fopen(c->batchfile, "r")) == NULL) {
+		fprintf(stderr, "Couldn't open \"%s\": %s\r\n", c->batchfile,
+		    strerror(errno));
+		exit(1);
+	}
+	addarg(&c->ssh, "-obatchmode yes");
+	return bf;
+}
+
+/* The server: ssh running the subsystem at d, or -D's program itself
+ * (its words in srv). */
+static pid_t
+launch_server(struct sftp_cli *c, const struct dest *d, struct args *srv,
+    int *in_fd, int *out_fd, int interactive)
+{
+	char *pa, *copy, *tok, *save = NULL;
+
+	if (c->direct != NULL) {
+		copy = x_strdup(c->direct);
+		for (tok = strtok_r(copy, " \t", &save); tok != NULL;
+		    tok = strtok_r(NULL, " \t", &save))
+			addarg(srv, tok);
+		x_free(copy);
+		if (srv->n == 0)
+			usage();
+		return start_server(srv->v, in_fd, out_fd, interactive);
+	}
+	addarg(&c->ssh, "-oForwardAgent no");
+	if (d->port != NULL || c->port != NULL) {
+		pa = x_asprintf("-oPort %s", d->port ? d->port : c->port);
+		addarg(&c->ssh, pa);
+		x_free(pa);
+	}
+	if (d->user != NULL) {
+		addarg(&c->ssh, "-l");
+		addarg(&c->ssh, d->user);
+	}
+	if (strchr(c->subsystem, '/') == NULL)
+		addarg(&c->ssh, "-s");
+	addarg(&c->ssh, "--");
+	addarg(&c->ssh, d->host);
+	addarg(&c->ssh, c->subsystem);
+	return start_server(c->ssh.v, in_fd, out_fd, interactive);
+}
+
+/*
+ * The path of host:path: a directory becomes the remote working
+ * directory (0); anything else is fetched to local at once (1, the
+ * exit status in *stp) and the run ends there.
+ */
+static int
+start_path(struct sftp_ctx *x, const char *path, const char *local, int *stp)
+{
+	char *abs = rpath_abs(x, path);
+
+	if (rpath_is_dir(x, abs)) {
+		x_free(x->rcwd);
+		if (sftp_client_realpath(x->c, abs, &x->rcwd) != 0)
+			x->rcwd = x_strdup(abs);
+		x_free(abs);
+		return 0;
+	}
+	*stp = fetch_direct(x, path, local) == 0 ? 0 : 1;
+	x_free(abs);
+	return 1;
+}
+
 int
 main(int argc, char **argv)
 {
-	struct sftp_client_opts o = { 0, 0, 0 };
+	struct sftp_cli c;
 	struct sftp_ctx x;
-	struct args ssh = { NULL, 0 }, srv = { NULL, 0 };
+	struct args srv = { NULL, 0 };
 	struct dest d;
-	const char *batchfile = NULL, *direct = NULL, *program = "ssh";
-	const char *subsystem = "sftp", *port = NULL;
-	char *abs;
 	FILE *bf = NULL;
-	int ch, in_fd, out_fd, r, st, noquiet = 0, verbose = 0, interactive;
+	int ch, in_fd, out_fd, st, interactive;
 	pid_t pid;
 
 	memset(&x, 0, sizeof(x));
+	memset(&c, 0, sizeof(c));
+	memset(&d, 0, sizeof(d));
+	c.program = "ssh";
+	c.subsystem = "sftp";
 	signal(SIGPIPE, SIG_IGN);
 	log_init("sftp", LOG_LEVEL_INFO, 0, 1);
-	addarg(&ssh, program);
-	addarg(&ssh, "-oForwardX11 no");
-	addarg(&ssh, "-oPermitLocalCommand no");
-	addarg(&ssh, "-oClearAllForwardings yes");
+	addarg(&c.ssh, c.program);
+	addarg(&c.ssh, "-oForwardX11 no");
+	addarg(&c.ssh, "-oPermitLocalCommand no");
+	addarg(&c.ssh, "-oClearAllForwardings yes");
 	opterr = 0;	/* the messages are BSD getopt's, as OpenSSH's */
 	while ((ch = getopt(argc, argv,
-	    ":1246AaCfNpqrvB:b:c:D:F:i:J:l:o:P:R:S:s:X:")) != -1) {
-		char opt[3] = { '-', (char)ch, '\0' };
-
-		switch (ch) {
-		case '1':
-			fprintf(stderr, "SSH protocol v.1 is no longer "
-			    "supported\r\n");
-			exit(1);
-		case '2':
-			break;
-		case '4': case '6': case 'A': case 'C':
-			addarg(&ssh, opt);
-			break;
-		case 'q':
-			x.quiet = 1;
-			addarg(&ssh, opt);
-			break;
-		case 'v':
-			verbose++;
-			addarg(&ssh, opt);
-			break;
-		case 'c': case 'F': case 'i': case 'J': case 'o':
-			addarg(&ssh, opt);
-			addarg(&ssh, optarg);
-			break;
-		case 'a': x.global_a = 1; break;
-		case 'f': x.global_f = 1; break;
-		case 'p': x.global_p = 1; break;
-		case 'r': x.global_r = 1; break;
-		case 'N': noquiet = 1; break;
-		case 'P': port = optarg; break;
-		case 'S': program = optarg; break;
-		case 's': subsystem = optarg; break;
-		case 'D': direct = optarg; break;
-		case 'b':
-			if (batchfile != NULL)
-				usage();
-			batchfile = optarg;
-			break;
-		case 'B':
-			o.buflen = (uint32_t)number(optarg, 1, UINT32_MAX,
-			    "buffer size");	/* the library caps it */
-			break;
-		case 'R':
-			o.num_requests = (uint32_t)number(optarg, 1, 4096,
-			    "number of requests");
-			break;
-		case 'l':
-			o.limit_kbps = number(optarg, 1, 100 * 1024 * 1024,
-			    NULL);
-			break;
-		case 'X':
-			if (strncmp(optarg, "buffer=", 7) == 0)
-				o.buflen = (uint32_t)number(optarg + 7, 1,
-				    UINT32_MAX, "buffer size");
-			else if (strncmp(optarg, "nrequests=", 10) == 0)
-				o.num_requests = (uint32_t)number(optarg + 10,
-				    1, 4096, "number of requests");
-			else {
-				fprintf(stderr, "Invalid -X option\r\n");
-				exit(1);
-			}
-			break;
-		case ':':
-			fprintf(stderr, "option requires an argument -- %c\r\n",
-			    optopt);
-			usage();
-			break;
-		default:
-			fprintf(stderr, "unknown option -- %c\r\n", optopt);
-			usage();
-		}
-	}
-	x.progress = batchfile == NULL;
-	if (verbose)
-		log_set_level(LOG_LEVEL_DEBUG1 + (verbose > 3 ? 2 :
-		    verbose - 1));
-	x_free(ssh.v[0]);
-	ssh.v[0] = x_strdup(program);
-	memset(&d, 0, sizeof(d));
-	if (direct == NULL) {
+	    ":1246AaCfNpqrvB:b:c:D:F:i:J:l:o:P:R:S:s:X:")) != -1)
+		parse_flag(ch, &c, &x);
+	x.progress = c.batchfile == NULL;
+	if (c.verbose)
+		log_set_level(LOG_LEVEL_DEBUG1 + (c.verbose > 3 ? 2 :
+		    c.verbose - 1));
+	x_free(c.ssh.v[0]);
+	c.ssh.v[0] = x_strdup(c.program);
+	if (c.direct == NULL) {
 		if (optind != argc - 1 && optind != argc - 2)
 			usage();
 		if (parse_dest(argv[optind], &d) != 0)
 			usage();
 	} else if (optind < argc)
 		usage();
-	if (batchfile != NULL) {
-		x.batch = 1;
-		if (!noquiet)
-			x.quiet = 1;
-		if (strcmp(batchfile, "-") == 0)
-			bf = stdin;
-		else if ((bf = fopen(batchfile, "r")) == NULL) {
-			fprintf(stderr, "Couldn't open \"%s\": %s\r\n", batchfile,
-			    strerror(errno));
-			exit(1);
-		}
-		addarg(&ssh, "-obatchmode yes");
-	}
+	if (c.batchfile != NULL)
+		bf = open_batch(&c, &x);
 	interactive = bf == NULL && isatty(STDIN_FILENO);
-	if (direct == NULL) {
-		char *pa;
-
-		addarg(&ssh, "-oForwardAgent no");
-		if (d.port != NULL || port != NULL) {
-			pa = x_asprintf("-oPort %s", d.port ? d.port : port);
-			addarg(&ssh, pa);
-			x_free(pa);
-		}
-		if (d.user != NULL) {
-			addarg(&ssh, "-l");
-			addarg(&ssh, d.user);
-		}
-		if (strchr(subsystem, '/') == NULL)
-			addarg(&ssh, "-s");
-		addarg(&ssh, "--");
-		addarg(&ssh, d.host);
-		addarg(&ssh, subsystem);
-		pid = start_server(ssh.v, &in_fd, &out_fd, interactive);
-	} else {
-		char *copy = x_strdup(direct), *tok, *save = NULL;
-
-		for (tok = strtok_r(copy, " \t", &save); tok != NULL;
-		    tok = strtok_r(NULL, " \t", &save))
-			addarg(&srv, tok);
-		x_free(copy);
-		if (srv.n == 0)
-			usage();
-		pid = start_server(srv.v, &in_fd, &out_fd, interactive);
-	}
-	if ((r = sftp_client_init(in_fd, out_fd, &o, &x.c)) != 0) {
+	pid = launch_server(&c, &d, &srv, &in_fd, &out_fd, interactive);
+	if (sftp_client_init(in_fd, out_fd, &c.o, &x.c) != 0) {
 		fprintf(stderr, "Connection closed\r\n");
 		exit(255);
 	}
 	if (interactive)
 		sftp_client_set_cancel(x.c, &interrupted);
 	if (!x.quiet) {
-		if (direct != NULL)
-			fprintf(stderr, "Attached to %s.\n", direct);
+		if (c.direct != NULL)
+			fprintf(stderr, "Attached to %s.\n", c.direct);
 		else
 			fprintf(stderr, "Connected to %s.\n", d.host);
 	}
-	if ((r = sftp_client_realpath(x.c, ".", &x.rcwd)) != 0) {
+	if (sftp_client_realpath(x.c, ".", &x.rcwd) != 0) {
 		fprintf(stderr, "Need cwd\r\n");
 		exit(1);
 	}
 	st = 0;
-	if (d.path != NULL) {
-		abs = rpath_abs(&x, d.path);
-		if (rpath_is_dir(&x, abs)) {
-			x_free(x.rcwd);
-			if (sftp_client_realpath(x.c, abs, &x.rcwd) != 0)
-				x.rcwd = x_strdup(abs);
-		} else {
-			st = fetch_direct(&x, d.path, optind + 1 < argc ?
-			    argv[optind + 1] : NULL) == 0 ? 0 : 1;
-			x_free(abs);
-			goto done;
-		}
-		x_free(abs);
-	}
-	st = command_loop(&x, bf != NULL ? bf : stdin, x.batch);
-done:
+	if (d.path == NULL || !start_path(&x, d.path, optind + 1 < argc ?
+	    argv[optind + 1] : NULL, &st))
+		st = command_loop(&x, bf != NULL ? bf : stdin, x.batch);
 	fflush(stdout);
 	sftp_client_free(x.c);
 	close(in_fd);
@@ -419,7 +456,7 @@ done:
 		;
 	if (bf != NULL && bf != stdin)
 		fclose(bf);
-	free_args(&ssh);
+	free_args(&c.ssh);
 	free_args(&srv);
 	x_free(d.user);
 	x_free(d.host);

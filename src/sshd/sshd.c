@@ -385,130 +385,217 @@ load_config(struct server *srv, const char *path, int rexec, int record)
 	return r;
 }
 
+/* The command line, as parse_flag leaves it. */
+struct sshd_cli {
+	const char *config, *logfile;
+	int debug, no_daemon, inetd, test, dump, log_stderr, quiet, rexec;
+	char *opts[256];	/* -o and its shorthands, as config lines */
+	int nopts;
+};
+
+static void
+parse_flag(int ch, struct sshd_cli *c)
+{
+	switch (ch) {
+	case '4':
+		c->opts[c->nopts++] = x_strdup("AddressFamily inet");
+		break;
+	case '6':
+		c->opts[c->nopts++] = x_strdup("AddressFamily inet6");
+		break;
+	case 'D': c->no_daemon = 1; break;
+	case 'd':
+		c->debug++;
+		break;
+	case 'E': c->logfile = optarg; break;
+	case 'e': c->log_stderr = 1; break;
+	case 'f': c->config = optarg; break;
+	case 'g':
+		c->opts[c->nopts++] = x_asprintf("LoginGraceTime %s", optarg);
+		break;
+	case 'h':
+		c->opts[c->nopts++] = x_asprintf("HostKey %s", optarg);
+		break;
+	case 'i': c->inetd = 1; break;
+	case 'q': c->quiet = 1; break;
+	case 'o':
+		c->opts[c->nopts++] = x_strdup(optarg);
+		break;
+	case 'p':
+		c->opts[c->nopts++] = x_asprintf("Port %s", optarg);
+		break;
+	case 'R': c->rexec = 1; break;	/* not in usage(): internal */
+	case 't': c->test = 1; break;
+	case 'T': c->dump = 1; break;
+	case 'c':
+		c->opts[c->nopts++] = x_asprintf("HostCertificate %s",
+		    optarg);
+		break;
+	case 'V':
+		fprintf(stderr, "moat sshd 0.1, %s\n",
+		    "OpenSSL 3");
+		exit(0);
+	case 'C': case 'u': case 'G':
+		break;
+	default:
+		usage();
+	}
+	if (c->nopts >= 255) {
+		fprintf(stderr, "too many options\n");
+		exit(1);
+	}
+}
+
+/* -R: the descriptors a listener hands over must be there, of their
+ * kind; anyone else running sshd -R is refused. */
+static void
+check_rexec_fds(void)
+{
+	struct stat st_sock, st_pipe;
+
+	if (fstat(SSHD_REXEC_SOCK_FD, &st_sock) == -1 ||
+	    fstat(SSHD_REXEC_PIPE_FD, &st_pipe) == -1 ||
+	    !S_ISSOCK(st_sock.st_mode) || !S_ISFIFO(st_pipe.st_mode)) {
+		fprintf(stderr, "sshd: -R is for sshd's own use\n");
+		exit(1);
+	}
+	/* As the listener had them: not for the user's programs. */
+	fcntl(SSHD_REXEC_SOCK_FD, F_SETFD, FD_CLOEXEC);
+	fcntl(SSHD_REXEC_PIPE_FD, F_SETFD, FD_CLOEXEC);
+}
+
+/* The log as the flags ask, then the configuration (the command line's
+ * lines first), then the log as the configuration asks. */
+static void
+setup_config(struct server *srv, struct sshd_cli *c, const char *argv0)
+{
+	struct servconf *sc = srv->sc;
+	int i, bad = 0;
+
+	if (c->debug)
+		c->log_stderr = 1;
+	log_init(argv0, c->quiet ? LOG_LEVEL_QUIET :
+	    c->debug ? LOG_LEVEL_DEBUG1 + (c->debug > 3 ? 2 : c->debug - 1) :
+	    LOG_LEVEL_INFO, LOG_AUTH, c->log_stderr || c->test || c->dump);
+	if (c->logfile != NULL && log_to_file(c->logfile) != 0) {
+		fprintf(stderr, "Couldn't open logfile %s: %s\n", c->logfile,
+		    strerror(errno));
+		exit(1);
+	}
+	/* Command-line options come first, so first-value-wins favours them. */
+	for (i = 0; i < c->nopts; i++) {
+		if (servconf_parse_line(sc, c->opts[i], "command-line", 0) != 0)
+			bad = 1;
+		x_free(c->opts[i]);
+	}
+	if (load_config(srv, c->config, c->rexec, !c->test && !c->dump &&
+	    !c->inetd && !c->debug) != 0)
+		bad = 1;
+	if (bad || servconf_finish(sc) != 0)
+		exit(c->rexec ? SSHD_EXIT_NOT_STARTED : 255);
+	if (!c->quiet && !c->debug)
+		log_set_level(sc->log_level);
+	else if (c->debug)
+		log_set_level(LOG_LEVEL_DEBUG1 + (c->debug > 3 ? 2 :
+		    c->debug - 1));
+	if (!c->log_stderr && !c->test && !c->dump && !c->inetd &&
+	    c->logfile == NULL && !c->no_daemon)
+		log_init(argv0, log_level(), sc->log_facility, 0);
+	else if (!c->log_stderr && !c->test && !c->dump && c->logfile == NULL)
+		log_init(argv0, log_level(), sc->log_facility, 0);
+}
+
+/* The listener: sockets, daemon, pid file, the accept loop; a SIGHUP
+ * runs sshd again from the top. Does not return. */
+static void
+run_listener(struct server *srv, const struct sshd_cli *c, char **argv)
+{
+	struct servconf *sc = srv->sc;
+	struct listener l;
+	size_t k;
+	int fd, r;
+
+	memset(&l, 0, sizeof(l));
+	if (open_listeners(srv, &l) != 0)
+		exit(1);
+	if (c->debug) {
+		/* -d: one connection, in this process. */
+		sshd_notify("READY=1");
+		if ((fd = accept(l.fds[0], NULL, NULL)) == -1)
+			exit(1);
+		exit(serve_connection(srv, fd, fd, -1));
+	}
+	/* Where each connection process reads the configuration. */
+	if (getcwd(srv->rexec_cwd, sizeof(srv->rexec_cwd)) == NULL)
+		srv->rexec_cwd[0] = '\0';
+	if (!c->no_daemon && daemon(0, 0) == -1) {
+		log_error("daemon() failed: %s", strerror(errno));
+		exit(1);
+	}
+	if (sc->pid_file != NULL && strcmp(sc->pid_file, "none") != 0) {
+		FILE *f = fopen(sc->pid_file, "w");
+
+		if (f != NULL) {
+			fprintf(f, "%ld\n", (long)getpid());
+			fclose(f);
+		}
+	}
+	r = listen_loop(srv, &l);
+	if (sc->pid_file != NULL && strcmp(sc->pid_file, "none") != 0)
+		unlink(sc->pid_file);
+	if (r == SSHD_RESTART) {
+		/*
+		 * SIGHUP: run ourselves again with the same arguments,
+		 * so the configuration and host keys are read anew
+		 * (OpenSSH's behaviour). Connections already served
+		 * by children are not touched.
+		 */
+		for (k = 0; k < l.nfds; k++)
+			close(l.fds[k]);
+		signal(SIGHUP, SIG_DFL);
+		execv("/proc/self/exe", argv);
+		log_error("RESTART FAILED: /proc/self/exe: %s",
+		    strerror(errno));
+		exit(1);
+	}
+	exit(r);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct server srv;
-	struct servconf *sc;
-	const char *config = SSHD_CONFIG_DEFAULT, *logfile = NULL;
-	int ch, debug = 0, no_daemon = 0, inetd = 0, test = 0, dump = 0;
-	int log_stderr = 0, quiet = 0, r, i, bad = 0, rexec = 0;
-	char *opts[256];
-	int nopts = 0;
+	struct sshd_cli c;
+	int ch, r, i;
 	static char rexec_flag[] = "-R";
 
 	memset(&srv, 0, sizeof(srv));
+	memset(&c, 0, sizeof(c));
+	c.config = SSHD_CONFIG_DEFAULT;
 	/* Before getopt() can reorder it: argv[0], -R, then the rest. */
 	srv.rexec_argv = x_calloc((size_t)argc + 2, sizeof(*srv.rexec_argv));
 	srv.rexec_argv[0] = argv[0];
 	srv.rexec_argv[1] = rexec_flag;
 	for (i = 1; i < argc; i++)
 		srv.rexec_argv[i + 1] = argv[i];
-	sc = servconf_new();
-	srv.sc = sc;
-	while ((ch = getopt(argc, argv, "46C:DE:Gc:def:g:h:iqo:p:RtTu:V")) != -1) {
-		switch (ch) {
-		case '4':
-			opts[nopts++] = x_strdup("AddressFamily inet");
-			break;
-		case '6':
-			opts[nopts++] = x_strdup("AddressFamily inet6");
-			break;
-		case 'D': no_daemon = 1; break;
-		case 'd':
-			debug++;
-			break;
-		case 'E': logfile = optarg; break;
-		case 'e': log_stderr = 1; break;
-		case 'f': config = optarg; break;
-		case 'g':
-			opts[nopts++] = x_asprintf("LoginGraceTime %s", optarg);
-			break;
-		case 'h':
-			opts[nopts++] = x_asprintf("HostKey %s", optarg);
-			break;
-		case 'i': inetd = 1; break;
-		case 'q': quiet = 1; break;
-		case 'o':
-			opts[nopts++] = x_strdup(optarg);
-			break;
-		case 'p':
-			opts[nopts++] = x_asprintf("Port %s", optarg);
-			break;
-		case 'R': rexec = 1; break;	/* not in usage(): internal */
-		case 't': test = 1; break;
-		case 'T': dump = 1; break;
-		case 'c':
-			opts[nopts++] = x_asprintf("HostCertificate %s", optarg);
-			break;
-		case 'V':
-			fprintf(stderr, "moat sshd 0.1, %s\n",
-			    "OpenSSL 3");
-			exit(0);
-		case 'C': case 'u': case 'G':
-			break;
-		default:
-			usage();
-		}
-		if (nopts >= 255) {
-			fprintf(stderr, "too many options\n");
-			exit(1);
-		}
-	}
+	srv.sc = servconf_new();
+	while ((ch = getopt(argc, argv,
+	    "46C:DE:Gc:def:g:h:iqo:p:RtTu:V")) != -1)
+		parse_flag(ch, &c);
 	if (optind < argc)
 		usage();
 	/* Nothing above has opened a file. */
-	sanitise_fds(rexec);
-	if (rexec) {
-		struct stat st_sock, st_pipe;
-
-		if (fstat(SSHD_REXEC_SOCK_FD, &st_sock) == -1 ||
-		    fstat(SSHD_REXEC_PIPE_FD, &st_pipe) == -1 ||
-		    !S_ISSOCK(st_sock.st_mode) || !S_ISFIFO(st_pipe.st_mode)) {
-			fprintf(stderr, "sshd: -R is for sshd's own use\n");
-			exit(1);
-		}
-		/* As the listener had them: not for the user's programs. */
-		fcntl(SSHD_REXEC_SOCK_FD, F_SETFD, FD_CLOEXEC);
-		fcntl(SSHD_REXEC_PIPE_FD, F_SETFD, FD_CLOEXEC);
-	}
-	if (debug)
-		log_stderr = 1;
-	log_init(argv[0], quiet ? LOG_LEVEL_QUIET :
-	    debug ? LOG_LEVEL_DEBUG1 + (debug > 3 ? 2 : debug - 1) :
-	    LOG_LEVEL_INFO, LOG_AUTH, log_stderr || test || dump);
-	if (logfile != NULL && log_to_file(logfile) != 0) {
-		fprintf(stderr, "Couldn't open logfile %s: %s\n", logfile,
-		    strerror(errno));
-		exit(1);
-	}
-	/* Command-line options come first, so first-value-wins favours them. */
-	for (i = 0; i < nopts; i++) {
-		if (servconf_parse_line(sc, opts[i], "command-line", 0) != 0)
-			bad = 1;
-		x_free(opts[i]);
-	}
-	if (load_config(&srv, config, rexec, !test && !dump && !inetd &&
-	    !debug) != 0)
-		bad = 1;
-	if (bad || servconf_finish(sc) != 0)
-		exit(rexec ? SSHD_EXIT_NOT_STARTED : 255);
-	if (!quiet && !debug)
-		log_set_level(sc->log_level);
-	else if (debug)
-		log_set_level(LOG_LEVEL_DEBUG1 + (debug > 3 ? 2 : debug - 1));
-	if (!log_stderr && !test && !dump && !inetd && logfile == NULL &&
-	    !no_daemon)
-		log_init(argv[0], log_level(), sc->log_facility, 0);
-	else if (!log_stderr && !test && !dump && logfile == NULL)
-		log_init(argv[0], log_level(), sc->log_facility, 0);
-	if (dump) {
-		servconf_dump(sc, stdout);
+	sanitise_fds(c.rexec);
+	if (c.rexec)
+		check_rexec_fds();
+	setup_config(&srv, &c, argv[0]);
+	if (c.dump) {
+		servconf_dump(srv.sc, stdout);
 		exit(0);
 	}
 	if (load_hostkeys(&srv) != 0)
-		exit(rexec ? SSHD_EXIT_NOT_STARTED : 1);
-	if (test)
+		exit(c.rexec ? SSHD_EXIT_NOT_STARTED : 1);
+	if (c.test)
 		exit(0);
 	/*
 	 * The pre-authentication child's account and empty directory must
@@ -522,16 +609,16 @@ main(int argc, char **argv)
 	if (getenv("MOAT_SSHD_SANDBOX") != NULL &&
 	    strcmp(getenv("MOAT_SSHD_SANDBOX"), "rlimit") == 0)
 		srv.sandbox_flags |= SANDBOX_FORCE_RLIMIT;
-	srv.log_stderr = log_stderr || logfile != NULL;
-	srv.debug = debug;
+	srv.log_stderr = c.log_stderr || c.logfile != NULL;
+	srv.debug = c.debug;
 	signal(SIGPIPE, SIG_IGN);
-	if (rexec) {
+	if (c.rexec) {
 		/*
 		 * A connection process: the listener forked and executed
 		 * us on the connection (listen.c: child_rexec()). As the
 		 * listener it ran from "/" unless kept in the foreground.
 		 */
-		if (!no_daemon && chdir("/") == -1)
+		if (!c.no_daemon && chdir("/") == -1)
 			log_debug("chdir /: %s", strerror(errno));
 		r = serve_connection(&srv, SSHD_REXEC_SOCK_FD,
 		    SSHD_REXEC_SOCK_FD, SSHD_REXEC_PIPE_FD);
@@ -539,60 +626,8 @@ main(int argc, char **argv)
 		close(SSHD_REXEC_SOCK_FD);
 		exit(r);
 	}
-	if (inetd)
+	if (c.inetd)
 		exit(serve_connection(&srv, STDIN_FILENO, STDOUT_FILENO, -1));
-	{
-		struct listener l;
-
-		memset(&l, 0, sizeof(l));
-		if (open_listeners(&srv, &l) != 0)
-			exit(1);
-		if (debug) {
-			/* -d: one connection, in this process. */
-			int fd;
-
-			sshd_notify("READY=1");
-			fd = accept(l.fds[0], NULL, NULL);
-
-			if (fd == -1)
-				exit(1);
-			exit(serve_connection(&srv, fd, fd, -1));
-		}
-		/* Where each connection process reads the configuration. */
-		if (getcwd(srv.rexec_cwd, sizeof(srv.rexec_cwd)) == NULL)
-			srv.rexec_cwd[0] = '\0';
-		if (!no_daemon && daemon(0, 0) == -1) {
-			log_error("daemon() failed: %s", strerror(errno));
-			exit(1);
-		}
-		if (sc->pid_file != NULL && strcmp(sc->pid_file, "none") != 0) {
-			FILE *f = fopen(sc->pid_file, "w");
-
-			if (f != NULL) {
-				fprintf(f, "%ld\n", (long)getpid());
-				fclose(f);
-			}
-		}
-		r = listen_loop(&srv, &l);
-		if (sc->pid_file != NULL && strcmp(sc->pid_file, "none") != 0)
-			unlink(sc->pid_file);
-		if (r == SSHD_RESTART) {
-			/*
-			 * SIGHUP: run ourselves again with the same arguments,
-			 * so the configuration and host keys are read anew
-			 * (OpenSSH's behaviour). Connections already served
-			 * by children are not touched.
-			 */
-			size_t k;
-
-			for (k = 0; k < l.nfds; k++)
-				close(l.fds[k]);
-			signal(SIGHUP, SIG_DFL);
-			execv("/proc/self/exe", argv);
-			log_error("RESTART FAILED: /proc/self/exe: %s",
-			    strerror(errno));
-			exit(1);
-		}
-		exit(r);
-	}
+	run_listener(&srv, &c, argv);
+	return 0;
 }

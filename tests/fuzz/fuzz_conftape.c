@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "conftape.h"
+#include "fuzz_log.h"
 #include "log.h"
 #include "servconf.h"
 
@@ -31,11 +32,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	log_init("fuzz", LOG_LEVEL_DEBUG3, 0, 0);
-	if (log_to_file("/dev/null") != 0)
-		log_init("fuzz", LOG_LEVEL_QUIET, 0, 0);
-	if ((devnull = fopen("/dev/null", "w")) == NULL)
-		abort();
+	devnull = fz_log_to_null();
 	return 0;
 }
 

@@ -22,6 +22,7 @@
 
 #include "cipher.h"
 #include "err.h"
+#include "fuzz_log.h"
 #include "log.h"
 #include "match.h"
 #include "mem.h"
@@ -35,11 +36,7 @@ static FILE *devnull;
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	log_init("fuzz", LOG_LEVEL_DEBUG3, 0, 0);
-	if (log_to_file("/dev/null") != 0)
-		log_init("fuzz", LOG_LEVEL_QUIET, 0, 0);
-	if ((devnull = fopen("/dev/null", "w")) == NULL)
-		abort();
+	devnull = fz_log_to_null();
 	return 0;
 }
 

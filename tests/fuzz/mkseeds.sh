@@ -1,9 +1,12 @@
 #!/bin/sh
 # mkseeds.sh: make the seeds of the upper-layer fuzz targets (fuzz_userauth,
-# fuzz_session, fuzz_fwd, fuzz_ttymodes) in tests/fuzz/corpus/TARGET/.
+# fuzz_session, fuzz_fwd, fuzz_ttymodes) in tests/fuzz/corpus/TARGET/, and
+# fuzz_readconf's "keywords" seed (mkseeds_readconf.py: every ssh_config
+# keyword of the client's table; its other seeds are written by hand).
 #
 # usage: sh tests/fuzz/mkseeds.sh          (after make build)
 #        sh tests/fuzz/mkseeds.sh keys     (new fuzz_keys.h; see below)
+#        sh tests/fuzz/mkseeds.sh readconf (only fuzz_readconf's seed)
 #
 # Two kinds of seed, both rewritten by every run:
 #
@@ -68,6 +71,11 @@ for l in server client sftp conn transport keys crypto core; do
 	libs="$libs $top/build/libmoat_$l.a"
 done
 libs="$libs -lcrypto -lz -lcrypt -lpam -lseccomp"
+
+if [ "${1:-}" = readconf ]; then
+	"$PY" "$fz/mkseeds_readconf.py" "$top" "$corpus/fuzz_readconf"
+	exit 0
+fi
 
 if [ "${1:-}" = keys ]; then
 	k=$T/keys
@@ -138,6 +146,8 @@ for t in fuzz_userauth fuzz_session fuzz_fwd fuzz_ttymodes; do
 	mkdir -p "$corpus/$t"
 	rm -f "$corpus/$t"/rec_* "$corpus/$t"/synth_*
 done
+
+"$PY" "$fz/mkseeds_readconf.py" "$top" "$corpus/fuzz_readconf"
 
 # ---- synthetic seeds ----
 $cc "$fz/mkseeds.c" $libs -o "$T/mkseeds"

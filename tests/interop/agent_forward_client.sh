@@ -170,10 +170,10 @@ check "AddKeysToAgent no: login, the agent stays empty" \
 out=$(addkeys yes)
 check "AddKeysToAgent yes: the key is in the agent after login" listed
 check "... debug line" grep -q "identity added to agent: $T/id_ed25519" "$T/err"
-# The list is taken from inside the session, moments after the key was
+# The list is taken from inside the session, seconds after the key was
 # added, then the key is waited for to go.
-out=$(addkeys 4s "SSH_AUTH_SOCK=$A3 ssh-add -l")
-check "AddKeysToAgent 4s: in the agent at first" \
+out=$(addkeys 10s "SSH_AUTH_SOCK=$A3 ssh-add -l")
+check "AddKeysToAgent 10s: in the agent at first" \
     sh -c 'echo "$1" | grep -q "$2"' _ "$out" "$DFP"
 i=0
 while listed && [ $i -lt 250 ]; do i=$((i + 1)); sleep 0.1; done

@@ -435,46 +435,15 @@ test_passwd(void)
 	x_free(hash);
 }
 
-int
-main(void)
+/* The plain scripts against one configuration: a key, too many tries,
+ * an invalid user, a client that goes away. */
+static void
+test_scripts(void)
 {
 	struct servconf *sc = servconf_new();
 	struct auth_result res;
-	struct passwd *me = getpwuid(geteuid());
-	char line[600], *text;
-	FILE *f;
+	char line[600];
 	int r;
-
-	signal(SIGPIPE, SIG_IGN);
-	test_passwd();
-	test_chains();
-	if (me == NULL)
-		return TEST_DONE();
-	user = x_strdup(me->pw_name);
-	snprintf(tmp, sizeof(tmp), "/tmp/moat-auth-XXXXXX");
-	if (mkdtemp(tmp) == NULL)
-		return 1;
-	snprintf(logpath, sizeof(logpath), "%s/log", tmp);
-	snprintf(banner, sizeof(banner), "%s/banner", tmp);
-	log_init("test_auth", LOG_LEVEL_DEBUG1, 0, 1);
-	CHECK_OK(log_to_file(logpath));
-
-	CHECK_OK(key_generate(KEY_ED25519, 0, &host.key));
-	CHECK_OK(key_demote(host.key, &host.pub));
-	CHECK_OK(key_generate(KEY_ED25519, 0, &ukey));
-	CHECK_OK(key_generate(KEY_ECDSA, 0, &ukey2));
-	if (ukey == NULL || ukey2 == NULL || host.pub == NULL)
-		return TEST_DONE();
-
-	snprintf(line, sizeof(line), "%s/ak_%s", tmp, user);
-	f = fopen(line, "w");
-	text = key_public_text(ukey);
-	fprintf(f, "# keys\ncommand=\"echo hi\",no-pty %s me\n", text);
-	fclose(f);
-	x_free(text);
-	f = fopen(banner, "w");
-	fputs("Hello there\n", f);
-	fclose(f);
 
 	snprintf(line, sizeof(line), "AuthorizedKeysFile %s/ak_%%u", tmp);
 	CHECK_OK(servconf_parse_line(sc, line, "test", 1));
@@ -527,9 +496,17 @@ main(void)
 	    "user %s 127.0.0.1 port 1234 [preauth]", user);
 	CHECK(logged(line));
 
-	/* Not allowed: DenyUsers; the good key no longer gets in. */
 	servconf_free(sc);
-	sc = servconf_new();
+}
+
+static void
+test_denied_user(void)
+{
+	struct servconf *sc = servconf_new();
+	struct auth_result res;
+	char line[600];
+
+	/* Not allowed: DenyUsers; the good key no longer gets in. */
 	snprintf(line, sizeof(line), "AuthorizedKeysFile %s/ak_%%u", tmp);
 	CHECK_OK(servconf_parse_line(sc, line, "test", 1));
 	snprintf(line, sizeof(line), "DenyUsers %s", user);
@@ -549,6 +526,15 @@ main(void)
 	CHECK(logged(line));
 
 	servconf_free(sc);
+}
+
+/* What the configuration allows: algorithms, chains, devices, root. */
+static void
+test_policies(void)
+{
+	struct servconf *sc;
+	struct auth_result res;
+	char line[600];
 
 	/* The offered algorithm must be in PubkeyAcceptedAlgorithms. */
 	sc = make_sc("PubkeyAcceptedAlgorithms rsa-sha2-512", NULL);
@@ -588,6 +574,49 @@ main(void)
 		auth_result_clear(&res);
 		servconf_free(sc);
 	}
+}
+
+int
+main(void)
+{
+	struct passwd *me = getpwuid(geteuid());
+	char line[600], *text;
+	FILE *f;
+
+	signal(SIGPIPE, SIG_IGN);
+	test_passwd();
+	test_chains();
+	if (me == NULL)
+		return TEST_DONE();
+	user = x_strdup(me->pw_name);
+	snprintf(tmp, sizeof(tmp), "/tmp/moat-auth-XXXXXX");
+	if (mkdtemp(tmp) == NULL)
+		return 1;
+	snprintf(logpath, sizeof(logpath), "%s/log", tmp);
+	snprintf(banner, sizeof(banner), "%s/banner", tmp);
+	log_init("test_auth", LOG_LEVEL_DEBUG1, 0, 1);
+	CHECK_OK(log_to_file(logpath));
+
+	CHECK_OK(key_generate(KEY_ED25519, 0, &host.key));
+	CHECK_OK(key_demote(host.key, &host.pub));
+	CHECK_OK(key_generate(KEY_ED25519, 0, &ukey));
+	CHECK_OK(key_generate(KEY_ECDSA, 0, &ukey2));
+	if (ukey == NULL || ukey2 == NULL || host.pub == NULL)
+		return TEST_DONE();
+
+	snprintf(line, sizeof(line), "%s/ak_%s", tmp, user);
+	f = fopen(line, "w");
+	text = key_public_text(ukey);
+	fprintf(f, "# keys\ncommand=\"echo hi\",no-pty %s me\n", text);
+	fclose(f);
+	x_free(text);
+	f = fopen(banner, "w");
+	fputs("Hello there\n", f);
+	fclose(f);
+
+	test_scripts();
+	test_denied_user();
+	test_policies();
 
 	key_free(host.key);
 	key_free(host.pub);

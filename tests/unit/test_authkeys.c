@@ -80,6 +80,101 @@ test_expand(const struct passwd *pw)
 	CHECK_ERR(authkeys_expand_path("/x/%", &p, &s), ERR_INVALID_FORMAT);
 }
 
+/* StrictModes: the file, its directory and home must not be writable by
+ * others (nor the file owned by another user). */
+static void
+test_strict_modes(const struct passwd *pw, const struct key *k1)
+{
+	struct authopts *o;
+	char cmd[600];
+
+	truncate(logpath, 0);
+	chmod(akfile, 0666);
+	check(pw, k1, "192.0.2.1", 0, 1, ERR_KEY_BAD_PERMISSIONS);
+	snprintf(cmd, sizeof(cmd), "Authentication refused: bad ownership "
+	    "or modes for file %s", akfile);
+	CHECK(logged(cmd));
+	o = check(pw, k1, "192.0.2.1", 0, 0, 0);
+	authopts_free(o);
+	chmod(akfile, 0620);
+	check(pw, k1, "192.0.2.1", 0, 1, ERR_KEY_BAD_PERMISSIONS);
+	chmod(akfile, 0644);
+	o = check(pw, k1, "192.0.2.1", 0, 1, 0);
+	authopts_free(o);
+	chmod(sshdir, 0777);
+	check(pw, k1, "192.0.2.1", 0, 1, ERR_KEY_BAD_PERMISSIONS);
+	snprintf(cmd, sizeof(cmd), "Authentication refused: bad ownership "
+	    "or modes for directory %s", sshdir);
+	CHECK(logged(cmd));
+	chmod(sshdir, 0700);
+	chmod(home, 0770);
+	check(pw, k1, "192.0.2.1", 0, 1, ERR_KEY_BAD_PERMISSIONS);
+	snprintf(cmd, sizeof(cmd), "bad ownership or modes for directory %s",
+	    home);
+	CHECK(logged(cmd));
+	chmod(home, 0755);
+	if (geteuid() == 0) {
+		/* Owned by someone else. */
+		CHECK(chown(akfile, 12345, 0) == 0);
+		check(pw, k1, "192.0.2.1", 0, 1, ERR_KEY_BAD_PERMISSIONS);
+		CHECK(chown(akfile, 0, 0) == 0);
+	}
+	o = check(pw, k1, "192.0.2.1", 0, 1, 0);
+	authopts_free(o);
+}
+
+/* Every AuthorizedKeysFile entry in turn. */
+static void
+test_files_in_turn(const struct passwd *pw, const struct key *k2,
+    const struct key *k5)
+{
+	struct authopts *o;
+	struct servconf sc;
+
+	memset(&sc, 0, sizeof(sc));
+	sc.authorized_keys_files[0] = (char *)"none";
+	sc.authorized_keys_files[1] = (char *)"%h/.ssh/missing";
+	sc.authorized_keys_files[2] = (char *)".ssh/authorized_keys";
+	sc.nauthorized_keys_files = 3;
+	sc.strict_modes = 1;
+	CHECK_OK(authkeys_find(&sc, pw, k2, "10.1.2.3", "10.1.2.3", &o));
+	if (o != NULL)
+		CHECK_STR(o->force_command, "only-from-10");
+	authopts_free(o);
+	CHECK_ERR(authkeys_find(&sc, pw, k5, NULL, "10.1.2.3", &o),
+	    ERR_NOT_FOUND);
+	sc.nauthorized_keys_files = 2;
+	CHECK_ERR(authkeys_find(&sc, pw, k2, NULL, "10.1.2.3", &o),
+	    ERR_NOT_FOUND);
+}
+
+/* As root: files are read with the user's identity. */
+static void
+test_as_user(const struct key *k1)
+{
+	struct authopts *o;
+	struct passwd *me;
+
+	if (geteuid() == 0 && (me = getpwnam("nobody")) != NULL) {
+		struct passwd nb = *me;
+
+		nb.pw_dir = home;
+		chmod(tmp, 0711);	/* mkdtemp made it 0700 */
+		CHECK(chown(home, nb.pw_uid, nb.pw_gid) == 0);
+		CHECK(chown(sshdir, nb.pw_uid, nb.pw_gid) == 0);
+		CHECK(chown(akfile, nb.pw_uid, nb.pw_gid) == 0);
+		o = check(&nb, k1, "192.0.2.1", 0, 1, 0);
+		authopts_free(o);
+		CHECK(geteuid() == 0 && getegid() == 0);
+		/* A file only root can read is out of the user's reach. */
+		CHECK(chown(akfile, 0, 0) == 0);
+		chmod(akfile, 0600);
+		check(&nb, k1, "192.0.2.1", 0, 1, ERR_NOT_FOUND);
+		CHECK(logged("Permission denied"));
+		CHECK(geteuid() == 0 && getegid() == 0);
+	}
+}
+
 int
 main(void)
 {
@@ -87,7 +182,6 @@ main(void)
 	struct key *k1, *k2, *k3, *k4, *k5;
 	char *t1, *t2, *t3, *t4, *t5, *text;
 	struct authopts *o;
-	struct servconf sc;
 	char cmd[600];
 
 	snprintf(tmp, sizeof(tmp), "/tmp/moat-authkeys-XXXXXX");
@@ -179,77 +273,9 @@ main(void)
 	check(&pw, k4, "192.0.2.1", 0, 1, ERR_NOT_FOUND);
 	check(&pw, k5, "192.0.2.1", 0, 1, ERR_NOT_FOUND);
 
-	/* StrictModes. */
-	truncate(logpath, 0);
-	chmod(akfile, 0666);
-	check(&pw, k1, "192.0.2.1", 0, 1, ERR_KEY_BAD_PERMISSIONS);
-	snprintf(cmd, sizeof(cmd), "Authentication refused: bad ownership "
-	    "or modes for file %s", akfile);
-	CHECK(logged(cmd));
-	o = check(&pw, k1, "192.0.2.1", 0, 0, 0);
-	authopts_free(o);
-	chmod(akfile, 0620);
-	check(&pw, k1, "192.0.2.1", 0, 1, ERR_KEY_BAD_PERMISSIONS);
-	chmod(akfile, 0644);
-	o = check(&pw, k1, "192.0.2.1", 0, 1, 0);
-	authopts_free(o);
-	chmod(sshdir, 0777);
-	check(&pw, k1, "192.0.2.1", 0, 1, ERR_KEY_BAD_PERMISSIONS);
-	snprintf(cmd, sizeof(cmd), "Authentication refused: bad ownership "
-	    "or modes for directory %s", sshdir);
-	CHECK(logged(cmd));
-	chmod(sshdir, 0700);
-	chmod(home, 0770);
-	check(&pw, k1, "192.0.2.1", 0, 1, ERR_KEY_BAD_PERMISSIONS);
-	snprintf(cmd, sizeof(cmd), "bad ownership or modes for directory %s",
-	    home);
-	CHECK(logged(cmd));
-	chmod(home, 0755);
-	if (geteuid() == 0) {
-		/* Owned by someone else. */
-		CHECK(chown(akfile, 12345, 0) == 0);
-		check(&pw, k1, "192.0.2.1", 0, 1, ERR_KEY_BAD_PERMISSIONS);
-		CHECK(chown(akfile, 0, 0) == 0);
-	}
-	o = check(&pw, k1, "192.0.2.1", 0, 1, 0);
-	authopts_free(o);
-
-	/* Every AuthorizedKeysFile entry in turn. */
-	memset(&sc, 0, sizeof(sc));
-	sc.authorized_keys_files[0] = (char *)"none";
-	sc.authorized_keys_files[1] = (char *)"%h/.ssh/missing";
-	sc.authorized_keys_files[2] = (char *)".ssh/authorized_keys";
-	sc.nauthorized_keys_files = 3;
-	sc.strict_modes = 1;
-	CHECK_OK(authkeys_find(&sc, &pw, k2, "10.1.2.3", "10.1.2.3", &o));
-	if (o != NULL)
-		CHECK_STR(o->force_command, "only-from-10");
-	authopts_free(o);
-	CHECK_ERR(authkeys_find(&sc, &pw, k5, NULL, "10.1.2.3", &o),
-	    ERR_NOT_FOUND);
-	sc.nauthorized_keys_files = 2;
-	CHECK_ERR(authkeys_find(&sc, &pw, k2, NULL, "10.1.2.3", &o),
-	    ERR_NOT_FOUND);
-
-	/* As root: files are read with the user's identity. */
-	if (geteuid() == 0 && (me = getpwnam("nobody")) != NULL) {
-		struct passwd nb = *me;
-
-		nb.pw_dir = home;
-		chmod(tmp, 0711);	/* mkdtemp made it 0700 */
-		CHECK(chown(home, nb.pw_uid, nb.pw_gid) == 0);
-		CHECK(chown(sshdir, nb.pw_uid, nb.pw_gid) == 0);
-		CHECK(chown(akfile, nb.pw_uid, nb.pw_gid) == 0);
-		o = check(&nb, k1, "192.0.2.1", 0, 1, 0);
-		authopts_free(o);
-		CHECK(geteuid() == 0 && getegid() == 0);
-		/* A file only root can read is out of the user's reach. */
-		CHECK(chown(akfile, 0, 0) == 0);
-		chmod(akfile, 0600);
-		check(&nb, k1, "192.0.2.1", 0, 1, ERR_NOT_FOUND);
-		CHECK(logged("Permission denied"));
-		CHECK(geteuid() == 0 && getegid() == 0);
-	}
+	test_strict_modes(&pw, k1);
+	test_files_in_turn(&pw, k2, k5);
+	test_as_user(k1);
 
 	key_free(k1);
 	key_free(k2);

@@ -341,6 +341,51 @@ test_scripted(void)
 	x_free(a.last_methods);
 }
 
+/* After the keys: a chain that needs a password, wrong every time; then
+ * BatchMode with no identities, where nothing is asked. */
+static void
+test_real_password_batch(struct client_opts *o)
+{
+	struct client_auth_args a;
+	struct answers ans;
+	struct servconf *sc;
+	char *want;
+
+	/* publickey,password: partial success, then wrong passwords. */
+	sc = make_sc("AuthenticationMethods publickey,password");
+	memset(&a, 0, sizeof(a));
+	memset(&ans, 0, sizeof(ans));
+	ans.ans[0] = "x1";
+	ans.ans[1] = "x2";
+	ans.ans[2] = "x3";
+	a.prompt = prompt_cb;
+	a.prompt_arg = &ans;
+	CHECK_ERR(run_real(sc, o, &a), ERR_PERMISSION_DENIED);
+	CHECK_STR(a.last_methods, "password");
+	CHECK(a.method == NULL);
+	want = x_asprintf("[%s@testhost's password: |0]"
+	    "[%s@testhost's password: |0][%s@testhost's password: |0]",
+	    user, user, user);
+	CHECK_STR(ans.seen, want);
+	x_free(want);
+	x_free(a.last_methods);
+	servconf_free(sc);
+
+	/* No identities, BatchMode: nothing is asked. */
+	sc = make_sc(NULL);
+	o->nidentity_files = 0;
+	o->batch_mode = 1;
+	memset(&a, 0, sizeof(a));
+	memset(&ans, 0, sizeof(ans));
+	a.prompt = prompt_cb;
+	a.prompt_arg = &ans;
+	CHECK_ERR(run_real(sc, o, &a), ERR_PERMISSION_DENIED);
+	CHECK_STR(ans.seen, "");
+	CHECK_STR(a.last_methods, "publickey,password,keyboard-interactive");
+	x_free(a.last_methods);
+	servconf_free(sc);
+}
+
 static void
 test_real(void)
 {
@@ -426,39 +471,7 @@ test_real(void)
 	o.kbd_interactive_authentication = 1;
 	servconf_free(sc);
 
-	/* publickey,password: partial success, then wrong passwords. */
-	sc = make_sc("AuthenticationMethods publickey,password");
-	memset(&a, 0, sizeof(a));
-	memset(&ans, 0, sizeof(ans));
-	ans.ans[0] = "x1";
-	ans.ans[1] = "x2";
-	ans.ans[2] = "x3";
-	a.prompt = prompt_cb;
-	a.prompt_arg = &ans;
-	CHECK_ERR(run_real(sc, &o, &a), ERR_PERMISSION_DENIED);
-	CHECK_STR(a.last_methods, "password");
-	CHECK(a.method == NULL);
-	want = x_asprintf("[%s@testhost's password: |0]"
-	    "[%s@testhost's password: |0][%s@testhost's password: |0]",
-	    user, user, user);
-	CHECK_STR(ans.seen, want);
-	x_free(want);
-	x_free(a.last_methods);
-	servconf_free(sc);
-
-	/* No identities, BatchMode: nothing is asked. */
-	sc = make_sc(NULL);
-	o.nidentity_files = 0;
-	o.batch_mode = 1;
-	memset(&a, 0, sizeof(a));
-	memset(&ans, 0, sizeof(ans));
-	a.prompt = prompt_cb;
-	a.prompt_arg = &ans;
-	CHECK_ERR(run_real(sc, &o, &a), ERR_PERMISSION_DENIED);
-	CHECK_STR(ans.seen, "");
-	CHECK_STR(a.last_methods, "publickey,password,keyboard-interactive");
-	x_free(a.last_methods);
-	servconf_free(sc);
+	test_real_password_batch(&o);
 
 	key_free(ed);
 	key_free(ec);

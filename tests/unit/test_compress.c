@@ -21,6 +21,7 @@
 #include "sbuf.h"
 #include "testlib.h"
 #include "transport.h"
+#include "trlocal.h"
 #include "transport_int.h"	/* to play a hostile peer (bomb()) */
 
 static struct key *hostkey, *hostpub;
@@ -38,81 +39,24 @@ verify_cb(void *arg, const struct key *k)
 	return key_equal_public(hostpub, k) ? 0 : ERR_HOSTKEY_MISMATCH;
 }
 
-struct pair {
-	struct transport *s, *c;
-	int fd[2];
-	struct tr_config sc;
-};
-
 static int
-pair_open(struct pair *p, const char *scomp, const char *ccomp,
+pair_open(struct trl_pair *p, const char *scomp, const char *ccomp,
     uint64_t rekey_bytes)
 {
-	struct tr_config cc;
+	struct tr_config sc;
 
-	memset(&p->sc, 0, sizeof(p->sc));
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, p->fd) != 0)
-		return ERR_SYSTEM;
-	p->sc.server = 1;
-	p->sc.kex_algs = "curve25519-sha256";
-	p->sc.hostkey_algs = "ssh-ed25519";
-	p->sc.ciphers = "aes128-ctr";
-	p->sc.macs = "hmac-sha2-256-etm@openssh.com";
-	p->sc.compression = scomp;
-	p->sc.rekey_bytes = rekey_bytes;
-	p->sc.hostkeys = &hostpub;
-	p->sc.nhostkeys = 1;
-	p->sc.hostkey_sign = sign_cb;
-	p->sc.peer_desc = "test port 1";
-	cc = p->sc;
-	cc.server = 0;
-	cc.compression = ccomp;
-	cc.hostkeys = NULL;
-	cc.nhostkeys = 0;
-	cc.hostkey_sign = NULL;
-	cc.hostkey_verify = verify_cb;
-	p->s = tr_new(p->fd[0], p->fd[0], &p->sc);
-	p->c = tr_new(p->fd[1], p->fd[1], &cc);
-	return p->s && p->c ? 0 : ERR_INTERNAL;
-}
-
-static void
-pair_close(struct pair *p)
-{
-	tr_free(p->s);
-	tr_free(p->c);
-	close(p->fd[0]);
-	close(p->fd[1]);
-}
-
-/* Run both ends until `want` yields a message; the other must not. */
-static int
-wait_msg(struct transport *want, struct transport *other, uint8_t *type,
-    struct sbuf **payload)
-{
-	uint8_t t2;
-	struct sbuf *p2;
-	int i, r;
-
-	for (i = 0; i < 200000; i++) {
-		(void)tr_fd_write(want);
-		(void)tr_fd_write(other);
-		r = tr_fd_read(other);
-		if (r != 0 && r != ERR_AGAIN)
-			return r;
-		r = tr_next_message(other, &t2, &p2);
-		if (r == 0)
-			return ERR_PROTOCOL;
-		if (r != ERR_AGAIN)
-			return r;
-		r = tr_fd_read(want);
-		if (r != 0 && r != ERR_AGAIN)
-			return r;
-		r = tr_next_message(want, type, payload);
-		if (r != ERR_AGAIN)
-			return r;
-	}
-	return ERR_CONN_TIMEOUT;
+	memset(&sc, 0, sizeof(sc));
+	sc.kex_algs = "curve25519-sha256";
+	sc.hostkey_algs = "ssh-ed25519";
+	sc.ciphers = "aes128-ctr";
+	sc.macs = "hmac-sha2-256-etm@openssh.com";
+	sc.compression = scomp;
+	sc.rekey_bytes = rekey_bytes;
+	sc.hostkeys = &hostpub;
+	sc.nhostkeys = 1;
+	sc.hostkey_sign = sign_cb;
+	sc.peer_desc = "test port 1";
+	return trl_open(p, &sc, ccomp, verify_cb);
 }
 
 /* Byte i of a test message: text-like (kind 0) or noise (kind 1). */
@@ -155,7 +99,7 @@ roundtrip(struct transport *a, struct transport *b, size_t len,
 		return r;
 	if (wirep != NULL)
 		*wirep = tr_output_pending(a) - before;
-	if ((r = wait_msg(b, a, &type, &got)) != 0)
+	if ((r = trl_wait_msg(b, a, &type, &got)) != 0)
 		return r;
 	if (type != SSH2_MSG_CHANNEL_DATA || sbuf_len(got) != len)
 		return ERR_INVALID_FORMAT;
@@ -167,7 +111,7 @@ roundtrip(struct transport *a, struct transport *b, size_t len,
 
 /* Complete the first exchange (a SERVICE_REQUEST rides behind it). */
 static int
-pair_kex(struct pair *p)
+pair_kex(struct trl_pair *p)
 {
 	struct sbuf *got;
 	uint8_t type;
@@ -175,14 +119,14 @@ pair_kex(struct pair *p)
 
 	tr_msg_start(p->c, SSH2_MSG_SERVICE_REQUEST);
 	if ((r = tr_msg_send(p->c)) != 0 ||
-	    (r = wait_msg(p->s, p->c, &type, &got)) != 0)
+	    (r = trl_wait_msg(p->s, p->c, &type, &got)) != 0)
 		return r;
 	return type == SSH2_MSG_SERVICE_REQUEST ? 0 : ERR_PROTOCOL;
 }
 
 /* The server says USERAUTH_SUCCESS and both ends mark it. */
 static int
-pair_auth(struct pair *p)
+pair_auth(struct trl_pair *p)
 {
 	struct sbuf *got;
 	uint8_t type;
@@ -192,7 +136,7 @@ pair_auth(struct pair *p)
 	if ((r = tr_msg_send(p->s)) != 0)
 		return r;
 	tr_set_authenticated(p->s);
-	if ((r = wait_msg(p->c, p->s, &type, &got)) != 0)
+	if ((r = trl_wait_msg(p->c, p->s, &type, &got)) != 0)
 		return r;
 	tr_set_authenticated(p->c);
 	return type == SSH2_MSG_USERAUTH_SUCCESS ? 0 : ERR_PROTOCOL;
@@ -283,7 +227,7 @@ test_negotiation(void)
 		{ "zlib,none", "zlib@openssh.com,zlib,none", "zlib" },
 		{ "zlib", "none,zlib", "zlib" },
 	};
-	struct pair p;
+	struct trl_pair p;
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -292,7 +236,7 @@ test_negotiation(void)
 		CHECK_STR(tr_negotiated(p.c, "comp c2s"), cases[i].want);
 		CHECK_STR(tr_negotiated(p.s, "comp s2c"), cases[i].want);
 		CHECK_OK(roundtrip(p.c, p.s, 3000, (unsigned int)i, 0, NULL));
-		pair_close(&p);
+		trl_close(&p);
 	}
 	/*
 	 * Nothing in common (a server of plain zlib only, and ssh -C, as
@@ -305,17 +249,17 @@ test_negotiation(void)
 		struct sbuf *got;
 		uint8_t type;
 
-		CHECK_ERR(wait_msg(p.s, p.c, &type, &got),
+		CHECK_ERR(trl_wait_msg(p.s, p.c, &type, &got),
 		    ERR_NO_COMPRESS_MATCH);
 	}
-	pair_close(&p);
+	trl_close(&p);
 }
 
 /* zlib: compressed from the first NEWKEYS, intact across rekeys. */
 static void
 test_zlib(void)
 {
-	struct pair p;
+	struct trl_pair p;
 	size_t wire = 0;
 	unsigned int i, kex;
 	int ok = 1;
@@ -339,14 +283,14 @@ test_zlib(void)
 	/* Still compressing after them. */
 	CHECK_OK(roundtrip(p.c, p.s, 30000, 3, 0, &wire));
 	CHECK(wire > 0 && wire < 1000);
-	pair_close(&p);
+	trl_close(&p);
 }
 
 /* zlib@openssh.com: plain until USERAUTH_SUCCESS, compressed after. */
 static void
 test_delayed(void)
 {
-	struct pair p;
+	struct trl_pair p;
 	size_t wire = 0;
 	unsigned int i;
 	int ok = 1;
@@ -376,7 +320,7 @@ test_delayed(void)
 	CHECK(ok && tr_kex_count(p.c) == 3);
 	CHECK_OK(roundtrip(p.s, p.c, 30000, 6, 0, &wire));
 	CHECK(wire > 0 && wire < 1000);
-	pair_close(&p);
+	trl_close(&p);
 }
 
 /*
@@ -387,7 +331,7 @@ test_delayed(void)
 static void
 test_handover(void)
 {
-	struct pair p;
+	struct trl_pair p;
 	struct sbuf *blob = sbuf_new();
 	struct transport *t2;
 	size_t wire = 0;
@@ -406,7 +350,7 @@ test_handover(void)
 
 		tr_free(p.s);
 		p.s = t2;
-		CHECK_OK(wait_msg(p.c, p.s, &type, &got));
+		CHECK_OK(trl_wait_msg(p.c, p.s, &type, &got));
 		CHECK(type == SSH2_MSG_USERAUTH_SUCCESS);
 		tr_set_authenticated(p.c);
 		CHECK_STR(tr_negotiated(p.s, "comp s2c"), "zlib@openssh.com");
@@ -418,7 +362,7 @@ test_handover(void)
 		CHECK_ERR(tr_export(p.s, blob), ERR_FEATURE_UNSUPPORTED);
 	}
 	sbuf_free(blob);
-	pair_close(&p);
+	trl_close(&p);
 }
 
 /*
@@ -432,7 +376,7 @@ test_handover(void)
 static int
 bomb(size_t inflated)
 {
-	struct pair p;
+	struct trl_pair p;
 	unsigned char *plain = x_calloc(1, inflated), *z;
 	struct sbuf *m;
 	size_t zlen;
@@ -454,7 +398,7 @@ bomb(size_t inflated)
 		goto out;
  out:
 	x_free(plain);
-	pair_close(&p);
+	trl_close(&p);
 	return r;
 }
 

@@ -248,17 +248,127 @@ test_private_garbage(const struct key *k)
 	sbuf_free(file);
 }
 
+/* Every signature algorithm: usable ones work, others refused; the
+ * default one; a public key cannot sign. */
+static void
+type_signatures(const struct key *k, const struct key *pub,
+    enum key_type type, const char *name)
+{
+	size_t i;
+	int matched = 0;
+
+	for (i = 0; i < NSIGALGS; i++) {
+		if (key_sigalg_matches(k, all_sigalgs[i])) {
+			matched++;
+			test_sign_verify(k, pub, all_sigalgs[i]);
+		} else {
+			struct sbuf *sig = sbuf_new();
+
+			CHECK_ERR(key_sign(k, all_sigalgs[i],
+			    (const unsigned char *)"x", 1, sig),
+			    ERR_KEY_TYPE_MISMATCH);
+			sbuf_free(sig);
+		}
+	}
+	CHECK(matched == (type == KEY_RSA ? 3 : 1));
+	/* Default algorithm. */
+	{
+		struct sbuf *sig = sbuf_new();
+		char *alg = NULL;
+
+		CHECK_OK(key_sign(k, NULL, (const unsigned char *)"x", 1, sig));
+		CHECK_OK(key_sig_alg(sbuf_ptr(sig), sbuf_len(sig), &alg));
+		CHECK_STR(alg, type == KEY_RSA ? "rsa-sha2-512" : name);
+		x_free(alg);
+		sbuf_free(sig);
+	}
+	/* A public key cannot sign. */
+	{
+		struct sbuf *sig = sbuf_new();
+
+		CHECK(key_sign(pub, NULL, (const unsigned char *)"x", 1,
+		    sig) != 0);
+		sbuf_free(sig);
+	}
+}
+
+/* Text round trip. */
+static void
+type_text(const struct key *k, enum key_type type, const char *name)
+{
+	struct key *k2 = NULL;
+	const char *cp;
+	char *text;
+
+	text = key_public_text(k);
+	CHECK(text != NULL && strncmp(text, name, strlen(name)) == 0);
+	if (text != NULL) {
+		char *line = x_asprintf("  %s my comment", text);
+
+		cp = line;
+		CHECK_OK(key_read_public_text(&cp, &k2));
+		CHECK(k2 != NULL && key_equal_public(k, k2));
+		CHECK_STR(cp, "my comment");
+		key_free(k2);
+		k2 = NULL;
+		x_free(line);
+		/* Wrong type word in front. */
+		line = x_asprintf("%s %s", type == KEY_ED25519 ?
+		    "ssh-rsa" : "ssh-ed25519", strchr(text, ' ') + 1);
+		cp = line;
+		CHECK_ERR(key_read_public_text(&cp, &k2),
+		    ERR_KEY_TYPE_MISMATCH);
+		x_free(line);
+	}
+	x_free(text);
+}
+
+/* Private key file, unencrypted and encrypted, round trip. */
+static void
+type_private_file(const struct key *k, const struct key *pub,
+    enum key_type type, const char *name)
+{
+	struct key *k2 = NULL;
+	struct sbuf *file;
+	char *comment = NULL;
+
+	file = sbuf_new();
+	CHECK_OK(key_serialize_private(k, NULL, "a comment", 0, file));
+	CHECK_OK(key_parse_private(file, NULL, &k2, &comment));
+	CHECK(k2 != NULL && k2->has_private && key_equal_public(k, k2));
+	CHECK_STR(comment, "a comment");
+	if (k2 != NULL)
+		test_sign_verify(k2, pub, type == KEY_RSA ? "rsa-sha2-256" :
+		    name);
+	key_free(k2);
+	k2 = NULL;
+	x_free(comment);
+	comment = NULL;
+	sbuf_reset(file);
+	CHECK_OK(key_serialize_private(k, PASS, "enc", 2, file));
+	CHECK_ERR(key_parse_private(file, "wrong", &k2, NULL),
+	    ERR_KEY_WRONG_PASSPHRASE);
+	CHECK_ERR(key_parse_private(file, NULL, &k2, NULL),
+	    ERR_KEY_WRONG_PASSPHRASE);
+	CHECK_OK(key_parse_private(file, PASS, &k2, &comment));
+	CHECK(k2 != NULL && key_equal_public(k, k2));
+	CHECK_STR(comment, "enc");
+	key_free(k2);
+	k2 = NULL;
+	x_free(comment);
+	comment = NULL;
+	test_private_garbage(k);
+	sbuf_free(file);
+}
+
 static void
 test_type(enum key_type type, unsigned int bits, const char *name,
     unsigned int want_bits)
 {
 	struct key *k = NULL, *pub = NULL, *k2 = NULL;
-	struct sbuf *blob = sbuf_new(), *blob2 = sbuf_new(), *file;
+	struct sbuf *blob = sbuf_new(), *blob2 = sbuf_new();
 	unsigned char *b;
-	const char *cp;
-	char *text, *comment = NULL;
 	size_t i, len;
-	int matched = 0;
 
 	CHECK_OK(key_generate(type, bits, &k));
 	if (k == NULL)
@@ -298,92 +408,9 @@ test_type(enum key_type type, unsigned int bits, const char *name,
 	}
 	x_free(b);
 
-	/* Every signature algorithm: usable ones work, others refused. */
-	for (i = 0; i < NSIGALGS; i++) {
-		if (key_sigalg_matches(k, all_sigalgs[i])) {
-			matched++;
-			test_sign_verify(k, pub, all_sigalgs[i]);
-		} else {
-			struct sbuf *sig = sbuf_new();
-
-			CHECK_ERR(key_sign(k, all_sigalgs[i],
-			    (const unsigned char *)"x", 1, sig),
-			    ERR_KEY_TYPE_MISMATCH);
-			sbuf_free(sig);
-		}
-	}
-	CHECK(matched == (type == KEY_RSA ? 3 : 1));
-	/* Default algorithm. */
-	{
-		struct sbuf *sig = sbuf_new();
-		char *alg = NULL;
-
-		CHECK_OK(key_sign(k, NULL, (const unsigned char *)"x", 1, sig));
-		CHECK_OK(key_sig_alg(sbuf_ptr(sig), sbuf_len(sig), &alg));
-		CHECK_STR(alg, type == KEY_RSA ? "rsa-sha2-512" : name);
-		x_free(alg);
-		sbuf_free(sig);
-	}
-	/* A public key cannot sign. */
-	{
-		struct sbuf *sig = sbuf_new();
-
-		CHECK(key_sign(pub, NULL, (const unsigned char *)"x", 1,
-		    sig) != 0);
-		sbuf_free(sig);
-	}
-
-	/* Text round trip. */
-	text = key_public_text(k);
-	CHECK(text != NULL && strncmp(text, name, strlen(name)) == 0);
-	if (text != NULL) {
-		char *line = x_asprintf("  %s my comment", text);
-
-		cp = line;
-		CHECK_OK(key_read_public_text(&cp, &k2));
-		CHECK(k2 != NULL && key_equal_public(k, k2));
-		CHECK_STR(cp, "my comment");
-		key_free(k2);
-		k2 = NULL;
-		x_free(line);
-		/* Wrong type word in front. */
-		line = x_asprintf("%s %s", type == KEY_ED25519 ?
-		    "ssh-rsa" : "ssh-ed25519", strchr(text, ' ') + 1);
-		cp = line;
-		CHECK_ERR(key_read_public_text(&cp, &k2),
-		    ERR_KEY_TYPE_MISMATCH);
-		x_free(line);
-	}
-	x_free(text);
-
-	/* Private key file, unencrypted and encrypted, round trip. */
-	file = sbuf_new();
-	CHECK_OK(key_serialize_private(k, NULL, "a comment", 0, file));
-	CHECK_OK(key_parse_private(file, NULL, &k2, &comment));
-	CHECK(k2 != NULL && k2->has_private && key_equal_public(k, k2));
-	CHECK_STR(comment, "a comment");
-	if (k2 != NULL)
-		test_sign_verify(k2, pub, type == KEY_RSA ? "rsa-sha2-256" :
-		    name);
-	key_free(k2);
-	k2 = NULL;
-	x_free(comment);
-	comment = NULL;
-	sbuf_reset(file);
-	CHECK_OK(key_serialize_private(k, PASS, "enc", 2, file));
-	CHECK_ERR(key_parse_private(file, "wrong", &k2, NULL),
-	    ERR_KEY_WRONG_PASSPHRASE);
-	CHECK_ERR(key_parse_private(file, NULL, &k2, NULL),
-	    ERR_KEY_WRONG_PASSPHRASE);
-	CHECK_OK(key_parse_private(file, PASS, &k2, &comment));
-	CHECK(k2 != NULL && key_equal_public(k, k2));
-	CHECK_STR(comment, "enc");
-	key_free(k2);
-	k2 = NULL;
-	x_free(comment);
-	comment = NULL;
-	test_private_garbage(k);
-	sbuf_free(file);
+	type_signatures(k, pub, type, name);
+	type_text(k, type, name);
+	type_private_file(k, pub, type, name);
  out:
 	key_free(k);
 	key_free(pub);

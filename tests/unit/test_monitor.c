@@ -359,13 +359,13 @@ test_sign(const struct servconf *sc)
 	sbuf_free(blob);
 }
 
+/* Requests out of their phase or for the wrong user. */
 static void
-test_hostile(const struct servconf *sc)
+hostile_order(const struct servconf *sc)
 {
 	struct fix f;
 	struct sbuf *q, *a = sbuf_new();
-	unsigned char h[32], hdr[5];
-	int i;
+	unsigned char h[32];
 
 	memset(h, 0x17, sizeof(h));
 
@@ -449,6 +449,18 @@ test_hostile(const struct servconf *sc)
 	fix_free(&f);
 	CHECK(logged("monitor: a pre-authentication request after "
 	    "authentication"));
+	sbuf_free(a);
+}
+
+/* The transport state around the grant. */
+static void
+hostile_state(const struct servconf *sc)
+{
+	struct fix f;
+	struct sbuf *q, *a = sbuf_new();
+	unsigned char h[32];
+
+	memset(h, 0x17, sizeof(h));
 
 	/*
 	 * The transport state: only after the grant, once, taken as it
@@ -492,6 +504,16 @@ test_hostile(const struct servconf *sc)
 		auth_result_clear(&res);
 	}
 	fix_free(&f);
+	sbuf_free(a);
+}
+
+/* Group exchange requests. */
+static void
+hostile_moduli(const struct servconf *sc)
+{
+	struct fix f;
+	struct sbuf *q, *a = sbuf_new();
+	int i;
 
 	/* Group exchange groups: answered, malformed, too many. */
 	fix_new(&f, sc);
@@ -521,6 +543,16 @@ test_hostile(const struct servconf *sc)
 	CHECK(logged("monitor: a malformed group exchange request"));
 	sbuf_free(q);
 	fix_free(&f);
+	sbuf_free(a);
+}
+
+/* Frames that do not parse, and the end. */
+static void
+hostile_frames(const struct servconf *sc)
+{
+	struct fix f;
+	struct sbuf *q;
+	unsigned char hdr[5];
 
 	/* Frames: too long, cut short, bytes left over, unknown. */
 	fix_new(&f, sc);
@@ -558,7 +590,15 @@ test_hostile(const struct servconf *sc)
 	shutdown(f.fd, SHUT_WR);
 	CHECK_ERR(monitor_serve_one(f.m), ERR_CONN_CLOSED);
 	fix_free(&f);
-	sbuf_free(a);
+}
+
+static void
+test_hostile(const struct servconf *sc)
+{
+	hostile_order(sc);
+	hostile_state(sc);
+	hostile_moduli(sc);
+	hostile_frames(sc);
 }
 
 /* The encodings survive the trip, and refuse what does not parse. */

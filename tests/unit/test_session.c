@@ -311,22 +311,14 @@ struct run {
 	uint32_t biggest;
 };
 
-static void
-run_session(struct run *rn)
+/* The requests before the command runs: env, pty-req and window-change,
+ * then exec or subsystem. Whether the server started it. */
+static int
+session_start(struct run *rn, uint32_t rid)
 {
 	struct sbuf *m;
-	uint32_t rid, id = 7, ch, win, consumed = 0, swin = CHAN_WINDOW;
-	uint32_t v;
-	int ok, t, got_eof = 0, got_exit = 0, done = 0;
-	size_t sent = 0;
+	int t;
 
-	rn->out = sbuf_new();
-	rn->err = sbuf_new();
-	rn->exit_status = -1;
-	rn->order_ok = 1;
-	win = rn->window;
-	rid = c_open(id, rn->window, rn->maxpkt, &ok);
-	CHECK(ok);
 	if (rn->env_name != NULL) {
 		c_send(SSH2_MSG_CHANNEL_REQUEST, "usbss", rid, "env", 1,
 		    rn->env_name, rn->env_value);
@@ -357,8 +349,55 @@ run_session(struct run *rn)
 		CHECK(t == SSH2_MSG_CHANNEL_FAILURE);
 		c_send(SSH2_MSG_CHANNEL_CLOSE, "u", rid);
 		CHECK(c_recv(&m) == SSH2_MSG_CHANNEL_CLOSE);
-		return;
 	}
+	return rn->req_ok;
+}
+
+/* A request from the server: exit-status or exit-signal, never one that
+ * wants a reply. */
+static void
+session_request(struct run *rn, struct sbuf *m, int *got_exitp)
+{
+	char *name = NULL;
+	uint32_t v;
+	int want;
+
+	CHECK(sbuf_get_cstring(m, &name, NULL) == 0);
+	CHECK(sbuf_get_bool(m, &want) == 0 && want == 0);
+	if (name != NULL && strcmp(name, "exit-status") == 0) {
+		CHECK(sbuf_get_u32(m, &v) == 0);
+		rn->exit_status = (int)v;
+		(*got_exitp)++;
+	} else if (name != NULL && strcmp(name, "exit-signal") == 0) {
+		int core;
+
+		CHECK(sbuf_get_cstring(m, &rn->exit_signal, NULL) == 0);
+		CHECK(sbuf_get_bool(m, &core) == 0);
+		CHECK(sbuf_get_string(m, NULL, NULL) == 0);
+		CHECK(sbuf_get_string(m, NULL, NULL) == 0);
+		(*got_exitp)++;
+	}
+	x_free(name);
+}
+
+static void
+run_session(struct run *rn)
+{
+	struct sbuf *m;
+	uint32_t rid, id = 7, ch, win, consumed = 0, swin = CHAN_WINDOW;
+	uint32_t v;
+	int ok, t, got_eof = 0, got_exit = 0, done = 0;
+	size_t sent = 0;
+
+	rn->out = sbuf_new();
+	rn->err = sbuf_new();
+	rn->exit_status = -1;
+	rn->order_ok = 1;
+	win = rn->window;
+	rid = c_open(id, rn->window, rn->maxpkt, &ok);
+	CHECK(ok);
+	if (!session_start(rn, rid))
+		return;
 	if (rn->signal != NULL)
 		c_send(SSH2_MSG_CHANNEL_REQUEST, "usbs", rid, "signal", 0,
 		    rn->signal);
@@ -426,30 +465,9 @@ run_session(struct run *rn)
 				rn->order_ok = 0;
 			got_eof = 1;
 			break;
-		case SSH2_MSG_CHANNEL_REQUEST: {
-			char *name = NULL;
-			int want;
-
-			CHECK(sbuf_get_cstring(m, &name, NULL) == 0);
-			CHECK(sbuf_get_bool(m, &want) == 0 && want == 0);
-			if (name != NULL && strcmp(name, "exit-status") == 0) {
-				CHECK(sbuf_get_u32(m, &v) == 0);
-				rn->exit_status = (int)v;
-				got_exit++;
-			} else if (name != NULL &&
-			    strcmp(name, "exit-signal") == 0) {
-				int core;
-
-				CHECK(sbuf_get_cstring(m, &rn->exit_signal,
-				    NULL) == 0);
-				CHECK(sbuf_get_bool(m, &core) == 0);
-				CHECK(sbuf_get_string(m, NULL, NULL) == 0);
-				CHECK(sbuf_get_string(m, NULL, NULL) == 0);
-				got_exit++;
-			}
-			x_free(name);
+		case SSH2_MSG_CHANNEL_REQUEST:
+			session_request(rn, m, &got_exit);
 			break;
-		}
 		case SSH2_MSG_CHANNEL_CLOSE:
 			if (!got_eof || got_exit != 1)
 				rn->order_ok = 0;

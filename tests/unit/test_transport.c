@@ -21,6 +21,7 @@
 #include "sbuf.h"
 #include "testlib.h"
 #include "transport.h"
+#include "trlocal.h"
 #include "trpair.h"
 #include "log.h"
 
@@ -52,22 +53,13 @@ verify_cb(void *arg, const struct key *k)
 	return ERR_HOSTKEY_MISMATCH;
 }
 
-struct pair {
-	struct transport *s, *c;
-	int fd[2];
-	struct tr_config sc;	/* the server end's, for tr_import() */
-};
-
 static int
-pair_open(struct pair *p, const char *kex, const char *hk,
+pair_open(struct trl_pair *p, const char *kex, const char *hk,
     const char *cipher, const char *mac, uint64_t rekey_bytes)
 {
-	struct tr_config sc, cc;
+	struct tr_config sc;
 
 	memset(&sc, 0, sizeof(sc));
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, p->fd) != 0)
-		return ERR_SYSTEM;
-	sc.server = 1;
 	sc.kex_algs = kex;
 	sc.hostkey_algs = hk;
 	sc.ciphers = cipher;
@@ -77,55 +69,7 @@ pair_open(struct pair *p, const char *kex, const char *hk,
 	sc.nhostkeys = 3;
 	sc.hostkey_sign = sign_cb;
 	sc.peer_desc = "test port 1";
-	cc = sc;
-	cc.server = 0;
-	cc.hostkeys = NULL;
-	cc.nhostkeys = 0;
-	cc.hostkey_sign = NULL;
-	cc.hostkey_verify = verify_cb;
-	p->sc = sc;
-	p->s = tr_new(p->fd[0], p->fd[0], &sc);
-	p->c = tr_new(p->fd[1], p->fd[1], &cc);
-	return p->s && p->c ? 0 : ERR_INTERNAL;
-}
-
-static void
-pair_close(struct pair *p)
-{
-	tr_free(p->s);
-	tr_free(p->c);
-	close(p->fd[0]);
-	close(p->fd[1]);
-}
-
-/* Run both ends until `want` yields a message; the other must not. */
-static int
-wait_msg(struct transport *want, struct transport *other, uint8_t *type,
-    struct sbuf **payload)
-{
-	uint8_t t2;
-	struct sbuf *p2;
-	int i, r;
-
-	for (i = 0; i < 200000; i++) {
-		(void)tr_fd_write(want);
-		(void)tr_fd_write(other);
-		r = tr_fd_read(other);
-		if (r != 0 && r != ERR_AGAIN)
-			return r;
-		r = tr_next_message(other, &t2, &p2);
-		if (r == 0)
-			return ERR_PROTOCOL;	/* unexpected message */
-		if (r != ERR_AGAIN)
-			return r;
-		r = tr_fd_read(want);
-		if (r != 0 && r != ERR_AGAIN)
-			return r;
-		r = tr_next_message(want, type, payload);
-		if (r != ERR_AGAIN)
-			return r;
-	}
-	return ERR_CONN_TIMEOUT;
+	return trl_open(p, &sc, NULL, verify_cb);
 }
 
 /* Send a message of len bytes from a to b and check it arrives intact. */
@@ -144,7 +88,7 @@ roundtrip(struct transport *a, struct transport *b, size_t len, int seed)
 		p[i] = (unsigned char)(i * 7 + (size_t)seed);
 	if ((r = tr_msg_send(a)) != 0)
 		return r;
-	if ((r = wait_msg(b, a, &type, &got)) != 0)
+	if ((r = trl_wait_msg(b, a, &type, &got)) != 0)
 		return r;
 	if (type != 94 || sbuf_len(got) != len)
 		return ERR_INVALID_FORMAT;
@@ -162,7 +106,7 @@ static int
 session(const char *kex, const char *hk, const char *cipher, const char *mac,
     uint64_t rekey_bytes, int nmsgs)
 {
-	struct pair p;
+	struct trl_pair p;
 	int r, i;
 
 	if ((r = pair_open(&p, kex, hk, cipher, mac, rekey_bytes)) != 0)
@@ -188,7 +132,7 @@ session(const char *kex, const char *hk, const char *cipher, const char *mac,
 	if (r != 0)
 		fprintf(stderr, "session %s %s %s %s: %s\n", kex, hk, cipher,
 		    mac, err_str(r));
-	pair_close(&p);
+	trl_close(&p);
 	return r;
 }
 
@@ -250,7 +194,7 @@ test_rekey(void)
 static void
 test_no_common_algorithm(void)
 {
-	struct pair p;
+	struct trl_pair p;
 	struct tr_config sc, cc;
 	uint8_t type;
 	struct sbuf *m;
@@ -271,10 +215,10 @@ test_no_common_algorithm(void)
 	cc.ciphers = "aes256-ctr";
 	p.s = tr_new(p.fd[0], p.fd[0], &sc);
 	p.c = tr_new(p.fd[1], p.fd[1], &cc);
-	r = wait_msg(p.s, p.c, &type, &m);
+	r = trl_wait_msg(p.s, p.c, &type, &m);
 	CHECK(r == ERR_NO_CIPHER_MATCH || r == ERR_CONN_CLOSED ||
 	    r == ERR_DISCONNECTED);
-	pair_close(&p);
+	trl_close(&p);
 }
 
 /* What hostkey_seen was shown, and what it answers. */
@@ -304,7 +248,7 @@ test_hostkey_seen(void)
 {
 	struct tr_config sc, cc;
 	struct sbuf *want = sbuf_new(), *m;
-	struct pair p;
+	struct trl_pair p;
 	uint8_t type;
 	int r, before, refuse;
 
@@ -333,14 +277,14 @@ test_hostkey_seen(void)
 			CHECK(verified == before + 1);
 		} else {
 			log_set_level(LOG_LEVEL_QUIET);
-			r = wait_msg(p.s, p.c, &type, &m);
+			r = trl_wait_msg(p.s, p.c, &type, &m);
 			log_set_level(LOG_LEVEL_INFO);
 			CHECK(r == ERR_PERMISSION_DENIED);
 			CHECK(verified == before);
 		}
 		CHECK(seen_blob != NULL && sbuf_equal(seen_blob, want));
 		CHECK_STR(seen_alg, "rsa-sha2-512");
-		pair_close(&p);
+		trl_close(&p);
 	}
 	sbuf_free(seen_blob);
 	x_free(seen_alg);
@@ -400,7 +344,7 @@ test_corrupt_packet(void)
 	size_t i, j;
 
 	for (i = 0; i < 3; i++) for (j = 0; j < 2; j++) {
-		struct pair p;
+		struct trl_pair p;
 		struct sbuf *m;
 		uint8_t type;
 		unsigned char buf[65536];
@@ -424,7 +368,7 @@ test_corrupt_packet(void)
 		}
 		r = tr_wait_message(p.s, &type, &m, 2000);
 		CHECK(r == ERR_MAC_INVALID);
-		pair_close(&p);
+		trl_close(&p);
 	}
 }
 
@@ -605,7 +549,7 @@ test_flush_deadline(void)
 static int
 handover(const char *cipher, const char *mac, int held, struct sbuf **blobp)
 {
-	struct pair p;
+	struct trl_pair p;
 	struct sbuf *blob = sbuf_new(), *m;
 	const unsigned char *sid;
 	unsigned char sid1[64];
@@ -682,7 +626,7 @@ handover(const char *cipher, const char *mac, int held, struct sbuf **blobp)
 	for (i = got; i < held; i++) {
 		uint32_t v;
 
-		if ((r = wait_msg(p.s, p.c, &type, &m)) != 0 ||
+		if ((r = trl_wait_msg(p.s, p.c, &type, &m)) != 0 ||
 		    (r = sbuf_get_u32(m, &v)) != 0)
 			goto out;
 		if (type != 94 || v != (uint32_t)i || sbuf_len(m) !=
@@ -691,7 +635,7 @@ handover(const char *cipher, const char *mac, int held, struct sbuf **blobp)
 			goto out;
 		}
 	}
-	if (held == 0 && (r = wait_msg(p.c, p.s, &type, &m)) != 0)
+	if (held == 0 && (r = trl_wait_msg(p.c, p.s, &type, &m)) != 0)
 		goto out;
 	for (i = 0; i < 3; i++)
 		if ((r = roundtrip(p.c, p.s, (size_t)(1 + i * 5000), i)) != 0 ||
@@ -709,7 +653,7 @@ handover(const char *cipher, const char *mac, int held, struct sbuf **blobp)
 	if (r != 0)
 		fprintf(stderr, "handover %s %s held %d: %s\n", cipher, mac,
 		    held, err_str(r));
-	pair_close(&p);
+	trl_close(&p);
 	if (blobp != NULL && r == 0)
 		*blobp = blob;
 	else
@@ -725,7 +669,7 @@ test_export_import(void)
 	const char *macs[] = { "hmac-sha2-256", "umac-128-etm@openssh.com" };
 	struct sbuf *blob = NULL, *bad;
 	struct transport *t;
-	struct pair p;
+	struct trl_pair p;
 	size_t i, j;
 	int held;
 
@@ -788,7 +732,7 @@ test_export_import(void)
 	CHECK_ERR(tr_export(p.s, bad), ERR_INVALID_ARGUMENT);
 	sbuf_free(bad);
 	sbuf_free(blob);
-	pair_close(&p);
+	trl_close(&p);
 }
 
 int
