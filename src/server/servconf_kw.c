@@ -187,10 +187,9 @@ const struct sc_kw sc_keywords[] = {
 	{ "casignaturealgorithms", T_ALGS, M, F(ca_signature_algorithms), 0,
 	    &conf_alg_ca },
 	{ "pubkeyauthoptions", T_PKOPTS, M, F(pubkey_auth_options), 0, NULL },
-	{ "unusedconnectiontimeout", T_TIMENONE, M | KWF_NOTYET,
+	{ "unusedconnectiontimeout", T_TIMENONE, M,
 	    F(unused_connection_timeout), 0, NULL },
-	{ "channeltimeout", T_CHANTIMEOUT, M | KWF_NOTYET, F(channel_timeouts),
-	    0, NULL },
+	{ "channeltimeout", T_CHANTIMEOUT, M, F(channel_timeouts), 0, NULL },
 	{ "ipqos", T_IPQOS, M, F(ipqos_interactive), 0, NULL },
 	{ "debianbanner", T_FLAG, 0, F(debian_banner), 0, NULL },
 	/* Features we do not have: the value is checked, then logged. */

@@ -110,11 +110,11 @@ static const struct row good[] = {
 	{ "IPQoS none", NULL, "ipqos none none" },
 	{ "IPQoS af11 none", NULL, "ipqos af11 none" },
 	{ "IPQoS ef le", NULL, "ipqos ef le" },
-	{ "ChannelTimeout session=5m x11=1h", "Unsupported option "
-	    "ChannelTimeout", "channeltimeout session=5m x11=1h" },
+	{ "ChannelTimeout session=5m x11=1h", NULL,
+	    "channeltimeout session=5m x11=1h" },
 	{ "ChannelTimeout none", NULL, NULL },
-	{ "UnusedConnectionTimeout 1h30m", "Unsupported option "
-	    "UnusedConnectionTimeout", "unusedconnectiontimeout 5400" },
+	{ "UnusedConnectionTimeout 1h30m", NULL,
+	    "unusedconnectiontimeout 5400" },
 	{ "UnusedConnectionTimeout none", NULL,
 	    "unusedconnectiontimeout none" },
 	{ "UnusedConnectionTimeout 0", NULL, "unusedconnectiontimeout none" },
