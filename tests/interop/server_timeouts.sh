@@ -61,6 +61,20 @@ gone() {
 		_i=$((_i + 1)); [ $_i -gt 100 ] && return 1; sleep 0.1
 	done
 }
+# feed FILE PATTERN: a line every 0.5 s on stdout until PATTERN shows in
+# FILE (the remote command is up), then ten more; the count in FILE.n.
+# Under session:*=2s a command that is slow to start is idle time
+# unless input flows meanwhile, as with OpenSSH's sshd.
+feed() {
+	_n=0; _k=0
+	while [ $_k -lt 10 ] && [ $_n -lt 200 ]; do
+		echo "line $_n" || break
+		_n=$((_n + 1))
+		sleep 0.5
+		grep -q "$2" "$1" 2>/dev/null && _k=$((_k + 1))
+	done
+	echo $_n >"$1.n"
+}
 auth_text() { sed '/^path=/,$d' "$1"; }
 auth_path() { sed -n 's/^path=//p' "$1"; }
 
@@ -74,16 +88,15 @@ t0=$(now_ms)
 { ossh "$ME@127.0.0.1" 'sleep 12; echo done' >"$T/idle.out" 2>&1
   echo "$? $(since "$t0")" >"$T/idle.rc"; } &
 J=$!
-{ for i in 1 2 3 4 5 6 7 8 9 10; do echo "line $i"; sleep 0.5; done |
-      ossh "$ME@127.0.0.1" cat >"$T/busy.out" 2>&1
+{ feed "$T/busy.out" ready 2>/dev/null |
+      ossh "$ME@127.0.0.1" 'echo ready; cat' >"$T/busy.out" 2>&1
   echo $? >"$T/busy.rc"; } &
 J="$J $!"
 { ossh -o LogLevel=INFO -N "$ME@127.0.0.1" >"$T/unused.out" 2>&1
   echo "$? $(since "$t0")" >"$T/unused.rc"; } &
 J="$J $!"
-# Input keeps this one open while its shell starts, slow as that may be.
-{ for i in 1 2 3 4 5 6 7 8 9 10; do echo; sleep 0.5; done; } 2>/dev/null |
-    ossh "$ME@127.0.0.1" "$SHOW" >"$T/pk.ours" 2>&1
+feed "$T/pk.ours" path= 2>/dev/null | ossh "$ME@127.0.0.1" "$SHOW" \
+    >"$T/pk.ours" 2>&1
 wait $J
 
 read -r rc ms <"$T/idle.rc"
@@ -93,7 +106,8 @@ check "silent command closed by session:*=2s (status $rc, ${ms} ms)" \
 check "the closing is logged as OpenSSH logs it" \
     grep -q "channel 0: closing after 2 seconds of inactivity" "$T/sshd.log"
 check "command fed every 0.5 s runs to its end" \
-    cond '[ "$(cat "$T/busy.rc")" = 0 ] && [ "$(wc -l <"$T/busy.out")" = 10 ]'
+    cond '[ "$(cat "$T/busy.rc")" = 0 ] &&
+    [ "$(wc -l <"$T/busy.out")" = $(($(cat "$T/busy.out.n") + 1)) ]'
 read -r rc ms <"$T/unused.rc"
 check "ssh -N without channels hung up on (status $rc, ${ms} ms)" \
     cond '[ "$rc" = 255 ] && grep -q "closed by remote host" "$T/unused.out"'
