@@ -1,8 +1,8 @@
 /*
  * chan_priv.h: the inside of struct chan_set, shared by channel.c (the
  * table and the messages), chanio.c (fd I/O), changlobal.c (global
- * requests, watched fds) and connloop.c (the event loop on ev.h). Not
- * for other modules.
+ * requests, watched fds), connloop.c (the event loop on ev.h) and
+ * chantimeout.c (inactivity). Not for other modules.
  */
 #ifndef MOAT_CHAN_PRIV_H
 #define MOAT_CHAN_PRIV_H
@@ -72,6 +72,15 @@ struct chan_set {
 	int exit_when_idle;
 	int had_channel;
 
+	/* chantimeout.c: ChannelTimeout's lookup, global, unused. */
+	int (*timeout_fn)(void *, const char *);
+	void *timeout_arg;
+	int global_secs;
+	int64_t global_last_used;	/* ev_now_ms() */
+	struct ev_timer global_tm;
+	int unused_secs;
+	struct ev_timer unused_tm;
+
 	/* chan_log_refusal (chanlog.c): logged, counted since reported. */
 	unsigned int refusals_logged;
 	unsigned long refusals_unlogged;
@@ -108,6 +117,28 @@ struct sbuf *chan_msg_start(struct chan_set *cs, struct chan *c,
 void conn_end(struct chan_set *cs, int r);
 /* connloop.c: set up the set's timers (chan_set_new). */
 void conn_timers_init(struct chan_set *cs);
+
+/* channel.c: close every fd of c and drop what is buffered. */
+void chan_close_all_fds(struct chan *c);
+
+/*
+ * chantimeout.c: the timers (chan_set_new); a channel made (its type's
+ * interval looked up), possibly open now (a confirmation or its fds:
+ * the clock starts once both), being freed; the unused-connection
+ * count, after a channel came or went. chan_used(): fd I/O moved bytes.
+ */
+void chan_timeouts_init(struct chan_set *cs);
+void chan_idle_init(struct chan_set *cs, struct chan *c);
+void chan_idle_open(struct chan *c);
+void chan_idle_gone(struct chan_set *cs, struct chan *c);
+void chan_unused_check(struct chan_set *cs);
+void chan_used_now(struct chan *c);
+static inline void
+chan_used(struct chan *c)
+{
+	if (c->idle_secs > 0 || c->set->global_secs > 0)
+		chan_used_now(c);
+}
 
 /* chanlog.c: the count of unlogged refusals, when the set goes. */
 void chan_log_refusals_end(struct chan_set *cs);

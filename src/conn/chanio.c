@@ -68,6 +68,7 @@ chan_read_fd(struct chan_set *cs, struct chan *c, int ext)
 	if ((r = sbuf_consume_end(b, n - (size_t)got)) != 0)
 		return r;
 	c->remote_window -= (uint32_t)got;
+	chan_used(c);
 	return tr_msg_send(cs->t);
 }
 
@@ -90,6 +91,7 @@ chan_write_fd(struct chan_set *cs, struct chan *c, int ext)
 		return 0;
 	}
 	c->local_consumed += (uint32_t)n;
+	chan_used(c);
 	return sbuf_consume(buf, (size_t)n);
 }
 
@@ -120,6 +122,8 @@ chan_put_data(struct chan *c, struct sbuf *buf, int ext,
 		}
 		if (n < 0)
 			n = 0;
+		else if (n > 0)
+			chan_used(c);
 		c->local_consumed += (uint32_t)n;
 	}
 	if ((size_t)n == len)

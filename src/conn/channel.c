@@ -46,6 +46,7 @@ chan_set_new(struct transport *t)
 	cs->ev = ev;
 	cs->last_rx = chan_now();
 	conn_timers_init(cs);
+	chan_timeouts_init(cs);
 	return cs;
 }
 
@@ -74,6 +75,7 @@ chan_fd_close(struct chan *c, int *fdp)
 static void
 chan_free(struct chan_set *cs, struct chan *c)
 {
+	chan_idle_gone(cs, c);
 	if (c->ops != NULL && c->ops->free != NULL)
 		c->ops->free(cs, c);
 	chan_fd_close(c, &c->rfd);
@@ -95,6 +97,7 @@ chan_set_free(struct chan_set *cs)
 	if (cs == NULL)
 		return;
 	chan_log_refusals_end(cs);
+	cs->unused_secs = 0;	/* no more counting: all go */
 	for (i = 0; i < cs->nalloc; i++)
 		if (cs->chans[i] != NULL)
 			chan_free(cs, cs->chans[i]);
@@ -202,6 +205,7 @@ chan_alloc(struct chan_set *cs, const struct chan_ops *ops)
 	c->local_maxpacket = CHAN_MAXPACKET;
 	c->wbuf = sbuf_new();
 	c->ebuf = sbuf_new();
+	chan_idle_init(cs, c);
 	cs->chans[i] = c;
 	cs->count++;
 	cs->had_channel = 1;
@@ -235,6 +239,7 @@ chan_set_fds(struct chan *c, int rfd, int wfd, int efd,
 		if (c->efd_mode == CHAN_EFD_WRITE)
 			chan_fd_close(c, &c->efd);
 	}
+	chan_idle_open(c);
 }
 
 void
@@ -248,7 +253,7 @@ chan_close_write(struct chan *c)
 	sbuf_reset(c->ebuf);
 }
 
-static void
+void
 chan_close_all_fds(struct chan *c)
 {
 	chan_close_write(c);
@@ -505,6 +510,7 @@ chan_open_confirm(struct chan_set *cs, struct chan *c)
 		return ERR_INVALID_ARGUMENT;
 	c->open_pending = 0;
 	c->confirmed = 1;
+	chan_idle_open(c);
 	if ((b = tr_msg_start(cs->t,
 	    SSH2_MSG_CHANNEL_OPEN_CONFIRMATION)) == NULL)
 		return ERR_INTERNAL;
@@ -565,6 +571,7 @@ in_open_reply(struct chan_set *cs, struct sbuf *m, int ok)
 		    (r = sbuf_get_u32(m, &c->remote_maxpacket)) != 0)
 			return r;
 		c->confirmed = 1;
+		chan_idle_open(c);
 	} else if ((r = sbuf_get_u32(m, &reason)) == 0)
 		log_debug("channel %u: open failed, reason %u",
 		    c->local_id, reason);

@@ -44,6 +44,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ev.h"
 #include "sbuf.h"
 
 struct transport;
@@ -142,6 +143,13 @@ struct chan {
 	unsigned int close_rcvd:1;
 	unsigned int wfd_is_tty:1;	/* keep wfd open on the peer's EOF */
 	unsigned int open_pending:1;	/* peer's open awaits our answer */
+	unsigned int idle_closed:1;	/* closed for inactivity (or freed) */
+
+	/* Inactivity (chan_set_timeouts): the layer's, not the type's. */
+	int idle_secs;			/* 0: never closed for it */
+	int64_t last_used;		/* ev_now_ms() of the last fd I/O;
+					   0: the clock has not started */
+	struct ev_timer idle_tm;
 };
 
 /* NULL when no event loop can be had (no epoll instance). */
@@ -173,6 +181,26 @@ void chan_set_keepalive(struct chan_set *cs, int interval, int count_max,
 #define CHAN_REFUSAL_LOG_EVERY	60
 void chan_log_refusal(struct chan_set *cs, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/*
+ * Inactivity timeouts (sshd's ChannelTimeout and UnusedConnectionTimeout;
+ * see chantimeout.c). fn(arg, type) gives the seconds after which a
+ * channel that moved no data is closed (0: never); it is asked with the
+ * type's name when a channel is made (ops->type; the caller may map it
+ * to names of its own) and by chan_set_timeout_type(). A channel's clock
+ * starts when it is open both ways with fds attached; reads and writes
+ * on its fds that move bytes restart it. global_secs: every open channel
+ * is closed once none of them has moved data for that long. unused_secs:
+ * the loop ends (ERR_CONN_TIMEOUT, logged, no DISCONNECT sent) once the
+ * set has had no open channel for that long, counted from this call.
+ * 0 turns each off. arg must outlive the set.
+ */
+void chan_set_timeouts(struct chan_set *cs, int (*fn)(void *arg,
+    const char *type), void *arg, int global_secs, int unused_secs);
+/*
+ * Ask fn again for c under another name (e.g. "session:shell" once a
+ * session starts a shell). A running clock keeps its start.
+ */
+void chan_set_timeout_type(struct chan *c, const char *type);
 /*
  * Call cb(arg) once the loop has had nothing to do for ms milliseconds,
  * and again after each later burst of activity followed by as long a

@@ -42,6 +42,7 @@ auth_result_clear(struct auth_result *res)
 	if (res->sc != NULL)
 		servconf_free(res->sc);
 	x_free(res->method);
+	x_free(res->auth_info);
 	memset(res, 0, sizeof(*res));
 }
 

@@ -36,6 +36,7 @@ struct auth_result {
 	struct authopts *opts;		/* restrictions; never NULL on success */
 	struct servconf *sc;		/* settings with Match applied */
 	char *method;			/* "publickey", "password" */
+	char *auth_info;		/* ExposeAuthInfo's text, or NULL */
 	/*
 	 * Set when auth_serve() fails, for the exit status the listener
 	 * reads (PerSourcePenalties): a method other than "none" was tried;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "auth.h"
+#include "authinfo.h"
 #include "err.h"
 #include "kexalg.h"
 #include "log.h"
@@ -43,6 +44,7 @@ struct monitor {
 	int forced;			/* a key with command="..." logged in */
 	struct authopts *opts;		/* the restrictions of that last key */
 	char *method;			/* the last method that succeeded */
+	struct sbuf *authinfo;		/* each one's line (ExposeAuthInfo) */
 	struct sbuf *keys_used[MAX_KEYS_USED];
 	size_t nkeys_used;
 	int authenticated;
@@ -67,6 +69,7 @@ monitor_new(struct authority *backend, int fd)
 	m->in = sbuf_new();
 	m->out = sbuf_new();
 	m->ptys = ptyrecords_new();
+	m->authinfo = sbuf_new();
 	return m;
 }
 
@@ -87,6 +90,7 @@ monitor_free(struct monitor *m)
 	auth_chains_free(m->chains);
 	authopts_free(m->opts);
 	x_free(m->method);
+	sbuf_free(m->authinfo);
 	x_free(m->client);
 	ptyrecords_free(m->ptys);
 	sbuf_free(m->state);		/* wipes the keys it holds */
@@ -145,6 +149,8 @@ monitor_take_result(struct monitor *m, struct auth_result *res)
 	m->opts = NULL;
 	res->method = m->method;
 	m->method = NULL;
+	res->auth_info = x_strndup((const char *)sbuf_ptr(m->authinfo),
+	    sbuf_len(m->authinfo));
 }
 
 int
@@ -249,10 +255,12 @@ counted(struct monitor *m)
 
 /*
  * The backend said yes to method: a step of the user's chains, if
- * PermitRootLogin lets root in that way (as auth.c's root_allowed()).
+ * PermitRootLogin lets root in that way (as auth.c's root_allowed()),
+ * and a line of ExposeAuthInfo's text when it was due (authinfo.h).
  */
 static void
-record_success(struct monitor *m, const char *method)
+record_success(struct monitor *m, const char *method,
+    const unsigned char *blob, size_t bloblen, const char *info)
 {
 	if (m->pw->pw_uid == 0) {
 		int p = m->sc->permit_root_login, ok = 0;
@@ -269,6 +277,9 @@ record_success(struct monitor *m, const char *method)
 	}
 	x_free(m->method);
 	m->method = x_strdup(method);
+	if (auth_chains_allowed(m->chains, method) &&
+	    authinfo_add(m->authinfo, method, blob, bloblen, info) != 0)
+		log_error("monitor: %s: no ExposeAuthInfo line", method);
 	if (auth_chains_complete(m->chains, method))
 		m->chain_done = 1;
 }
@@ -411,7 +422,8 @@ op_pubkey_check(struct monitor *m, struct sbuf *q)
 			authopts_free(m->opts);
 			m->opts = opts;
 			opts = NULL;
-			record_success(m, "publickey");
+			record_success(m, "publickey", pq.blob, pq.bloblen,
+			    NULL);
 		}
 	}
 	r = answer(m, r);
@@ -428,7 +440,7 @@ op_hostbased_check(struct monitor *m, struct sbuf *q)
 {
 	struct authority_hostbased_req hq;
 	char *user = NULL, *service = NULL, *alg = NULL, *chost = NULL,
-	    *cuser = NULL;
+	    *cuser = NULL, *info;
 	int ok = 0, r;
 
 	memset(&hq, 0, sizeof(hq));
@@ -452,8 +464,13 @@ op_hostbased_check(struct monitor *m, struct sbuf *q)
 	hq.cuser = cuser;
 	if ((r = authority_hostbased_check(m->a, &hq, &ok)) == 0) {
 		r = sbuf_put_u8(m->out, ok != 0);
-		if (ok)
-			record_success(m, "hostbased");
+		if (ok) {
+			info = x_asprintf("client user \"%.100s\", client "
+			    "host \"%.100s\"", cuser, chost);
+			record_success(m, "hostbased", hq.blob, hq.bloblen,
+			    info);
+			x_free(info);
+		}
 	}
 	r = answer(m, r);
  out:
@@ -482,7 +499,7 @@ op_passwd_check(struct monitor *m, struct sbuf *q)
 	if ((r = authority_passwd_check(m->a, user, password, &ok)) == 0) {
 		r = sbuf_put_u8(m->out, ok != 0);
 		if (ok)
-			record_success(m, "password");
+			record_success(m, "password", NULL, 0, NULL);
 	}
 	r = answer(m, r);
  out:
@@ -575,7 +592,8 @@ op_kbdint(struct monitor *m, struct sbuf *q)
 		if (ok) {
 			/* PAM's verdict includes its account check. */
 			m->account_ok = 1;
-			record_success(m, "keyboard-interactive:pam");
+			record_success(m, "keyboard-interactive:pam", NULL,
+			    0, NULL);
 		}
 	} else if (r != ERR_AGAIN && r != ERR_FEATURE_UNSUPPORTED &&
 	    r != ERR_PERMISSION_DENIED)

@@ -196,7 +196,8 @@ const struct passwd *monitor_user(const struct monitor *m);
  * After the grant, what the monitor's own record says of the login, for
  * the session: a copy of the user's entry, the settings with Match
  * applied, the restrictions of the last key that succeeded (empty when
- * none), the last method. Moved into res (auth_result_clear() frees).
+ * none), the last method, the lines of ExposeAuthInfo's text (authinfo.h;
+ * "" when none). Moved into res (auth_result_clear() frees).
  */
 void monitor_take_result(struct monitor *m, struct auth_result *res);
 /* The MON_REQ_TRANSPORT_STATE blob once it came, else NULL; the caller's. */

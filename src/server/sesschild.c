@@ -58,6 +58,7 @@
 #define SESS_ISFTP_MAX_ARGS	64	/* words of an internal-sftp command */
 
 static int sess_chrooted;	/* session_set_chrooted() */
+static const char *sess_auth_info;	/* session_set_auth_info() */
 #define SESS_PIPE_SIZE	(1024 * 1024)	/* stdin/stdout pipes of a command */
 
 static const char *
@@ -124,6 +125,8 @@ build_env(struct session *s, const char *original_command,
 	    conn->lport);
 	sess_env_set(e, "SSH_CONNECTION", v);
 	x_free(v);
+	if (sess_auth_info != NULL)
+		sess_env_set(e, "SSH_USER_AUTH", sess_auth_info);
 	if (s->ptyfd != -1)
 		sess_env_set(e, "SSH_TTY", s->ttyname);
 	if (original_command != NULL)
@@ -370,6 +373,12 @@ void
 session_set_chrooted(int chrooted)
 {
 	sess_chrooted = chrooted;
+}
+
+void
+session_set_auth_info(const char *path)
+{
+	sess_auth_info = path;
 }
 
 void

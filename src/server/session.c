@@ -47,6 +47,7 @@
 #include "servconf.h"
 #include "session.h"
 #include "session_priv.h"
+#include "timeouts.h"
 #include "transport.h"
 
 /* "env" requests accepted per session; past it each is refused. */
@@ -187,6 +188,8 @@ req_exec(struct session *s, struct sbuf *b)
 	char *cmd = NULL;
 	int r;
 
+	/* OpenSSH's label for ChannelTimeout, as for each kind below. */
+	chan_set_timeout_type(s->c, "session:command");
 	if ((r = sbuf_get_cstring(b, &cmd, NULL)) == 0)
 		r = start(s, cmd);
 	x_free(cmd);
@@ -196,6 +199,7 @@ req_exec(struct session *s, struct sbuf *b)
 static int
 req_shell(struct session *s, struct sbuf *b)
 {
+	chan_set_timeout_type(s->c, "session:shell");
 	return start(s, NULL);
 }
 
@@ -203,7 +207,7 @@ static int
 req_subsystem(struct session *s, struct sbuf *b)
 {
 	const struct servconf *sc = s->conn->sc;
-	char *name = NULL;
+	char *name = NULL, *label;
 	size_t i;
 	int r;
 
@@ -216,6 +220,9 @@ req_subsystem(struct session *s, struct sbuf *b)
 		log_verbose("subsystem request for %.100s by user %s", name,
 		    s->conn->pw->pw_name);
 		s->is_subsystem = 1;
+		label = x_asprintf("session:subsystem:%s", name);
+		chan_set_timeout_type(s->c, label);
+		x_free(label);
 		if (sess_is_internal_sftp(sc->subsystems[i].command))
 			s->internal_sftp = SESS_ISFTP_RUN;
 		r = start(s, sc->subsystems[i].command);
@@ -574,6 +581,7 @@ session_serve(struct transport *t, const struct servconf *sc,
 		goto out;
 	chan_set_keepalive(conn.cs, sc->client_alive_interval,
 	    sc->client_alive_count_max, pw->pw_name, conn.raddr, conn.rport);
+	srv_timeouts_apply(conn.cs, sc);
 	/* Early in a turn: a child's exit concerns its channel. */
 	if ((r = ev_fd_add(chan_set_ev(conn.cs), sfd, EV_READ | EV_FIRST,
 	    sigchld_cb, conn.cs)) != 0)

@@ -71,6 +71,13 @@ void session_set_recorder(const struct session_recorder *r);
 void session_set_chrooted(int chrooted);
 
 /*
+ * ExposeAuthInfo: every session's environment names path (NULL: none)
+ * in SSH_USER_AUTH. The file is the caller's to write and to remove
+ * (authinfo.h); path must stay valid while sessions start.
+ */
+void session_set_auth_info(const char *path);
+
+/*
  * ChrootDirectory for pw: expand %h %u %%, then check that every
  * component is a directory owned by root and not writable by group or
  * others (OpenSSH's rule). *pathp is the expanded path (caller frees) or

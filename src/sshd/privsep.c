@@ -50,6 +50,7 @@
 #include <unistd.h>
 
 #include "auth.h"
+#include "authinfo.h"
 #include "authority.h"
 #include "err.h"
 #include "ev.h"
@@ -365,7 +366,7 @@ postauth_main(struct server *s, int in, int out, const struct tr_config *tc0,
 	struct tr_config tc = *tc0;
 	struct transport *t;
 	const char *what = NULL;
-	char *chroot_path = NULL;
+	char *chroot_path = NULL, *info_path = NULL;
 	int r;
 
 	log_set_sink(mon_log_sink, &mon);
@@ -404,8 +405,18 @@ postauth_main(struct server *s, int in, int out, const struct tr_config *tc0,
 	rec.logout = rec_logout;
 	rec.arg = hs.auth;
 	session_set_recorder(&rec);
+	/* ExposeAuthInfo: a file of the user's, as the user (inside a
+	 * ChrootDirectory too), removed when the connection ends. */
+	if (res->sc->expose_auth_info && res->auth_info != NULL &&
+	    authinfo_write(AUTHINFO_DIR, res->auth_info,
+	    strlen(res->auth_info), &info_path) == 0)
+		session_set_auth_info(info_path);
 	r = session_serve(t, res->sc, res->pw, res->opts, ci->raddr,
 	    ci->rport);
+	if (info_path != NULL) {
+		(void)unlink(info_path);
+		x_free(info_path);
+	}
 	tr_free(t);
 	_exit(r == 0 ? 0 : 1);
 }
