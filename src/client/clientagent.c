@@ -135,7 +135,7 @@ add_agent_only(struct ca_identity *id, const struct agent_identity *a)
 
 /* Connect and list; NULL when there is no agent to use. */
 static struct ca_agent *
-agent_open(const struct client_opts *o)
+agent_open(const struct client_opts *o, const struct transport *t)
 {
 	struct ca_agent *ag;
 	char *path = NULL;
@@ -151,6 +151,8 @@ agent_open(const struct client_opts *o)
 		return NULL;
 	}
 	x_free(path);
+	/* Before the keys are listed, so the agent knows the server. */
+	agent_bind_transport(fd, t, 0, "get_agent_identities");
 	ag = x_calloc(1, sizeof(*ag));
 	ag->fd = fd;
 	if ((r = agent_list(fd, &ag->ids, &ag->nids)) != 0) {
@@ -172,7 +174,7 @@ ca_agent_load(struct ca_ctx *c)
 	size_t i, j, n = 0;
 	char *moved, *taken;
 
-	if ((ag = agent_open(c->o)) == NULL)
+	if ((ag = agent_open(c->o, c->t)) == NULL)
 		return;
 	c->agent = ag;
 	for (i = 0; i < c->nids; i++)
