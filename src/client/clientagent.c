@@ -2,7 +2,9 @@
  * clientagent.c: the agent's keys in the client's publickey method.
  *
  * ca_agent_load() runs once the IdentityFile identities are loaded. It
- * finds the socket (IdentityAgent, else $SSH_AUTH_SOCK), lists the
+ * finds the socket (IdentityAgent, else $SSH_AUTH_SOCK), binds it to
+ * this server (session-bind@openssh.com, so an agent holding keys
+ * restricted to destinations knows where they would be used), lists the
  * agent's identities and rebuilds the identity list in OpenSSH's order:
  *
  *   1. file identities whose key the agent holds, in the agent's order
