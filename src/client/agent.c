@@ -26,6 +26,7 @@
 #include "key.h"
 #include "log.h"
 #include "mem.h"
+#include "transport.h"
 
 static const struct {
 	const char *alg;
@@ -419,4 +420,49 @@ agent_lock(int fd, int lock, const char *password)
 		r = simple_request(fd, req);
 	sbuf_free(req);
 	return r;
+}
+
+int
+agent_session_bind(int fd, const unsigned char *hk, size_t hklen,
+    const unsigned char *sid, size_t sidlen, const unsigned char *sig,
+    size_t siglen, int forwarding)
+{
+	struct sbuf *req = sbuf_new();
+	int r;
+
+	if ((r = sbuf_put_u8(req, SSH_AGENTC_EXTENSION)) != 0 ||
+	    (r = sbuf_put_cstring(req, AGENT_SESSION_BIND)) != 0 ||
+	    (r = sbuf_put_string(req, hk, hklen)) != 0 ||
+	    (r = sbuf_put_string(req, sid, sidlen)) != 0 ||
+	    (r = sbuf_put_string(req, sig, siglen)) != 0 ||
+	    (r = sbuf_put_u8(req, forwarding ? 1 : 0)) != 0)
+		goto out;
+	r = simple_request(fd, req);
+ out:
+	sbuf_free(req);
+	return r;
+}
+
+void
+agent_bind_transport(int fd, const struct transport *t, int forwarding,
+    const char *fn)
+{
+	const unsigned char *hk, *sid, *sig;
+	size_t hklen, sidlen, siglen;
+	int r;
+
+	if (t == NULL)
+		return;
+	sid = tr_session_id(t, &sidlen);
+	if ((r = tr_first_kex(t, &hk, &hklen, &sig, &siglen)) == 0 &&
+	    sidlen == 0)
+		r = ERR_INVALID_ARGUMENT;
+	if (r == 0 && (r = agent_session_bind(fd, hk, hklen, sid, sidlen,
+	    sig, siglen, forwarding)) == 0) {
+		log_debug("%s: bound agent to hostkey", fn);
+		return;
+	}
+	log_debug2("%s: ssh_agent_bind_hostkey: %s", fn,
+	    r == ERR_PERMISSION_DENIED ? "agent refused operation" :
+	    err_str(r));
 }

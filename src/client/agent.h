@@ -91,6 +91,27 @@ int agent_sign(int fd, const unsigned char *blob, size_t bloblen,
     struct sbuf *sig);
 /* The SIGN_REQUEST flags for signature algorithm alg (pure). */
 uint32_t agent_sign_flags(const char *alg);
+/*
+ * The session-bind@openssh.com extension (PROTOCOL.agent): tell the
+ * agent which server this connection is for: the server's host key blob
+ * hk, the session identifier sid and the server's signature sig over it
+ * from the first key exchange; forwarding set when the connection is
+ * relayed for a forwarded agent channel. 0 on SUCCESS,
+ * ERR_PERMISSION_DENIED when the agent refuses (or lacks the extension),
+ * ERR_PROTOCOL on any other answer.
+ */
+#define AGENT_SESSION_BIND	"session-bind@openssh.com"
+int agent_session_bind(int fd, const unsigned char *hk, size_t hklen,
+    const unsigned char *sid, size_t sidlen, const unsigned char *sig,
+    size_t siglen, int forwarding);
+/*
+ * agent_session_bind() with what the client's transport t kept of its
+ * first key exchange. A refusal is only logged, in ssh(1)'s words with
+ * fn (the caller's name in them), as it goes on without the binding.
+ */
+struct transport;
+void agent_bind_transport(int fd, const struct transport *t, int forwarding,
+    const char *fn);
 
 /*
  * ssh-add's requests. Each returns 0 when the agent answers SUCCESS,

@@ -8,9 +8,10 @@
  * all: with no agent the request is left out, as there. The server then
  * opens an "auth-agent@openssh.com" channel for each program on its
  * side that talks to the agent; each is connected here to the agent's
- * socket (a non-blocking Unix connect, which completes or fails at
- * once) and the channel layer relays the bytes both ways, never
- * reading them: the agent judges its own requests.
+ * socket (a Unix connect, which completes or fails at once), bound to
+ * this connection's server with session-bind@openssh.com (forwarding
+ * set) as ssh(1) does, and the channel layer then relays the bytes
+ * both ways, never reading them: the agent judges its own requests.
  *
  * Which socket: ForwardAgent's path, or the variable "$VAR" names
  * (unset: no forwarding); for "yes" the one IdentityAgent names, else
@@ -119,9 +120,8 @@ agent_chan_open(struct chan_set *cs, struct chan *c, struct sbuf *extra,
     uint32_t *reasonp, const char **descp)
 {
 	struct agent_fwd *af = c->type_arg;
-	int fd;
+	int fd = -1, r = ERR_SYSTEM;
 
-	(void)cs;
 	(void)extra;	/* the type carries no fields */
 	/* ssh(1) answers every refusal alike. */
 	*reasonp = SSH2_OPEN_ADMINISTRATIVELY_PROHIBITED;
@@ -133,12 +133,20 @@ agent_chan_open(struct chan_set *cs, struct chan *c, struct sbuf *extra,
 		log_debug("failure %s", c->ops->type);
 		return ERR_PERMISSION_DENIED;
 	}
-	if (af->path == NULL || (fd = fwd_unix_connect_fd(af->path)) == -1) {
+	if (af->path == NULL || (r = agent_connect(af->path, &fd)) != 0) {
 		log_debug("ssh_get_authentication_socket: %s",
-		    af->path == NULL ? "agent not present" : strerror(errno));
+		    af->path == NULL ? "agent not present" :
+		    r == ERR_SYSTEM ? strerror(errno) : err_str(r));
 		log_debug("failure %s", c->ops->type);
 		return ERR_SYSTEM;
 	}
+	/*
+	 * Tell the agent, before any byte is relayed, which server this
+	 * forwarded connection comes from (session-bind, forwarding set),
+	 * so keys restricted to destinations stay where they may go.
+	 */
+	agent_bind_transport(fd, chan_set_transport(cs), 1,
+	    "client_request_agent");
 	log_debug("confirm %s", c->ops->type);
 	chan_set_fds(c, fd, fd, -1, CHAN_EFD_NONE, 0);
 	return 0;

@@ -2,7 +2,9 @@
  * clientagent.c: the agent's keys in the client's publickey method.
  *
  * ca_agent_load() runs once the IdentityFile identities are loaded. It
- * finds the socket (IdentityAgent, else $SSH_AUTH_SOCK), lists the
+ * finds the socket (IdentityAgent, else $SSH_AUTH_SOCK), binds it to
+ * this server (session-bind@openssh.com, so an agent holding keys
+ * restricted to destinations knows where they would be used), lists the
  * agent's identities and rebuilds the identity list in OpenSSH's order:
  *
  *   1. file identities whose key the agent holds, in the agent's order
@@ -135,7 +137,7 @@ add_agent_only(struct ca_identity *id, const struct agent_identity *a)
 
 /* Connect and list; NULL when there is no agent to use. */
 static struct ca_agent *
-agent_open(const struct client_opts *o)
+agent_open(const struct client_opts *o, const struct transport *t)
 {
 	struct ca_agent *ag;
 	char *path = NULL;
@@ -151,6 +153,8 @@ agent_open(const struct client_opts *o)
 		return NULL;
 	}
 	x_free(path);
+	/* Before the keys are listed, so the agent knows the server. */
+	agent_bind_transport(fd, t, 0, "get_agent_identities");
 	ag = x_calloc(1, sizeof(*ag));
 	ag->fd = fd;
 	if ((r = agent_list(fd, &ag->ids, &ag->nids)) != 0) {
@@ -172,7 +176,7 @@ ca_agent_load(struct ca_ctx *c)
 	size_t i, j, n = 0;
 	char *moved, *taken;
 
-	if ((ag = agent_open(c->o)) == NULL)
+	if ((ag = agent_open(c->o, c->t)) == NULL)
 		return;
 	c->agent = ag;
 	for (i = 0; i < c->nids; i++)

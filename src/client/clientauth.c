@@ -389,11 +389,15 @@ client_auth_ex(struct transport *t, const struct client_opts *o,
 	if (a != NULL)
 		a->method = NULL;
 	ours = ours_list(o);
-	if (o->pubkey_authentication != 0)
-		ca_identities_load(&c);
-
 	if ((r = service_request(&c)) != 0)
 		goto out;
+	/*
+	 * After the first key exchange (done once the service is
+	 * accepted): the agent is bound to this server before its keys
+	 * are listed, as ssh(1) does.
+	 */
+	if (o->pubkey_authentication != 0)
+		ca_identities_load(&c);
 	warn_weak_kex(&c);
 	if (ca_request_start(&c, "none") == NULL) {
 		r = ERR_INTERNAL;

@@ -363,6 +363,19 @@ server_kex_reply(struct transport *t, uint8_t reply_type)
 	return r;
 }
 
+int
+tr_first_kex(const struct transport *t, const unsigned char **hkp,
+    size_t *hklenp, const unsigned char **sigp, size_t *siglenp)
+{
+	if (t->first_hostkey == NULL || t->first_sig == NULL)
+		return ERR_INVALID_ARGUMENT;
+	*hkp = t->first_hostkey;
+	*hklenp = t->first_hostkey_len;
+	*sigp = t->first_sig;
+	*siglenp = t->first_sig_len;
+	return 0;
+}
+
 /* Client: the server's reply arrived; check it and send NEWKEYS. */
 static int
 client_kex_reply(struct transport *t)
@@ -437,6 +450,12 @@ client_kex_reply(struct transport *t)
 		tr_disconnect(t, SSH2_DISCONNECT_HOST_KEY_NOT_VERIFIABLE,
 		    "Host key verification failed.");
 		goto out;
+	}
+	if (t->first_hostkey == NULL) {
+		t->first_hostkey = x_memdup(kblob, kbloblen);
+		t->first_hostkey_len = kbloblen;
+		t->first_sig = x_memdup(sig, siglen);
+		t->first_sig_len = siglen;
 	}
 	if ((r = derive_keys(t, K, H)) != 0 || (r = send_newkeys(t)) != 0)
 		goto out;

@@ -126,6 +126,8 @@ tr_free(struct transport *t)
 	x_free(t->peer_sig_algs);
 	x_free(t->peer_hostkey_algs);
 	x_wipe(t->session_id, sizeof(t->session_id));
+	x_free(t->first_hostkey);
+	x_free(t->first_sig);
 	x_freezero(t, sizeof(*t));
 }
 

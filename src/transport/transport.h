@@ -234,6 +234,15 @@ void tr_poll_done(struct transport *t);
 int tr_rekey(struct transport *t);
 
 const unsigned char *tr_session_id(const struct transport *t, size_t *lenp);
+/*
+ * Client: the server's host key blob (K_S, a key or certificate) and its
+ * signature over the exchange hash, as the first key exchange sent them
+ * (what session-bind@openssh.com hands the agent, with tr_session_id()).
+ * Pointers into t, valid until tr_free(). ERR_INVALID_ARGUMENT before
+ * the first exchange has been verified, or on the server.
+ */
+int tr_first_kex(const struct transport *t, const unsigned char **hkp,
+    size_t *hklenp, const unsigned char **sigp, size_t *siglenp);
 const char *tr_peer_version(const struct transport *t);
 int tr_is_server(const struct transport *t);
 /* Peer's server-sig-algs from ext-info (client role); NULL if none. */

@@ -118,6 +118,12 @@ struct transport {
 	char *negotiated[8];	/* names, for tr_negotiated() */
 	unsigned char session_id[64];
 	size_t session_id_len;
+	/*
+	 * Client: K_S and the signature of the first exchange, kept for
+	 * session-bind@openssh.com (a rekey leaves them as they are).
+	 */
+	unsigned char *first_hostkey, *first_sig;
+	size_t first_hostkey_len, first_sig_len;
 	uint64_t kex_time;	/* when the last exchange completed */
 	char *peer_sig_algs;	/* from the server's ext-info */
 	char *peer_hostkey_algs;	/* the peer's first KEXINIT's list */
