@@ -140,6 +140,7 @@ struct client_opts {
 	size_t ncanonical_cnames;
 	int fingerprint_hash;		/* enum key_fp_hash */
 	int syslog_facility;		/* LOG_USER... for -y */
+	int required_rsa_size;		/* RSA host and user keys (1024) */
 
 	void *priv;			/* private to readconf.c */
 };

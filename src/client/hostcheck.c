@@ -353,6 +353,13 @@ pre_check(struct hostcheck_ctx *c, const char *host, int port,
 	char *name;
 	int r;
 
+	/* RequiredRSASize: OpenSSH ends the connection at such a key. */
+	if (k->type == KEY_RSA && key_bits(k) <
+	    (unsigned int)c->o->required_rsa_size) {
+		log_error("Bad server host key: Invalid key length");
+		c->refused = 1;
+		return ERR_KEY_LENGTH;
+	}
 	if (revoked_by_file(c->o, k, cert)) {
 		c->refused = 1;
 		return ERR_KEY_REVOKED;

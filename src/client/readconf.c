@@ -64,7 +64,7 @@ client_opts_new(void)
 		&o->session_type, &o->permit_local_command,
 		&o->no_host_auth_localhost, &o->canonicalize_hostname,
 		&o->canonicalize_fallback_local, &o->canonicalize_max_dots,
-		&o->fingerprint_hash, &o->syslog_facility,
+		&o->fingerprint_hash, &o->syslog_facility, &o->required_rsa_size,
 	};
 	size_t i;
 

@@ -150,6 +150,7 @@ dump_more(const struct client_opts *o, FILE *f)
 	dump_str(f, "ignoreunknown", o->ignore_unknown);
 	dump_str(f, "knownhostscommand", o->known_hosts_command);
 	dump_str(f, "revokedhostkeys", o->revoked_host_keys);
+	fprintf(f, "requiredrsasize %d\n", o->required_rsa_size);
 }
 
 void

@@ -180,6 +180,7 @@ const struct rc_kw rc_keywords[] = {
 	    KEY_FP_SHA256 },
 	{ "syslogfacility", RT_FACILITY, F(syslog_facility), 0, NULL,
 	    LOG_USER },
+	{ "requiredrsasize", RT_INT, F(required_rsa_size), 0, NULL, 1024 },
 	{ NULL, RT_IGNORE, 0, 0, NULL, 0 },
 };
 
@@ -195,7 +196,6 @@ static const char *const ignored_keywords[] = {
 	"tunnel", "tunneldevice",
 	"logverbose", "casignaturealgorithms",
 	"securitykeyprovider", "pkcs11provider", "smartcarddevice",
-	"requiredrsasize",
 	"permitremoteopen",
 	"bindinterface", "useroaming",
 	"protocol", "usersh", "cipher", "rhostsrsaauthentication",

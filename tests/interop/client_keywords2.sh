@@ -1,0 +1,58 @@
+#!/bin/sh
+# ssh_config keywords at run time against our sshd, and their -G lines
+# and errors compared with Debian's ssh: RequiredRSASize.
+. "$(dirname "$0")/lib.sh"
+need ssh
+make_keys
+write_config </dev/null
+start_sshd
+mssh() {
+	"$BIN/ssh" -F /dev/null -o BatchMode=yes -o UserKnownHostsFile="$T/kh" \
+	    -o StrictHostKeyChecking=no -o IdentitiesOnly=yes "$@"
+}
+# -G KEYWORD CONFIG-LINES...: our line for it as Debian's ssh prints it.
+gcheck() {
+	kw=$1
+	shift
+	printf '%s\n' "$@" > "$T/gcfg"
+	ours=$("$BIN/ssh" -G -F "$T/gcfg" h 2>&1 | grep "^$kw ")
+	theirs=$(ssh -G -F "$T/gcfg" h 2>/dev/null </dev/null | grep "^$kw ")
+	check "-G $kw as OpenSSH ($*: $ours)" [ -n "$theirs" ] &&
+	    [ "$ours" = "$theirs" ]
+}
+# bad CONFIG-LINE: refused with Debian's first line and exit status.
+bad() {
+	printf '%s\n' "$1" > "$T/bcfg"
+	"$BIN/ssh" -G -F "$T/bcfg" h >/dev/null 2>"$T/bours"
+	so=$?
+	ssh -G -F "$T/bcfg" h >/dev/null 2>"$T/btheirs" </dev/null
+	st=$?
+	o=$(head -1 "$T/bours" | tr -d '\r')
+	t=$(head -1 "$T/btheirs" | tr -d '\r' | sed 's/Pseudo-terminal.*//')
+	check "bad '$1': as OpenSSH ($so: $o)" [ "$so" = "$st" ] &&
+	    [ "$o" = "$t" ]
+}
+
+# RequiredRSASize: the server's RSA host key (3072 bits) and our RSA
+# user key are refused below the size, taken at the default.
+gcheck requiredrsasize
+gcheck requiredrsasize "RequiredRSASize 4096"
+bad "RequiredRSASize big"
+out=$(mssh -i "$T/id_ed25519" -o HostKeyAlgorithms=rsa-sha2-256 \
+    -p "$PORT" "$ME@127.0.0.1" 'echo in' </dev/null 2>"$T/err")
+check "RequiredRSASize: a 3072-bit host key by default" [ "$out" = "in" ]
+out=$(mssh -i "$T/id_ed25519" -o HostKeyAlgorithms=rsa-sha2-256 \
+    -o RequiredRSASize=4096 -p "$PORT" "$ME@127.0.0.1" 'echo in' \
+    </dev/null 2>"$T/err")
+st=$?
+check "... refused below 4096 bits (exit $st)" [ -z "$out" ] && [ $st = 255 ]
+check "... with OpenSSH's message" \
+    grep -q "Bad server host key: Invalid key length" "$T/err"
+out=$(mssh -i "$T/id_rsa" -p "$PORT" "$ME@127.0.0.1" 'echo in' \
+    </dev/null 2>"$T/err")
+check "... an RSA user key of 3072 bits by default" [ "$out" = "in" ]
+out=$(mssh -v -i "$T/id_rsa" -o RequiredRSASize=4096 -p "$PORT" \
+    "$ME@127.0.0.1" 'echo in' </dev/null 2>"$T/err")
+check "... not below the size" [ -z "$out" ]
+check "... skipped (debug)" grep -q "Skipping key $T/id_rsa" "$T/err"
+finish
