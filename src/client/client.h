@@ -141,6 +141,7 @@ struct client_opts {
 	int fingerprint_hash;		/* enum key_fp_hash */
 	int syslog_facility;		/* LOG_USER... for -y */
 	int required_rsa_size;		/* RSA host and user keys (1024) */
+	char *ca_signature_algorithms;	/* resolved; of host cert CAs */
 
 	void *priv;			/* private to readconf.c */
 };

@@ -44,6 +44,7 @@
 #include "hostfile.h"
 #include "krl.h"
 #include "log.h"
+#include "match.h"
 #include "mem.h"
 
 const char *
@@ -468,6 +469,14 @@ hostcheck_verify_cert(void *arg, const struct key_cert *cert)
 	if (cert_check_reason(cert, (uint64_t)time(NULL), host, 1,
 	    &reason) != 0) {
 		log_error("%s", reason);
+		r = ERR_HOSTKEY_MISMATCH;
+		goto out;
+	}
+	/* CASignatureAlgorithms: what the CA may have signed with. */
+	if (cert->sig_alg == NULL || o->ca_signature_algorithms == NULL ||
+	    match_pattern_list(cert->sig_alg, o->ca_signature_algorithms,
+	    0) != 1) {
+		log_error("Certificate signed with disallowed algorithm");
 		r = ERR_HOSTKEY_MISMATCH;
 		goto out;
 	}

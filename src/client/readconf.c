@@ -107,6 +107,7 @@ client_opts_free(struct client_opts *o)
 		&o->forward_agent_sock,
 		&o->ignore_unknown, &o->local_command,
 		&o->known_hosts_command, &o->revoked_host_keys,
+		&o->ca_signature_algorithms,
 	};
 	size_t i;
 

@@ -462,6 +462,7 @@ finish_algs(struct client_opts *o)
 		{ "pubkeyacceptedalgorithms", L(pubkey_accepted_algorithms) },
 		{ "hostbasedacceptedalgorithms",
 		    L(hostbased_accepted_algorithms) },
+		{ "casignaturealgorithms", L(ca_signature_algorithms) },
 	};
 #undef L
 	size_t i;

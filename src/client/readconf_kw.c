@@ -181,6 +181,8 @@ const struct rc_kw rc_keywords[] = {
 	{ "syslogfacility", RT_FACILITY, F(syslog_facility), 0, NULL,
 	    LOG_USER },
 	{ "requiredrsasize", RT_INT, F(required_rsa_size), 0, NULL, 1024 },
+	{ "casignaturealgorithms", RT_ALGS, F(ca_signature_algorithms), 0,
+	    &conf_alg_ca, 0 },
 	{ NULL, RT_IGNORE, 0, 0, NULL, 0 },
 };
 
@@ -194,7 +196,7 @@ static const char *const ignored_keywords[] = {
 	"controlpersist", "ipqos",
 	"proxyusefdpass",
 	"tunnel", "tunneldevice",
-	"logverbose", "casignaturealgorithms",
+	"logverbose",
 	"securitykeyprovider", "pkcs11provider", "smartcarddevice",
 	"permitremoteopen",
 	"bindinterface", "useroaming",

@@ -1,14 +1,22 @@
 #!/bin/sh
 # ssh_config keywords at run time against our sshd, and their -G lines
-# and errors compared with Debian's ssh: RequiredRSASize.
+# and errors compared with Debian's ssh: RequiredRSASize,
+# CASignatureAlgorithms.
 . "$(dirname "$0")/lib.sh"
 need ssh
 make_keys
-write_config </dev/null
+ssh-keygen -q -t ed25519 -N '' -f "$T/hca"
+ssh-keygen -q -s "$T/hca" -I host -h -n 127.0.0.1 "$T/host_ed25519.pub"
+echo "@cert-authority [127.0.0.1]:* $(cat "$T/hca.pub")" > "$T/kh_ca"
+write_config <<EOF
+HostCertificate $T/host_ed25519-cert.pub
+EOF
 start_sshd
+# Defaults in a file: the command line's -o come first and win.
+printf '%s\n' "BatchMode yes" "IdentitiesOnly yes" \
+    "UserKnownHostsFile $T/kh" "StrictHostKeyChecking no" > "$T/cfg"
 mssh() {
-	"$BIN/ssh" -F /dev/null -o BatchMode=yes -o UserKnownHostsFile="$T/kh" \
-	    -o StrictHostKeyChecking=no -o IdentitiesOnly=yes "$@"
+	"$BIN/ssh" -F "$T/cfg" "$@"
 }
 # -G KEYWORD CONFIG-LINES...: our line for it as Debian's ssh prints it.
 gcheck() {
@@ -55,4 +63,25 @@ out=$(mssh -v -i "$T/id_rsa" -o RequiredRSASize=4096 -p "$PORT" \
     "$ME@127.0.0.1" 'echo in' </dev/null 2>"$T/err")
 check "... not below the size" [ -z "$out" ]
 check "... skipped (debug)" grep -q "Skipping key $T/id_rsa" "$T/err"
+
+# CASignatureAlgorithms: the algorithms a host certificate's CA may have
+# signed with (here ssh-ed25519).
+gcheck casignaturealgorithms "CASignatureAlgorithms ssh-ed25519,rsa-sha2-512"
+gcheck casignaturealgorithms "CASignatureAlgorithms ecdsa*,rsa-sha2-256"
+bad "CASignatureAlgorithms foo"
+bad "CASignatureAlgorithms"
+cmssh() {
+	mssh -i "$T/id_ed25519" -o UserKnownHostsFile="$T/kh_ca" \
+	    -o StrictHostKeyChecking=yes \
+	    -o HostKeyAlgorithms=ssh-ed25519-cert-v01@openssh.com \
+	    -p "$PORT" "$@" "$ME@127.0.0.1" 'echo in' </dev/null 2>"$T/err"
+}
+out=$(cmssh)
+check "CASignatureAlgorithms: a host certificate by default" [ "$out" = in ]
+out=$(cmssh -o CASignatureAlgorithms=ecdsa-sha2-nistp256,rsa-sha2-512)
+check "... refused when its CA's algorithm is not listed" [ -z "$out" ]
+check "... with OpenSSH's message" \
+    grep -q "Certificate signed with disallowed algorithm" "$T/err"
+out=$(cmssh -o CASignatureAlgorithms=-rsa*)
+check "... taken when it is (-rsa*)" [ "$out" = in ]
 finish
