@@ -142,6 +142,8 @@ struct client_opts {
 	int syslog_facility;		/* LOG_USER... for -y */
 	int required_rsa_size;		/* RSA host and user keys (1024) */
 	char *ca_signature_algorithms;	/* resolved; of host cert CAs */
+	int ipqos_interactive;		/* IP_TOS with a pty; -1: none */
+	int ipqos_bulk;			/* without one */
 
 	void *priv;			/* private to readconf.c */
 };

@@ -71,6 +71,8 @@ client_opts_new(void)
 	for (i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
 		*ints[i] = -1;
 	o->rekey_bytes = UINT64_MAX;
+	/* -1 is IPQoS "none": unset is -2. */
+	o->ipqos_interactive = o->ipqos_bulk = -2;
 	if ((pw = getpwuid(getuid())) != NULL) {
 		p->local_user = x_strdup(pw->pw_name);
 		p->home = x_strdup(pw->pw_dir);

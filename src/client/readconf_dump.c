@@ -128,6 +128,8 @@ dump_str(FILE *f, const char *kw, const char *v)
 static void
 dump_more(const struct client_opts *o, FILE *f)
 {
+	char a[8], b[8];
+
 	fprintf(f, "sessiontype %s\n",
 	    conf_enum_name(rc_enum_session, o->session_type));
 	fprintf(f, "connectionattempts %d\n", o->connection_attempts);
@@ -152,6 +154,8 @@ dump_more(const struct client_opts *o, FILE *f)
 	dump_str(f, "revokedhostkeys", o->revoked_host_keys);
 	fprintf(f, "requiredrsasize %d\n", o->required_rsa_size);
 	dump_str(f, "casignaturealgorithms", o->ca_signature_algorithms);
+	fprintf(f, "ipqos %s %s\n", rc_ipqos_name(o->ipqos_interactive, a),
+	    rc_ipqos_name(o->ipqos_bulk, b));
 }
 
 void

@@ -1,7 +1,7 @@
 #!/bin/sh
 # ssh_config keywords at run time against our sshd, and their -G lines
 # and errors compared with Debian's ssh: RequiredRSASize,
-# CASignatureAlgorithms.
+# CASignatureAlgorithms, IPQoS.
 . "$(dirname "$0")/lib.sh"
 need ssh
 make_keys
@@ -84,4 +84,48 @@ check "... with OpenSSH's message" \
     grep -q "Certificate signed with disallowed algorithm" "$T/err"
 out=$(cmssh -o CASignatureAlgorithms=-rsa*)
 check "... taken when it is (-rsa*)" [ "$out" = in ]
+
+# IPQoS: -G and errors as Debian's; the connection is marked interactive
+# with a pty, bulk otherwise (ss shows our socket's tos).
+gcheck ipqos
+gcheck ipqos "IPQoS af21 cs1"
+gcheck ipqos "IPQoS 0x04"
+gcheck ipqos "IPQoS none 0x11"
+gcheck ipqos "IPQoS CS1 Throughput"
+for v in "IPQoS foo" "IPQoS af11 bar" "IPQoS 300" "IPQoS -1" \
+    "IPQoS af11 cs1 ef" "IPQoS"; do
+	bad "$v"
+done
+# tos_during ARGS...: the tos of our ssh's socket while "ARGS... sleep 2"
+# runs, in $tos.
+tos_during() {
+	: > "$T/sshd.log"
+	mssh -i "$T/id_ed25519" -p "$PORT" "$@" "$ME@127.0.0.1" sleep 2 \
+	    </dev/null >/dev/null 2>&1 &
+	cpid=$!
+	tos=""
+	i=0
+	while [ -z "$tos" ] && [ $i -lt 100 ]; do
+		grep -q "Starting session" "$T/sshd.log" &&
+		    tos=$(ss -tn --tos state established \
+		    "( dport = :$PORT )" | grep -o "tos:0x[0-9a-f]*" | head -1)
+		i=$((i + 1))
+		sleep 0.05
+	done
+	wait $cpid
+}
+if command -v ss >/dev/null && ss -h 2>&1 | grep -q -- --tos; then
+	tos_during -T -o "IPQoS af11 cs1"
+	check "IPQoS af11 cs1: a session without a pty is marked cs1 ($tos)" \
+	    [ "$tos" = tos:0x20 ]
+	tos_during -tt -o "IPQoS af11 cs1"
+	check "... a pty session af11 ($tos)" [ "$tos" = tos:0x28 ]
+	tos_during -tt
+	check "IPQoS default: a pty session lowdelay ($tos)" \
+	    [ "$tos" = tos:0x10 ]
+	tos_during -T
+	check "... others throughput ($tos)" [ "$tos" = tos:0x8 ]
+else
+	echo "no ss with --tos: IPQoS marking not checked"
+fi
 finish
