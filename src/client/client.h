@@ -144,6 +144,9 @@ struct client_opts {
 	char *ca_signature_algorithms;	/* resolved; of host cert CAs */
 	int ipqos_interactive;		/* IP_TOS with a pty; -1: none */
 	int ipqos_bulk;			/* without one */
+	/* PermitRemoteOpen: "any", "none" or host:port (* for either). */
+	char *permit_remote_open[CO_MAX_LIST];
+	size_t npermit_remote_open;
 
 	void *priv;			/* private to readconf.c */
 };

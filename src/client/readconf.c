@@ -128,6 +128,7 @@ client_opts_free(struct client_opts *o)
 	free_arr(o->dynamic_forwards, o->ndynamic_forwards);
 	free_arr(o->canonical_domains, o->ncanonical_domains);
 	free_arr(o->canonical_cnames, o->ncanonical_cnames);
+	free_arr(o->permit_remote_open, o->npermit_remote_open);
 	if ((p = o->priv) != NULL) {
 		x_free(p->match_host);
 		x_free(p->local_user);

@@ -154,6 +154,10 @@ dump_more(const struct client_opts *o, FILE *f)
 	dump_str(f, "revokedhostkeys", o->revoked_host_keys);
 	fprintf(f, "requiredrsasize %d\n", o->required_rsa_size);
 	dump_str(f, "casignaturealgorithms", o->ca_signature_algorithms);
+	if (o->npermit_remote_open == 0)
+		fprintf(f, "permitremoteopen any\n");
+	dump_list(f, "permitremoteopen", o->permit_remote_open,
+	    o->npermit_remote_open, 1);
 	fprintf(f, "ipqos %s %s\n", rc_ipqos_name(o->ipqos_interactive, a),
 	    rc_ipqos_name(o->ipqos_bulk, b));
 }

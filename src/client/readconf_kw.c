@@ -182,6 +182,7 @@ const struct rc_kw rc_keywords[] = {
 	{ "syslogfacility", RT_FACILITY, F(syslog_facility), 0, NULL,
 	    LOG_USER },
 	{ "requiredrsasize", RT_INT, F(required_rsa_size), 0, NULL, 1024 },
+	{ "permitremoteopen", RT_PERMITOPEN, A(permit_remote_open), NULL, 0 },
 	{ "ipqos", RT_IPQOS, F(ipqos_interactive), F(ipqos_bulk), NULL, 0 },
 	{ "casignaturealgorithms", RT_ALGS, F(ca_signature_algorithms), 0,
 	    &conf_alg_ca, 0 },
@@ -200,7 +201,6 @@ static const char *const ignored_keywords[] = {
 	"tunnel", "tunneldevice",
 	"logverbose",
 	"securitykeyprovider", "pkcs11provider", "smartcarddevice",
-	"permitremoteopen",
 	"bindinterface", "useroaming",
 	"protocol", "usersh", "cipher", "rhostsrsaauthentication",
 	"rsaauthentication", "compressionlevel", "useprivilegedport",
@@ -684,6 +684,68 @@ ipqos_value(struct client_opts *o, const struct conf_at *at)
 	return 0;
 }
 
+/*
+ * "host:port" or "[host]:port", port a number or "*": 0, or -1 for no
+ * host (an unclosed '[', '/' for the colon), -2 for a bad port.
+ */
+static int
+permitopen_ok(const char *s)
+{
+	const char *p;
+	int port;
+
+	if (*s == '[') {
+		if ((p = strchr(s, ']')) == NULL)
+			return -1;
+		if (p[1] == '\0')
+			return -2;
+		if (p[1] != ':')
+			return -1;
+		p++;
+	} else if ((p = strpbrk(s, ":/")) == NULL)
+		return -2;
+	else if (*p == '/')
+		return -1;
+	p++;
+	if (strcmp(p, "*") == 0)
+		return 0;
+	if (conf_parse_int(p, &port) != 0 || port <= 0 || port > 65535)
+		return -2;
+	return 0;
+}
+
+/* PermitRemoteOpen: the first line sets the list; any/none alone. */
+static int
+permitopen_value(struct client_opts *o, const struct conf_at *at)
+{
+	char **argv = at->argv;
+	const char *src = at->src;
+	int i, r, line = at->line;
+
+	for (i = 1; i < at->argc; i++) {
+		if (strcasecmp(argv[i], "any") == 0 ||
+		    strcasecmp(argv[i], "none") == 0) {
+			if (at->argc > 2)
+				BAD("keyword %s \"%s\" argument must appear "
+				    "alone.", src, line, "permitremoteopen",
+				    argv[i]);
+		} else if ((r = permitopen_ok(argv[i])) == -1)
+			BAD("missing host in %s", src, line,
+			    "permitremoteopen");
+		else if (r != 0)
+			BAD("bad port number in %s", src, line,
+			    "permitremoteopen");
+	}
+	if (o->npermit_remote_open != 0)
+		return 0;
+	for (i = 1; i < at->argc; i++)
+		if (arr_add(o->permit_remote_open, &o->npermit_remote_open,
+		    argv[i]) != 0)
+			BAD("too many %s entries.", src, line,
+			    "permitremoteopen");
+	return 0;
+}
+
 int
 rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
     int argc, const char *rest, const char *src, int line)
@@ -716,6 +778,8 @@ rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 		return canon_value(o, kw, &at);
 	case RT_IPQOS:
 		return ipqos_value(o, &at);
+	case RT_PERMITOPEN:
+		return permitopen_value(o, &at);
 	case RT_IGNORE:
 		return 0;
 	default:

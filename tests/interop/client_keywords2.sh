@@ -1,7 +1,7 @@
 #!/bin/sh
 # ssh_config keywords at run time against our sshd, and their -G lines
 # and errors compared with Debian's ssh: RequiredRSASize,
-# CASignatureAlgorithms, IPQoS.
+# CASignatureAlgorithms, IPQoS, PermitRemoteOpen.
 . "$(dirname "$0")/lib.sh"
 need ssh
 make_keys
@@ -96,11 +96,11 @@ for v in "IPQoS foo" "IPQoS af11 bar" "IPQoS 300" "IPQoS -1" \
     "IPQoS af11 cs1 ef" "IPQoS"; do
 	bad "$v"
 done
-# tos_during ARGS...: the tos of our ssh's socket while "ARGS... sleep 2"
+# tos_during ARGS...: the tos of our ssh's socket while "ARGS... sleep 1"
 # runs, in $tos.
 tos_during() {
 	: > "$T/sshd.log"
-	mssh -i "$T/id_ed25519" -p "$PORT" "$@" "$ME@127.0.0.1" sleep 2 \
+	mssh -i "$T/id_ed25519" -p "$PORT" "$@" "$ME@127.0.0.1" sleep 1 \
 	    </dev/null >/dev/null 2>&1 &
 	cpid=$!
 	tos=""
@@ -127,5 +127,64 @@ if command -v ss >/dev/null && ss -h 2>&1 | grep -q -- --tos; then
 	check "... others throughput ($tos)" [ "$tos" = tos:0x8 ]
 else
 	echo "no ss with --tos: IPQoS marking not checked"
+fi
+
+# PermitRemoteOpen: the destinations -R's SOCKS (no target) may reach.
+gcheck permitremoteopen
+gcheck permitremoteopen "PermitRemoteOpen none"
+gcheck permitremoteopen "PermitRemoteOpen a:1 b*:* [::1]:22 :5 x:*"
+for v in "any b:1" "a:1 none" "foo" "a:x" "a:0" "a/5" "[a" "[a]" "[a]x:5" \
+    "a:5:6" "a:65536" ""; do
+	bad "PermitRemoteOpen $v"
+done
+if command -v curl >/dev/null 2>&1; then
+	mkdir "$T/www"
+	echo "the page" > "$T/www/page"
+	HP=$(free_port)
+	python3 -m http.server --bind 127.0.0.1 --directory "$T/www" "$HP" \
+	    >/dev/null 2>&1 &
+	at_exit "kill $! 2>/dev/null"
+	i=0
+	until ss -ltn "( sport = :$HP )" | grep -q ":$HP" || [ $i -gt 200 ]; do
+		i=$((i + 1))
+		sleep 0.05
+	done
+	# via OPENSPEC URLHOST: fetch http://URLHOST:$HP/page through -R's
+	# SOCKS with PermitRemoteOpen OPENSPEC, in $got; ssh's stderr in err.
+	via() {
+		R=$(free_port)
+		mssh -i "$T/id_ed25519" -p "$PORT" -R "$R" \
+		    -o "PermitRemoteOpen $1" "$ME@127.0.0.1" 'sleep 8' \
+		    </dev/null >/dev/null 2>"$T/err" &
+		spid=$!
+		i=0
+		until ss -ltn "( sport = :$R )" | grep -q ":$R" ||
+		    [ $i -gt 100 ]; do
+			i=$((i + 1))
+			sleep 0.05
+		done
+		got=$(curl -sS --max-time 10 --socks5-hostname \
+		    "127.0.0.1:$R" "http://$2:$HP/page" 2>&1)
+		kill $spid 2>/dev/null
+		wait $spid 2>/dev/null
+	}
+	via any localhost
+	check "PermitRemoteOpen any: reached" [ "$got" = "the page" ]
+	via none localhost
+	check "PermitRemoteOpen none: refused" [ "$got" != "the page" ]
+	check "... logged as OpenSSH" grep -q "Received request from 127.0.0.1 port $PORT to connect to host localhost port $HP, but the request was denied." "$T/err"
+	via "other:1 localhost:$HP" localhost
+	check "PermitRemoteOpen host:port listed: reached" \
+	    [ "$got" = "the page" ]
+	via "localhost:*" localhost
+	check "PermitRemoteOpen host:*: reached" [ "$got" = "the page" ]
+	via "*:$HP" 127.0.0.1
+	check "PermitRemoteOpen *:port: reached" [ "$got" = "the page" ]
+	via "127.0.0.1:$HP" localhost
+	check "... another name for the address: refused" [ "$got" != "the page" ]
+	via "localhost:1" localhost
+	check "... another port: refused" [ "$got" != "the page" ]
+else
+	echo "no curl: PermitRemoteOpen not checked at run time"
 fi
 finish
