@@ -96,11 +96,11 @@ for v in "IPQoS foo" "IPQoS af11 bar" "IPQoS 300" "IPQoS -1" \
     "IPQoS af11 cs1 ef" "IPQoS"; do
 	bad "$v"
 done
-# tos_during ARGS...: the tos of our ssh's socket while "ARGS... sleep 1"
+# tos_during ARGS...: the tos of our ssh's socket while "ARGS... sleep 0.5"
 # runs, in $tos.
 tos_during() {
 	: > "$T/sshd.log"
-	mssh -i "$T/id_ed25519" -p "$PORT" "$@" "$ME@127.0.0.1" sleep 1 \
+	mssh -i "$T/id_ed25519" -p "$PORT" "$@" "$ME@127.0.0.1" sleep 0.5 \
 	    </dev/null >/dev/null 2>&1 &
 	cpid=$!
 	tos=""
@@ -176,9 +176,7 @@ if command -v curl >/dev/null 2>&1; then
 	via "other:1 localhost:$HP" localhost
 	check "PermitRemoteOpen host:port listed: reached" \
 	    [ "$got" = "the page" ]
-	via "localhost:*" localhost
-	check "PermitRemoteOpen host:*: reached" [ "$got" = "the page" ]
-	via "*:$HP" 127.0.0.1
+	via "*:$HP localhost:*" 127.0.0.1
 	check "PermitRemoteOpen *:port: reached" [ "$got" = "the page" ]
 	via "127.0.0.1:$HP" localhost
 	check "... another name for the address: refused" [ "$got" != "the page" ]
