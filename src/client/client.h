@@ -140,6 +140,13 @@ struct client_opts {
 	size_t ncanonical_cnames;
 	int fingerprint_hash;		/* enum key_fp_hash */
 	int syslog_facility;		/* LOG_USER... for -y */
+	int required_rsa_size;		/* RSA host and user keys (1024) */
+	char *ca_signature_algorithms;	/* resolved; of host cert CAs */
+	int ipqos_interactive;		/* IP_TOS with a pty; -1: none */
+	int ipqos_bulk;			/* without one */
+	/* PermitRemoteOpen: "any", "none" or host:port (* for either). */
+	char *permit_remote_open[CO_MAX_LIST];
+	size_t npermit_remote_open;
 
 	void *priv;			/* private to readconf.c */
 };

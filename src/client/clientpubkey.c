@@ -394,6 +394,12 @@ ca_pubkey_next(struct ca_ctx *c)
 		}
 		if (id->pub == NULL && load_private(c, id) != 0)
 			continue;
+		if (id->pub->type == KEY_RSA && key_bits(id->pub) <
+		    (unsigned int)c->o->required_rsa_size) {
+			log_debug("Skipping key %s: Invalid key length",
+			    id->path);
+			continue;
+		}
 		if (id->cert != NULL) {
 			c->id_alg = cert_sigalg_for(ca_pick_sigalg(id->pub,
 			    tr_peer_sig_algs(c->t), NULL));

@@ -373,7 +373,8 @@ remote_target(struct chan_set *cs, struct chan *c, struct cl_fwd *f,
 		return fwd_unix_attach(c, f->spec.connect_path, reasonp,
 		    descp);
 	if (f->spec.connect_host == NULL)
-		return socks_rev_start(cs, c, &f->fc->rsocks, reasonp, descp);
+		return socks_rev_start(cs, c, f->fc->o, &f->fc->rsocks,
+		    reasonp, descp);
 	return fwd_chan_connect(cs, c, f->spec.connect_host,
 	    f->spec.connect_port, reasonp, descp);
 }

@@ -89,10 +89,12 @@ void socks_accept(struct chan_set *cs, int lfd);
 
 /* ---- socks_rev.c: -R [bind:]port, the SOCKS server on this side ---- */
 struct socks_rev;
-/* Serve SOCKS on forwarded-tcpip channel c (its open hook); the relay
- * goes on *listp. 0, or an error with *reasonp and *descp set. */
+/* Serve SOCKS on forwarded-tcpip channel c (its open hook), to the
+ * destinations o's PermitRemoteOpen allows; the relay goes on *listp.
+ * 0, or an error with *reasonp and *descp set. */
 int socks_rev_start(struct chan_set *cs, struct chan *c,
-    struct socks_rev **listp, uint32_t *reasonp, const char **descp);
+    const struct client_opts *o, struct socks_rev **listp,
+    uint32_t *reasonp, const char **descp);
 /* Close every relay on the list (after the connection loop). */
 void socks_rev_free_all(struct socks_rev **listp);
 

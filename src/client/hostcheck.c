@@ -44,6 +44,7 @@
 #include "hostfile.h"
 #include "krl.h"
 #include "log.h"
+#include "match.h"
 #include "mem.h"
 
 const char *
@@ -353,6 +354,13 @@ pre_check(struct hostcheck_ctx *c, const char *host, int port,
 	char *name;
 	int r;
 
+	/* RequiredRSASize: OpenSSH ends the connection at such a key. */
+	if (k->type == KEY_RSA && key_bits(k) <
+	    (unsigned int)c->o->required_rsa_size) {
+		log_error("Bad server host key: Invalid key length");
+		c->refused = 1;
+		return ERR_KEY_LENGTH;
+	}
 	if (revoked_by_file(c->o, k, cert)) {
 		c->refused = 1;
 		return ERR_KEY_REVOKED;
@@ -461,6 +469,14 @@ hostcheck_verify_cert(void *arg, const struct key_cert *cert)
 	if (cert_check_reason(cert, (uint64_t)time(NULL), host, 1,
 	    &reason) != 0) {
 		log_error("%s", reason);
+		r = ERR_HOSTKEY_MISMATCH;
+		goto out;
+	}
+	/* CASignatureAlgorithms: what the CA may have signed with. */
+	if (cert->sig_alg == NULL || o->ca_signature_algorithms == NULL ||
+	    match_pattern_list(cert->sig_alg, o->ca_signature_algorithms,
+	    0) != 1) {
+		log_error("Certificate signed with disallowed algorithm");
 		r = ERR_HOSTKEY_MISMATCH;
 		goto out;
 	}

@@ -64,13 +64,15 @@ client_opts_new(void)
 		&o->session_type, &o->permit_local_command,
 		&o->no_host_auth_localhost, &o->canonicalize_hostname,
 		&o->canonicalize_fallback_local, &o->canonicalize_max_dots,
-		&o->fingerprint_hash, &o->syslog_facility,
+		&o->fingerprint_hash, &o->syslog_facility, &o->required_rsa_size,
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
 		*ints[i] = -1;
 	o->rekey_bytes = UINT64_MAX;
+	/* -1 is IPQoS "none": unset is -2. */
+	o->ipqos_interactive = o->ipqos_bulk = -2;
 	if ((pw = getpwuid(getuid())) != NULL) {
 		p->local_user = x_strdup(pw->pw_name);
 		p->home = x_strdup(pw->pw_dir);
@@ -107,6 +109,7 @@ client_opts_free(struct client_opts *o)
 		&o->forward_agent_sock,
 		&o->ignore_unknown, &o->local_command,
 		&o->known_hosts_command, &o->revoked_host_keys,
+		&o->ca_signature_algorithms,
 	};
 	size_t i;
 
@@ -125,6 +128,7 @@ client_opts_free(struct client_opts *o)
 	free_arr(o->dynamic_forwards, o->ndynamic_forwards);
 	free_arr(o->canonical_domains, o->ncanonical_domains);
 	free_arr(o->canonical_cnames, o->ncanonical_cnames);
+	free_arr(o->permit_remote_open, o->npermit_remote_open);
 	if ((p = o->priv) != NULL) {
 		x_free(p->match_host);
 		x_free(p->local_user);

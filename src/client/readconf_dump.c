@@ -128,6 +128,8 @@ dump_str(FILE *f, const char *kw, const char *v)
 static void
 dump_more(const struct client_opts *o, FILE *f)
 {
+	char a[8], b[8];
+
 	fprintf(f, "sessiontype %s\n",
 	    conf_enum_name(rc_enum_session, o->session_type));
 	fprintf(f, "connectionattempts %d\n", o->connection_attempts);
@@ -150,6 +152,14 @@ dump_more(const struct client_opts *o, FILE *f)
 	dump_str(f, "ignoreunknown", o->ignore_unknown);
 	dump_str(f, "knownhostscommand", o->known_hosts_command);
 	dump_str(f, "revokedhostkeys", o->revoked_host_keys);
+	fprintf(f, "requiredrsasize %d\n", o->required_rsa_size);
+	dump_str(f, "casignaturealgorithms", o->ca_signature_algorithms);
+	if (o->npermit_remote_open == 0)
+		fprintf(f, "permitremoteopen any\n");
+	dump_list(f, "permitremoteopen", o->permit_remote_open,
+	    o->npermit_remote_open, 1);
+	fprintf(f, "ipqos %s %s\n", rc_ipqos_name(o->ipqos_interactive, a),
+	    rc_ipqos_name(o->ipqos_bulk, b));
 }
 
 void

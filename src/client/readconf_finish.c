@@ -462,6 +462,7 @@ finish_algs(struct client_opts *o)
 		{ "pubkeyacceptedalgorithms", L(pubkey_accepted_algorithms) },
 		{ "hostbasedacceptedalgorithms",
 		    L(hostbased_accepted_algorithms) },
+		{ "casignaturealgorithms", L(ca_signature_algorithms) },
 	};
 #undef L
 	size_t i;
@@ -524,6 +525,11 @@ finish_defaults(struct client_opts *o)
 		o->add_keys_to_agent_lifespan = 0;
 	if (o->connect_timeout <= 0)
 		o->connect_timeout = -1;
+	/* OpenSSH 9.2's IPQoS default: lowdelay, throughput. */
+	if (o->ipqos_interactive == -2) {
+		o->ipqos_interactive = 0x10;
+		o->ipqos_bulk = 0x08;
+	}
 	if (o->rekey_bytes == UINT64_MAX) {
 		o->rekey_bytes = 0;
 		o->rekey_seconds = 0;

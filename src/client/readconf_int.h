@@ -16,7 +16,8 @@ enum rc_type {
 	RT_FLAG, RT_INT, RT_TIME, RT_PORT, RT_STR, RT_REST, RT_ACCUM,
 	RT_FILES, RT_ALGS, RT_ENUM, RT_LOGLEVEL, RT_REKEY, RT_ESCAPE,
 	RT_IDENTITY, RT_SETENV, RT_AGENT, RT_MASK, RT_FWDAGENT, RT_ADDKEYS,
-	RT_CANON, RT_FPHASH, RT_FACILITY, RT_IGNORE,
+	RT_CANON, RT_FPHASH, RT_FACILITY, RT_IPQOS, RT_PERMITOPEN,
+	RT_IGNORE,
 };
 
 struct rc_kw {
@@ -54,6 +55,8 @@ int rc_kw_ignored(const char *name);
  */
 int rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
     int argc, const char *rest, const char *src, int line);
+/* An IPQoS value as -G shows it: a name, "none" or 0xNN (in buf). */
+const char *rc_ipqos_name(int v, char buf[8]);
 /* Algorithm list resolution for keyword name; caller frees *outp. */
 int rc_algs_resolve(const char *kwname, const char *spec, char **outp);
 

@@ -15,6 +15,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -180,6 +181,11 @@ const struct rc_kw rc_keywords[] = {
 	    KEY_FP_SHA256 },
 	{ "syslogfacility", RT_FACILITY, F(syslog_facility), 0, NULL,
 	    LOG_USER },
+	{ "requiredrsasize", RT_INT, F(required_rsa_size), 0, NULL, 1024 },
+	{ "permitremoteopen", RT_PERMITOPEN, A(permit_remote_open), NULL, 0 },
+	{ "ipqos", RT_IPQOS, F(ipqos_interactive), F(ipqos_bulk), NULL, 0 },
+	{ "casignaturealgorithms", RT_ALGS, F(ca_signature_algorithms), 0,
+	    &conf_alg_ca, 0 },
 	{ NULL, RT_IGNORE, 0, 0, NULL, 0 },
 };
 
@@ -190,13 +196,11 @@ static const char *const ignored_keywords[] = {
 	"gssapiserveridentity", "gssapirenewalforcesrekey",
 	"gssapikexalgorithms", "forwardx11", "forwardx11trusted",
 	"forwardx11timeout", "xauthlocation",
-	"controlpersist", "ipqos",
+	"controlpersist",
 	"proxyusefdpass",
 	"tunnel", "tunneldevice",
-	"logverbose", "casignaturealgorithms",
+	"logverbose",
 	"securitykeyprovider", "pkcs11provider", "smartcarddevice",
-	"requiredrsasize",
-	"permitremoteopen",
 	"bindinterface", "useroaming",
 	"protocol", "usersh", "cipher", "rhostsrsaauthentication",
 	"rsaauthentication", "compressionlevel", "useprivilegedport",
@@ -607,6 +611,141 @@ rekey_value(struct client_opts *o, const struct conf_at *at)
 	return 0;
 }
 
+/*
+ * IP_TOS values by name: DSCP class selectors and assured forwarding
+ * (RFC 2474, 2597), expedited forwarding, lower effort and the old ToS
+ * bits. -G prints the first name a value has, so 0x04 is "le".
+ */
+static const struct conf_enum ipqos_names[] = {
+	{ "af11", 0x28 }, { "af12", 0x30 }, { "af13", 0x38 },
+	{ "af21", 0x48 }, { "af22", 0x50 }, { "af23", 0x58 },
+	{ "af31", 0x68 }, { "af32", 0x70 }, { "af33", 0x78 },
+	{ "af41", 0x88 }, { "af42", 0x90 }, { "af43", 0x98 },
+	{ "cs0", 0x00 }, { "cs1", 0x20 }, { "cs2", 0x40 }, { "cs3", 0x60 },
+	{ "cs4", 0x80 }, { "cs5", 0xa0 }, { "cs6", 0xc0 }, { "cs7", 0xe0 },
+	{ "ef", 0xb8 }, { "le", 0x04 }, { "lowdelay", 0x10 },
+	{ "throughput", 0x08 }, { "reliability", 0x04 }, { NULL, 0 } };
+
+const char *
+rc_ipqos_name(int v, char buf[8])
+{
+	const struct conf_enum *e;
+
+	if (v < 0)
+		return "none";
+	for (e = ipqos_names; e->name != NULL; e++)
+		if (e->value == v)
+			return e->name;
+	snprintf(buf, 8, "0x%02x", (unsigned int)v & 0xff);
+	return buf;
+}
+
+/* A word of IPQoS: a name, "none" (-1) or a number 0..255 in C base. */
+static int
+ipqos_word(const char *s, int *vp)
+{
+	char *ep;
+	long v;
+
+	if (strcasecmp(s, "none") == 0) {
+		*vp = -1;
+		return 0;
+	}
+	if (conf_enum_lookup(ipqos_names, s, vp) == 0)
+		return 0;
+	errno = 0;
+	v = strtol(s, &ep, 0);
+	if (*s == '\0' || *ep != '\0' || errno != 0 || v < 0 || v > 255)
+		return ERR_CONFIG;
+	*vp = (int)v;
+	return 0;
+}
+
+/* IPQoS interactive [bulk]: one value stands for both. */
+static int
+ipqos_value(struct client_opts *o, const struct conf_at *at)
+{
+	char **argv = at->argv;
+	const char *src = at->src;
+	int line = at->line, v, w;
+
+	if (ipqos_word(argv[1], &v) != 0)
+		BAD("Bad IPQoS value: %s", src, line, argv[1]);
+	w = v;
+	if (at->argc > 2 && ipqos_word(argv[2], &w) != 0)
+		BAD("Bad IPQoS value: %s", src, line, argv[2]);
+	if (at->argc > 3)
+		BAD("keyword %s extra arguments at end of line", src, line,
+		    "ipqos");
+	if (o->ipqos_interactive == -2) {
+		o->ipqos_interactive = v;
+		o->ipqos_bulk = w;
+	}
+	return 0;
+}
+
+/*
+ * "host:port" or "[host]:port", port a number or "*": 0, or -1 for no
+ * host (an unclosed '[', '/' for the colon), -2 for a bad port.
+ */
+static int
+permitopen_ok(const char *s)
+{
+	const char *p;
+	int port;
+
+	if (*s == '[') {
+		if ((p = strchr(s, ']')) == NULL)
+			return -1;
+		if (p[1] == '\0')
+			return -2;
+		if (p[1] != ':')
+			return -1;
+		p++;
+	} else if ((p = strpbrk(s, ":/")) == NULL)
+		return -2;
+	else if (*p == '/')
+		return -1;
+	p++;
+	if (strcmp(p, "*") == 0)
+		return 0;
+	if (conf_parse_int(p, &port) != 0 || port <= 0 || port > 65535)
+		return -2;
+	return 0;
+}
+
+/* PermitRemoteOpen: the first line sets the list; any/none alone. */
+static int
+permitopen_value(struct client_opts *o, const struct conf_at *at)
+{
+	char **argv = at->argv;
+	const char *src = at->src;
+	int i, r, line = at->line;
+
+	for (i = 1; i < at->argc; i++) {
+		if (strcasecmp(argv[i], "any") == 0 ||
+		    strcasecmp(argv[i], "none") == 0) {
+			if (at->argc > 2)
+				BAD("keyword %s \"%s\" argument must appear "
+				    "alone.", src, line, "permitremoteopen",
+				    argv[i]);
+		} else if ((r = permitopen_ok(argv[i])) == -1)
+			BAD("missing host in %s", src, line,
+			    "permitremoteopen");
+		else if (r != 0)
+			BAD("bad port number in %s", src, line,
+			    "permitremoteopen");
+	}
+	if (o->npermit_remote_open != 0)
+		return 0;
+	for (i = 1; i < at->argc; i++)
+		if (arr_add(o->permit_remote_open, &o->npermit_remote_open,
+		    argv[i]) != 0)
+			BAD("too many %s entries.", src, line,
+			    "permitremoteopen");
+	return 0;
+}
+
 int
 rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
     int argc, const char *rest, const char *src, int line)
@@ -637,6 +776,10 @@ rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 		return addkeys_value(o, &at);
 	case RT_CANON:
 		return canon_value(o, kw, &at);
+	case RT_IPQOS:
+		return ipqos_value(o, &at);
+	case RT_PERMITOPEN:
+		return permitopen_value(o, &at);
 	case RT_IGNORE:
 		return 0;
 	default:

@@ -22,15 +22,19 @@
 #include <netdb.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "channel.h"
+#include "client.h"
 #include "err.h"
 #include "fwd_client.h"
 #include "log.h"
 #include "mem.h"
 #include "sbuf.h"
+#include "transport.h"
 
 #define RSK_MAX_REQ	1024
 #define RSK_BUF		(32 * 1024)
@@ -48,6 +52,7 @@ struct rsk_dir {
 struct socks_rev {
 	struct socks_rev *next, **prevp;
 	struct chan_set *cs;
+	const struct client_opts *o;	/* PermitRemoteOpen */
 	int b, t;
 	enum rsk_phase phase;
 	int state;		/* socks_parse's */
@@ -226,6 +231,65 @@ connected(struct socks_rev *r)
 	relay(r);
 }
 
+/*
+ * PermitRemoteOpen: 1 if host port may be connected to. Entries are
+ * "host:port" or "[host]:port"; "*" for the host or the port is any,
+ * other hosts are compared as they are (as OpenSSH does).
+ */
+static int
+open_permitted(const struct client_opts *o, const char *host, int port)
+{
+	const char *e, *p;
+	size_t i, hl;
+
+	if (o->npermit_remote_open == 0 ||
+	    strcasecmp(o->permit_remote_open[0], "any") == 0)
+		return 1;
+	for (i = 0; i < o->npermit_remote_open; i++) {
+		e = o->permit_remote_open[i];
+		if (*e == '[') {
+			e++;
+			if ((p = strchr(e, ']')) == NULL)
+				continue;
+			hl = (size_t)(p - e);
+			p++;
+		} else if ((p = strchr(e, ':')) == NULL)
+			continue;	/* "none" */
+		else
+			hl = (size_t)(p - e);
+		if (*p++ != ':')
+			continue;
+		if (strcmp(p, "*") != 0 && atoi(p) != port)
+			continue;
+		if ((hl == 1 && *e == '*') ||
+		    (strlen(host) == hl && strncmp(host, e, hl) == 0))
+			return 1;
+	}
+	return 0;
+}
+
+/* OpenSSH's line for a refused open, naming the server's address. */
+static void
+log_denied(const struct socks_rev *r)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	char addr[NI_MAXHOST] = "UNKNOWN", port[NI_MAXSERV] = "65535";
+	struct transport *t = chan_set_transport(r->cs);
+
+	if (t == NULL || getpeername(tr_fd_in(t), (struct sockaddr *)&ss,
+	    &len) != 0 || (ss.ss_family != AF_INET &&
+	    ss.ss_family != AF_INET6) || getnameinfo((struct sockaddr *)&ss,
+	    len, addr, sizeof(addr), port, sizeof(port),
+	    NI_NUMERICHOST | NI_NUMERICSERV) != 0) {
+		snprintf(addr, sizeof(addr), "UNKNOWN");
+		snprintf(port, sizeof(port), "65535");
+	}
+	log_info("Received request from %.100s port %s to connect to host "
+	    "%.100s port %d, but the request was denied.", addr, port,
+	    r->host, r->port);
+}
+
 static void
 start_connect(struct socks_rev *r, const struct socks_req *req)
 {
@@ -240,6 +304,11 @@ start_connect(struct socks_rev *r, const struct socks_req *req)
 	    r->port);
 	chan_set_unwatch(r->cs, r->b);
 	r->phase = RSK_CONNECT;
+	if (!open_permitted(r->o, r->host, r->port)) {
+		log_denied(r);
+		refuse(r);
+		return;
+	}
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
@@ -331,8 +400,9 @@ rsk_cb(struct chan_set *cs, int fd, short revents, void *arg)
 }
 
 int
-socks_rev_start(struct chan_set *cs, struct chan *c, struct socks_rev **listp,
-    uint32_t *reasonp, const char **descp)
+socks_rev_start(struct chan_set *cs, struct chan *c,
+    const struct client_opts *o, struct socks_rev **listp, uint32_t *reasonp,
+    const char **descp)
 {
 	struct socks_rev *r;
 	int sv[2];
@@ -345,6 +415,7 @@ socks_rev_start(struct chan_set *cs, struct chan *c, struct socks_rev **listp,
 	}
 	r = x_calloc(1, sizeof(*r));
 	r->cs = cs;
+	r->o = o;
 	r->b = sv[1];
 	r->t = -1;
 	r->in = sbuf_new();
