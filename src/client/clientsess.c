@@ -40,6 +40,7 @@
 #include "connect.h"
 #include "err.h"
 #include "ev.h"
+#include "fdio.h"
 #include "log.h"
 #include "match.h"
 #include "mem.h"
@@ -565,7 +566,7 @@ client_session(struct transport *t, const struct client_opts *o,
 	if ((r = setup_watchers(&s)) != 0)
 		goto out;
 	/* IPQoS: interactive for a session with a pty, bulk otherwise. */
-	client_set_ipqos(tr_fd_out(t), a->want_tty && !a->no_command ?
+	fd_set_tos(tr_fd_out(t), a->want_tty && !a->no_command ?
 	    o->ipqos_interactive : o->ipqos_bulk);
 	if (a->setup != NULL && (r = a->setup(s.cs, a->setup_arg)) != 0)
 		goto out;

@@ -342,21 +342,3 @@ client_proxyjump_command(const struct client_opts *o, const char *self,
 	return ERR_INVALID_ARGUMENT;
 }
 
-void
-client_set_ipqos(int fd, int tos)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-	int r = 0;
-
-	if (fd < 0 || tos < 0 ||
-	    getsockname(fd, (struct sockaddr *)&ss, &len) != 0)
-		return;
-	if (ss.ss_family == AF_INET)
-		r = setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos));
-	else if (ss.ss_family == AF_INET6)
-		r = setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &tos,
-		    sizeof(tos));
-	if (r != 0)
-		log_error("setsockopt IPQoS %d: %s", tos, strerror(errno));
-}

@@ -36,11 +36,6 @@ char *client_peer_desc(int fd_in, int fd_out);
 int client_peer_is_local(int fd);
 
 /*
- * IPQoS: mark fd's packets with tos (IP_TOS or IPV6_TCLASS). Nothing
- * for tos -1 ("none") or when fd is no IP socket (a ProxyCommand's pipe).
- */
-void client_set_ipqos(int fd, int tos);
-/*
  * The ProxyCommand that implements ProxyJump spec ("[user@]host[:port]"
  * list, comma-separated) with this program's own path; caller frees.
  * ERR_INVALID_ARGUMENT for a malformed specification.

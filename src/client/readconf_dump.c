@@ -158,8 +158,8 @@ dump_more(const struct client_opts *o, FILE *f)
 		fprintf(f, "permitremoteopen any\n");
 	dump_list(f, "permitremoteopen", o->permit_remote_open,
 	    o->npermit_remote_open, 1);
-	fprintf(f, "ipqos %s %s\n", rc_ipqos_name(o->ipqos_interactive, a),
-	    rc_ipqos_name(o->ipqos_bulk, b));
+	fprintf(f, "ipqos %s %s\n", conf_ipqos_name(o->ipqos_interactive, a),
+	    conf_ipqos_name(o->ipqos_bulk, b));
 }
 
 void

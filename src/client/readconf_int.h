@@ -56,7 +56,6 @@ int rc_kw_ignored(const char *name);
 int rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
     int argc, const char *rest, const char *src, int line);
 /* An IPQoS value as -G shows it: a name, "none" or 0xNN (in buf). */
-const char *rc_ipqos_name(int v, char buf[8]);
 /* Algorithm list resolution for keyword name; caller frees *outp. */
 int rc_algs_resolve(const char *kwname, const char *spec, char **outp);
 

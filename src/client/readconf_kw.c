@@ -611,56 +611,6 @@ rekey_value(struct client_opts *o, const struct conf_at *at)
 	return 0;
 }
 
-/*
- * IP_TOS values by name: DSCP class selectors and assured forwarding
- * (RFC 2474, 2597), expedited forwarding, lower effort and the old ToS
- * bits. -G prints the first name a value has, so 0x04 is "le".
- */
-static const struct conf_enum ipqos_names[] = {
-	{ "af11", 0x28 }, { "af12", 0x30 }, { "af13", 0x38 },
-	{ "af21", 0x48 }, { "af22", 0x50 }, { "af23", 0x58 },
-	{ "af31", 0x68 }, { "af32", 0x70 }, { "af33", 0x78 },
-	{ "af41", 0x88 }, { "af42", 0x90 }, { "af43", 0x98 },
-	{ "cs0", 0x00 }, { "cs1", 0x20 }, { "cs2", 0x40 }, { "cs3", 0x60 },
-	{ "cs4", 0x80 }, { "cs5", 0xa0 }, { "cs6", 0xc0 }, { "cs7", 0xe0 },
-	{ "ef", 0xb8 }, { "le", 0x04 }, { "lowdelay", 0x10 },
-	{ "throughput", 0x08 }, { "reliability", 0x04 }, { NULL, 0 } };
-
-const char *
-rc_ipqos_name(int v, char buf[8])
-{
-	const struct conf_enum *e;
-
-	if (v < 0)
-		return "none";
-	for (e = ipqos_names; e->name != NULL; e++)
-		if (e->value == v)
-			return e->name;
-	snprintf(buf, 8, "0x%02x", (unsigned int)v & 0xff);
-	return buf;
-}
-
-/* A word of IPQoS: a name, "none" (-1) or a number 0..255 in C base. */
-static int
-ipqos_word(const char *s, int *vp)
-{
-	char *ep;
-	long v;
-
-	if (strcasecmp(s, "none") == 0) {
-		*vp = -1;
-		return 0;
-	}
-	if (conf_enum_lookup(ipqos_names, s, vp) == 0)
-		return 0;
-	errno = 0;
-	v = strtol(s, &ep, 0);
-	if (*s == '\0' || *ep != '\0' || errno != 0 || v < 0 || v > 255)
-		return ERR_CONFIG;
-	*vp = (int)v;
-	return 0;
-}
-
 /* IPQoS interactive [bulk]: one value stands for both. */
 static int
 ipqos_value(struct client_opts *o, const struct conf_at *at)
@@ -669,10 +619,10 @@ ipqos_value(struct client_opts *o, const struct conf_at *at)
 	const char *src = at->src;
 	int line = at->line, v, w;
 
-	if (ipqos_word(argv[1], &v) != 0)
+	if (conf_parse_ipqos(argv[1], &v) != 0)
 		BAD("Bad IPQoS value: %s", src, line, argv[1]);
 	w = v;
-	if (at->argc > 2 && ipqos_word(argv[2], &w) != 0)
+	if (at->argc > 2 && conf_parse_ipqos(argv[2], &w) != 0)
 		BAD("Bad IPQoS value: %s", src, line, argv[2]);
 	if (at->argc > 3)
 		BAD("keyword %s extra arguments at end of line", src, line,

@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -272,4 +273,54 @@ conf_parse_mode(const char *s)
 			return -1;
 	}
 	return v;
+}
+
+/*
+ * IP_TOS values by name (RFC 2474 class selectors, RFC 2597 assured
+ * forwarding, RFC 3246 expedited forwarding, RFC 8622 lower effort,
+ * RFC 1349 ToS bits). A value prints as its first name, so the order
+ * decides how 0x04 prints ("le", not "reliability").
+ */
+static const struct conf_enum ipqos_names[] = {
+	{ "af11", 0x28 }, { "af12", 0x30 }, { "af13", 0x38 },
+	{ "af21", 0x48 }, { "af22", 0x50 }, { "af23", 0x58 },
+	{ "af31", 0x68 }, { "af32", 0x70 }, { "af33", 0x78 },
+	{ "af41", 0x88 }, { "af42", 0x90 }, { "af43", 0x98 },
+	{ "cs0", 0x00 }, { "cs1", 0x20 }, { "cs2", 0x40 }, { "cs3", 0x60 },
+	{ "cs4", 0x80 }, { "cs5", 0xa0 }, { "cs6", 0xc0 }, { "cs7", 0xe0 },
+	{ "ef", 0xb8 }, { "le", 0x04 }, { "lowdelay", 0x10 },
+	{ "throughput", 0x08 }, { "reliability", 0x04 }, { NULL, 0 } };
+
+int
+conf_parse_ipqos(const char *s, int *vp)
+{
+	char *ep;
+	long v;
+
+	if (strcasecmp(s, "none") == 0) {
+		*vp = -1;
+		return 0;
+	}
+	if (conf_enum_lookup(ipqos_names, s, vp) == 0)
+		return 0;
+	errno = 0;
+	v = strtol(s, &ep, 0);
+	if (*s == '\0' || *ep != '\0' || errno != 0 || v < 0 || v > 255)
+		return ERR_CONFIG;
+	*vp = (int)v;
+	return 0;
+}
+
+const char *
+conf_ipqos_name(int v, char buf[8])
+{
+	const struct conf_enum *e;
+
+	if (v < 0)
+		return "none";
+	for (e = ipqos_names; e->name != NULL; e++)
+		if (e->value == v)
+			return e->name;
+	snprintf(buf, 8, "0x%02x", (unsigned int)v & 0xff);
+	return buf;
 }

@@ -85,5 +85,12 @@ long conf_parse_time(const char *s);
 int conf_parse_size(const char *s, uint64_t *vp);
 /* An octal file mode mask 0..0777 (text after the digits ignored); -1. */
 int conf_parse_mode(const char *s);
+/*
+ * One word of IPQoS: a DSCP/ToS name, "none" (-1) or a number 0..255 in
+ * C base; 0 or ERR_CONFIG. conf_ipqos_name() prints a value back as
+ * sshd -T and ssh -G do: its first name, "none", or 0xNN in buf.
+ */
+int conf_parse_ipqos(const char *s, int *vp);
+const char *conf_ipqos_name(int v, char buf[8]);
 
 #endif

@@ -6,6 +6,11 @@
  * (ERR_SYSTEM, errno EPIPE) rather than a SIGPIPE; other descriptors are
  * written with write(). fd_read_full() returns ERR_CONN_CLOSED when the
  * descriptor reaches end of file first.
+ *
+ * fd_set_tos() is IPQoS: it marks a socket's packets with tos (IP_TOS,
+ * or IPV6_TCLASS on an IPv6 socket). Nothing for tos -1 ("none") or a
+ * descriptor that is no IP socket (a ProxyCommand's pipe, sshd -i from
+ * a pipe); a failure is logged, not fatal.
  */
 #ifndef MOAT_FDIO_H
 #define MOAT_FDIO_H
@@ -14,5 +19,6 @@
 
 int fd_read_full(int fd, void *buf, size_t len);
 int fd_write_full(int fd, const void *buf, size_t len);
+void fd_set_tos(int fd, int tos);
 
 #endif

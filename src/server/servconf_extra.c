@@ -30,22 +30,6 @@
 
 #define FIELD(sc, off, T) ((T *)(void *)((char *)(sc) + (off)))
 
-/*
- * IP_TOS values by name (RFC 2474 class selectors, RFC 2597 assured
- * forwarding, RFC 3246 expedited forwarding, RFC 8622 lower effort,
- * RFC 1349 ToS bits). sshd -T prints the first name of a value, so the
- * order decides how 0x04 prints ("le", not "reliability").
- */
-static const struct conf_enum ipqos_names[] = {
-	{ "af11", 0x28 }, { "af12", 0x30 }, { "af13", 0x38 },
-	{ "af21", 0x48 }, { "af22", 0x50 }, { "af23", 0x58 },
-	{ "af31", 0x68 }, { "af32", 0x70 }, { "af33", 0x78 },
-	{ "af41", 0x88 }, { "af42", 0x90 }, { "af43", 0x98 },
-	{ "cs0", 0x00 }, { "cs1", 0x20 }, { "cs2", 0x40 }, { "cs3", 0x60 },
-	{ "cs4", 0x80 }, { "cs5", 0xa0 }, { "cs6", 0xc0 }, { "cs7", 0xe0 },
-	{ "ef", 0xb8 }, { "le", 0x04 }, { "lowdelay", 0x10 },
-	{ "throughput", 0x08 }, { "reliability", 0x04 }, { NULL, 0 } };
-
 static const struct conf_enum fp_names[] = {
 	{ "MD5", KEY_FP_MD5 }, { "SHA1", KEY_FP_SHA1 },
 	{ "SHA256", KEY_FP_SHA256 }, { "SHA384", KEY_FP_SHA384 },
@@ -54,27 +38,6 @@ static const struct conf_enum fp_names[] = {
 static const struct conf_enum pkopt_names[] = {
 	{ "touch-required", SC_PKOPT_TOUCH },
 	{ "verify-required", SC_PKOPT_VERIFY }, { NULL, 0 } };
-
-/* One IPQoS word: a name, "none" (-1) or a number 0..255 (C base). */
-static int
-parse_ipqos(const char *s, int *vp)
-{
-	char *ep;
-	long v;
-
-	if (strcasecmp(s, "none") == 0) {
-		*vp = -1;
-		return 0;
-	}
-	if (conf_enum_lookup(ipqos_names, s, vp) == 0)
-		return 0;
-	errno = 0;
-	v = strtol(s, &ep, 0);
-	if (*s == '\0' || *ep != '\0' || errno != 0 || v < 0 || v > 255)
-		return ERR_CONFIG;
-	*vp = (int)v;
-	return 0;
-}
 
 /* "type=interval": a type and an interval conf_parse_time() takes. */
 static int
@@ -180,7 +143,7 @@ sc_extra_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 		return 0;
 	case T_IPQOS:
 		for (i = 1; i < argc; i++)
-			if (parse_ipqos(argv[i], i == 1 ? &v : &w) != 0) {
+			if (conf_parse_ipqos(argv[i], i == 1 ? &v : &w) != 0) {
 				log_error("%s line %d: Bad IPQoS value: %s",
 				    src, line, argv[i]);
 				return ERR_CONFIG;
@@ -284,20 +247,6 @@ sc_extra_defaults(struct servconf *sc)
 }
 
 const char *
-sc_ipqos_name(int v, char buf[8])
-{
-	const struct conf_enum *e;
-
-	if (v < 0)
-		return "none";
-	for (e = ipqos_names; e->name != NULL; e++)
-		if (e->value == v)
-			return e->name;
-	snprintf(buf, 8, "0x%02x", (unsigned int)v & 0xff);
-	return buf;
-}
-
-const char *
 sc_fingerprint_hash_name(int v)
 {
 	return conf_enum_name(fp_names, v);
@@ -323,8 +272,8 @@ sc_extra_dump_ipqos(const struct servconf *sc, FILE *f)
 {
 	char a[8], b[8];
 
-	fprintf(f, "ipqos %s %s\n", sc_ipqos_name(sc->ipqos_interactive, a),
-	    sc_ipqos_name(sc->ipqos_bulk, b));
+	fprintf(f, "ipqos %s %s\n", conf_ipqos_name(sc->ipqos_interactive, a),
+	    conf_ipqos_name(sc->ipqos_bulk, b));
 }
 
 void

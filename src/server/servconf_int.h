@@ -111,7 +111,6 @@ void sc_extra_free(struct servconf *sc, const struct sc_kw *kw);
 void sc_extra_defaults(struct servconf *sc);
 /* Whether kw's value in sc asks for something (not no, none, 0). */
 int sc_extra_is_on(const struct servconf *sc, const struct sc_kw *kw);
-const char *sc_ipqos_name(int v, char buf[8]);
 const char *sc_fingerprint_hash_name(int v);
 void sc_extra_dump_pkopts(const struct servconf *sc, FILE *f);
 void sc_extra_dump_ipqos(const struct servconf *sc, FILE *f);

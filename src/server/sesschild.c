@@ -37,6 +37,7 @@
 #include "authopts.h"
 #include "channel.h"
 #include "err.h"
+#include "fdio.h"
 #include "fwd_agent.h"
 #include "installdirs.h"
 #include "log.h"
@@ -486,7 +487,7 @@ sess_spawn(struct session *s, const char *command,
 	    s->ptyfd != -1 ? " on " : "", s->ptyfd != -1 ? s->ttyname : "",
 	    s->conn->pw->pw_name, s->conn->raddr, s->conn->rport, s->id);
 	/* OpenSSH's rule: a pty session is interactive, others bulk. */
-	sess_set_ipqos(s->conn->sockfd, s->ptyfd != -1 ?
+	fd_set_tos(s->conn->sockfd, s->ptyfd != -1 ?
 	    s->conn->sc->ipqos_interactive : s->conn->sc->ipqos_bulk);
 	if ((pid = fork()) == -1) {
 		log_error("fork: %s", strerror(errno));

@@ -100,12 +100,6 @@ int sess_become_user(const struct passwd *pw, const char *chroot_path,
 /* ---- helpers, exposed for tests ---- */
 
 
-/*
- * IPQoS: mark the connection's packets with tos (IP_TOS, or
- * IPV6_TCLASS on an IPv6 socket); -1 ("none") leaves them alone, as
- * does an fd that is not a socket. A failure is logged, not fatal.
- */
-void sess_set_ipqos(int fd, int tos);
 
 /* Signal name ("TERM") to number, -1 if unknown; and back. */
 int sess_signal_number(const char *name);

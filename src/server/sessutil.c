@@ -164,23 +164,3 @@ sess_env_read_file(struct sess_env *e, const struct servconf *sc,
 	fclose(f);
 }
 
-void
-sess_set_ipqos(int fd, int tos)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-
-	if (fd < 0 || tos < 0 ||
-	    getsockname(fd, (struct sockaddr *)&ss, &len) != 0)
-		return;
-	if (ss.ss_family == AF_INET6) {
-		if (setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &tos,
-		    sizeof(tos)) != 0)
-			log_error("setsockopt IPV6_TCLASS %d: %s", tos,
-			    strerror(errno));
-	} else if (ss.ss_family == AF_INET) {
-		if (setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)) != 0)
-			log_error("setsockopt IP_TOS %d: %s", tos,
-			    strerror(errno));
-	}
-}

@@ -159,11 +159,37 @@ test_values(void)
 	CHECK_STR(conf_enum_name(conf_yesno, 7), "unknown");
 }
 
+/* IPQoS words, both configurations' reader and printer. */
+static void
+test_ipqos(void)
+{
+	char buf[8];
+	int v = 0;
+
+	CHECK_OK(conf_parse_ipqos("AF21", &v));
+	CHECK(v == 0x48);
+	CHECK_OK(conf_parse_ipqos("none", &v));
+	CHECK(v == -1);
+	CHECK_OK(conf_parse_ipqos("0x2e", &v));
+	CHECK(v == 0x2e);
+	CHECK_OK(conf_parse_ipqos("010", &v));	/* C base: octal */
+	CHECK(v == 8);
+	CHECK_ERR(conf_parse_ipqos("256", &v), ERR_CONFIG);
+	CHECK_ERR(conf_parse_ipqos("-1", &v), ERR_CONFIG);
+	CHECK_ERR(conf_parse_ipqos("af14", &v), ERR_CONFIG);
+	CHECK_ERR(conf_parse_ipqos("", &v), ERR_CONFIG);
+	CHECK_STR(conf_ipqos_name(-1, buf), "none");
+	CHECK_STR(conf_ipqos_name(0x04, buf), "le");	/* not "reliability" */
+	CHECK_STR(conf_ipqos_name(0x10, buf), "lowdelay");
+	CHECK_STR(conf_ipqos_name(0x2e, buf), "0x2e");
+}
+
 int
 main(void)
 {
 	test_split();
 	test_many_words();
 	test_values();
+	test_ipqos();
 	return TEST_DONE();
 }
