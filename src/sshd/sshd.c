@@ -50,6 +50,9 @@
 #include "sshd.h"
 #include "transport.h"
 
+/* -R is internal: the listener re-executes itself with it. */
+#define OPTSTRING "46C:DE:Gc:def:g:h:iqo:p:RtTu:V"
+
 static void
 usage(void)
 {
@@ -579,8 +582,7 @@ main(int argc, char **argv)
 	for (i = 1; i < argc; i++)
 		srv.rexec_argv[i + 1] = argv[i];
 	srv.sc = servconf_new();
-	while ((ch = getopt(argc, argv,
-	    "46C:DE:Gc:def:g:h:iqo:p:RtTu:V")) != -1)
+	while ((ch = getopt(argc, argv, OPTSTRING)) != -1)
 		parse_flag(ch, &c);
 	if (optind < argc)
 		usage();

@@ -82,7 +82,7 @@ getopt_letters() {
 	grep "$2" "$1" | head -1 | sed 's/.*"\([^"]*\)".*/\1/' |
 	    tr -d ':+' | fold -w1 | grep -v '^R$' | sort -u
 }
-getopt_letters "$SRC/src/sshd/sshd.c" 'getopt(argc, argv, "' >"$T/sshd.flags"
+getopt_letters "$SRC/src/sshd/sshd.c" '#define OPTSTRING' >"$T/sshd.flags"
 flags "$MAN/sshd.8" >"$T/sshd.have"
 check_list "sshd.8 describes every flag" "$T/sshd.flags" "$T/sshd.have"
 # ssh's -R is a real flag (remote forwarding): put it back.
