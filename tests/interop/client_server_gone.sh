@@ -15,7 +15,10 @@ need ssh
 HELPER=$(dirname "$0")/hostile_server.py
 make_keys
 write_config </dev/null
-start_sshd
+# The whole of stderr is compared, so nothing from the account's shell
+# start-up files may join it: bash run by sshd reads ~/.bashrc only at
+# shell level 1, and SHLVL=1 in the session makes it level 2.
+start_sshd -o "SetEnv SHLVL=1"
 N=0
 
 # run_client CLIENT KIND MODE [SSH ARGS...]: the helper in KIND/MODE and
