@@ -83,6 +83,29 @@ have_cert(const struct ca_ctx *c, const struct key_cert *cert)
 	return 0;
 }
 
+/*
+ * A new identity for cert (taken) under path, or NULL when the same
+ * certificate is already one (cert freed).
+ */
+static struct ca_identity *
+push_cert(struct ca_ctx *c, const char *path, int expl,
+    struct key_cert *cert)
+{
+	struct ca_identity *id;
+
+	if (have_cert(c, cert)) {
+		cert_free(cert);
+		return NULL;
+	}
+	id = &c->ids[c->nids++];
+	id->path = x_strdup(path);
+	id->explicit = expl;
+	id->cert = cert;
+	if (key_demote(cert->key, &id->pub) != 0)
+		id->pub = NULL;
+	return id;
+}
+
 /* Add an identity for cert (taken) if it certifies pub and is new. */
 static void
 add_cert_identity(struct ca_ctx *c, const char *path, int expl,
@@ -95,16 +118,8 @@ add_cert_identity(struct ca_ctx *c, const char *path, int expl,
 		cert_free(cert);
 		return;
 	}
-	if (have_cert(c, cert)) {
-		cert_free(cert);
+	if ((id = push_cert(c, path, expl, cert)) == NULL)
 		return;
-	}
-	id = &c->ids[c->nids++];
-	id->path = x_strdup(path);
-	id->explicit = expl;
-	id->cert = cert;
-	if (key_demote(cert->key, &id->pub) != 0)
-		id->pub = NULL;
 	log_debug("Will attempt key: %s %s cert from %s", path,
 	    cert_type_name(cert->key), from);
 }
@@ -149,17 +164,8 @@ add_lone_cert(struct ca_ctx *c, const char *path)
 		cert_free(cert);
 		return;
 	}
-	if (have_cert(c, cert)) {
-		cert_free(cert);
-		return;
-	}
-	id = &c->ids[c->nids++];
-	id->path = x_strdup(path);
-	id->explicit = 1;
-	id->lone_cert = 1;
-	id->cert = cert;
-	if (key_demote(cert->key, &id->pub) != 0)
-		id->pub = NULL;
+	if ((id = push_cert(c, path, 1, cert)) != NULL)
+		id->lone_cert = 1;
 }
 
 void
