@@ -145,8 +145,14 @@ make_keys() {
 
 # write_config [extra lines on stdin]; AKF and STRICT_MODES override the
 # test defaults (a file in $T, StrictModes no since $T is under /tmp).
+# Sessions get SHLVL=1 unless the test sets its own SetEnv (only the
+# first SetEnv counts): bash started by sshd reads the account's
+# ~/.bashrc only at shell level 1, and a heavy one (root's may set up
+# language tool chains) costs every login in the suite time and can
+# add to stderr.
 write_config() {
 	PORT=$(free_port)
+	cat > "$T/config_extra"
 	{
 		echo "ListenAddress 127.0.0.1"
 		echo "Port $PORT"
@@ -157,7 +163,9 @@ write_config() {
 		echo "PidFile none"
 		echo "LogLevel DEBUG1"
 		echo "StrictModes ${STRICT_MODES:-no}"
-		cat
+		grep -qi '^[[:space:]]*setenv' "$T/config_extra" ||
+		    echo "SetEnv SHLVL=1"
+		cat "$T/config_extra"
 	} > "$T/sshd_config"
 }
 
