@@ -73,6 +73,14 @@ void ca_identities_load(struct ca_ctx *c);
 void ca_identities_free(struct ca_ctx *c);
 int ca_pubkey_next(struct ca_ctx *c);
 int ca_pubkey_msg60(struct ca_ctx *c, struct sbuf *p);
+/*
+ * clienthostbound.c: the method of a signed publickey request for key
+ * k: "publickey-hostbound-v00@openssh.com" with *hkp the server's host
+ * key blob (into the transport) when the server offered it, else
+ * "publickey" with *hkp NULL.
+ */
+const char *ca_pubkey_method(const struct ca_ctx *c, const struct key *k,
+    const unsigned char **hkp, size_t *hklenp);
 void ca_pubkey_reset(struct ca_ctx *c);
 /*
  * The signature algorithm to offer for k: RSA takes rsa-sha2-512 or

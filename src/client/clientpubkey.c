@@ -8,7 +8,8 @@
  * key (asking for the passphrase when it is encrypted), sign
  *   string session id, byte 50, string user, string "ssh-connection",
  *   string "publickey", bool TRUE, string algorithm, string key blob
- * and send the request again with the signature. An identity without a
+ * and send the request again with the signature (bound to the server's
+ * host key when it offers that: clienthostbound.c). An identity without a
  * .pub file is loaded (and decrypted) before its query.
  *
  * RSA signs with rsa-sha2-512 or rsa-sha2-256 when the server's
@@ -326,22 +327,24 @@ static int
 make_signature(struct ca_ctx *c, struct ca_identity *id, struct sbuf *sig)
 {
 	struct sbuf *blob = sbuf_new(), *data = sbuf_new();
-	const unsigned char *sid;
+	const unsigned char *sid, *hk;
 	const char *alg = id->cert != NULL ? cert_sigalg_base(c->id_alg) :
-	    c->id_alg;
-	size_t sidlen;
+	    c->id_alg, *method;
+	size_t sidlen, hklen;
 	int r;
 
+	method = ca_pubkey_method(c, id->pub, &hk, &hklen);
 	sid = tr_session_id(c->t, &sidlen);
 	if ((r = offered_blob(id, blob)) != 0 ||
 	    (r = sbuf_put_string(data, sid, sidlen)) != 0 ||
 	    (r = sbuf_put_u8(data, SSH2_MSG_USERAUTH_REQUEST)) != 0 ||
 	    (r = sbuf_put_cstring(data, c->user)) != 0 ||
 	    (r = sbuf_put_cstring(data, "ssh-connection")) != 0 ||
-	    (r = sbuf_put_cstring(data, "publickey")) != 0 ||
+	    (r = sbuf_put_cstring(data, method)) != 0 ||
 	    (r = sbuf_put_u8(data, 1)) != 0 ||
 	    (r = sbuf_put_cstring(data, c->id_alg)) != 0 ||
-	    (r = sbuf_put_stringb(data, blob)) != 0)
+	    (r = sbuf_put_stringb(data, blob)) != 0 ||
+	    (hk != NULL && (r = sbuf_put_string(data, hk, hklen)) != 0))
 		goto out;
 	if (id->agent != NULL)
 		r = ca_agent_sign(c, id, alg, sbuf_ptr(data), sbuf_len(data),
@@ -361,17 +364,24 @@ send_request(struct ca_ctx *c, struct ca_identity *id,
     const struct sbuf *sig)
 {
 	struct sbuf *blob = sbuf_new(), *m;
+	const unsigned char *hk = NULL;
+	const char *method = "publickey";
+	size_t hklen = 0;
 	int r;
 
 	if ((r = offered_blob(id, blob)) != 0)
 		goto out;
-	if ((m = ca_request_start(c, "publickey")) == NULL) {
+	/* Only the signed request is bound, as OpenSSH's ssh does. */
+	if (sig != NULL)
+		method = ca_pubkey_method(c, NULL, &hk, &hklen);
+	if ((m = ca_request_start(c, method)) == NULL) {
 		r = ERR_INTERNAL;
 		goto out;
 	}
 	if ((r = sbuf_put_u8(m, sig != NULL ? 1 : 0)) != 0 ||
 	    (r = sbuf_put_cstring(m, c->id_alg)) != 0 ||
 	    (r = sbuf_put_stringb(m, blob)) != 0 ||
+	    (hk != NULL && (r = sbuf_put_string(m, hk, hklen)) != 0) ||
 	    (sig != NULL && (r = sbuf_put_stringb(m, sig)) != 0))
 		goto out;
 	if ((r = tr_msg_send(c->t)) == 0)

@@ -439,6 +439,14 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 	ac->submethod = NULL;
 	log_debug("userauth-request for user %.100s service %.100s "
 	    "method %.100s", user, service, method);
+	/*
+	 * publickey bound to our host key is publickey by another name:
+	 * logged, chained and counted as "publickey", as OpenSSH does.
+	 */
+	if ((ac->hostbound = strcmp(method, AUTH_HOSTBOUND_METHOD) == 0)) {
+		x_free(method);
+		method = x_strdup("publickey");
+	}
 	if ((m = method_find(ac, method)) != NULL) {
 		if (strcmp(method, "none") != 0)
 			ac->attempted = 1;

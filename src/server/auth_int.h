@@ -36,7 +36,12 @@ struct authctxt {
 	char *method;			/* the one that succeeded */
 	struct sbuf *pending;		/* a request that cut kbd-int short */
 	const char *submethod;		/* device of this request ("pam") */
+	int hostbound;			/* this request is publickey-hostbound */
 };
+
+/* OpenSSH's name for publickey bound to the server's host key. */
+#define AUTH_HOSTBOUND_METHOD	"publickey-hostbound-v00@openssh.com"
+
 
 typedef int (*method_fn)(struct authctxt *, struct sbuf *,
     enum auth_outcome *, char **);

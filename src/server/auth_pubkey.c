@@ -12,6 +12,11 @@
  * PK_OK when the authority would take the key. Under
  * AuthenticationMethods a key that completed an earlier step is not
  * accepted again.
+ *
+ * publickey-hostbound-v00@openssh.com (OpenSSH's PROTOCOL 3.1, offered
+ * in our EXT_INFO) is the same request with the server's host key blob
+ * after the key, covered by the signature too: it must be the host key
+ * of this connection, else the connection ends, as with OpenSSH.
  */
 #include <string.h>
 
@@ -20,6 +25,7 @@
 #include "err.h"
 #include "log.h"
 #include "mem.h"
+#include "transport.h"
 
 static char *
 key_log_info(const struct key *k, int fp_hash)
@@ -89,6 +95,31 @@ pubkey_decode(const char *alg, const unsigned char *blob, size_t blen,
 	return 0;
 }
 
+/*
+ * Whether a hostbound request's host key blob (a key or a certificate)
+ * is the key this connection's exchange used. The authority checks it
+ * again against the first exchange's key, which it signed with.
+ */
+static int
+hostkey_is_ours(const struct authctxt *ac, const unsigned char *blob,
+    size_t len)
+{
+	const struct key *mine = tr_hostkey(ac->t);
+	struct key *k = NULL;
+	struct key_cert *c = NULL;
+	int ok = 0;
+
+	if (mine == NULL)
+		return 0;
+	if (key_from_blob(blob, len, &k) == 0)
+		ok = key_equal_public(k, mine);
+	else if (cert_from_blob(blob, len, &c) == 0)
+		ok = key_equal_public(c->key, mine);
+	key_free(k);
+	cert_free(c);
+	return ok;
+}
+
 int
 auth_m_publickey(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
     char **infop)
@@ -106,12 +137,21 @@ auth_m_publickey(struct authctxt *ac, struct sbuf *req, enum auth_outcome *outp,
 	if ((r = sbuf_get_bool(req, &hassig)) != 0 ||
 	    (r = sbuf_get_cstring(req, &alg, NULL)) != 0 ||
 	    (r = sbuf_get_string_direct(req, &q.blob, &q.bloblen)) != 0 ||
+	    (ac->hostbound && (r = sbuf_get_string_direct(req, &q.hostkey,
+	    &q.hostkeylen)) != 0) ||
 	    (hassig && (r = sbuf_get_string_direct(req, &q.sig,
 	    &q.siglen)) != 0) || sbuf_len(req) != 0) {
 		r = ERR_PROTOCOL;
 		goto out;
 	}
 	r = 0;
+	if (ac->hostbound && !hostkey_is_ours(ac, q.hostkey, q.hostkeylen)) {
+		/* OpenSSH ends the connection here: so do we. */
+		log_error("userauth_pubkey: %s packet contained wrong host "
+		    "key", AUTH_HOSTBOUND_METHOD);
+		r = ERR_PROTOCOL;
+		goto out;
+	}
 	if (pubkey_decode(alg, q.blob, q.bloblen, ac->sc != NULL ?
 	    ac->sc->fingerprint_hash : KEY_FP_SHA256, &key, &cert, infop) != 0)
 		goto out;

@@ -110,6 +110,13 @@ struct authority_pubkey_req {
 	int has_sig;			/* 0: a query (PK_OK) */
 	const unsigned char *sig;
 	size_t siglen;
+	/*
+	 * publickey-hostbound-v00@openssh.com (OpenSSH's PROTOCOL 3.1):
+	 * the server host key blob the request names, which the signed
+	 * data covers too; NULL for plain "publickey".
+	 */
+	const unsigned char *hostkey;
+	size_t hostkeylen;
 };
 
 /* A hostbased request (RFC 4252 section 9), as the client sent it. */
@@ -207,7 +214,10 @@ int authority_banner(struct authority *a, struct sbuf *text);
  * source-address). For a query (has_sig 0) that is the answer. With a
  * signature, the authority verifies it over session id || 50 || user ||
  * service || "publickey" || TRUE || alg || blob, built from its own
- * session id and user. *okp 1 and *optsp (the restrictions to apply;
+ * session id and user; a hostbound request (q->hostkey set) must name
+ * the host key of the first exchange and its signed data says
+ * "publickey-hostbound-v00@openssh.com" and ends with that host key
+ * blob. *okp 1 and *optsp (the restrictions to apply;
  * caller frees) when the key may log in; *okp 0 otherwise.
  */
 int authority_pubkey_check(struct authority *a,
@@ -306,5 +316,10 @@ void authority_local_set_transport(struct authority *a,
  */
 void authority_local_set_session_id(struct authority *a,
     const unsigned char *sid, size_t len);
+/*
+ * And the host key (index into the configured keys) that signed that
+ * first exchange hash: the one a publickey-hostbound request must name.
+ */
+void authority_local_set_session_hostkey(struct authority *a, size_t idx);
 
 #endif

@@ -121,14 +121,45 @@ pubkey_verify(const struct authority_local *l,
 	struct sbuf *d = sbuf_new();
 	int r;
 
-	if ((r = signed_head(l, q->service, "publickey", d)) == 0 &&
+	if ((r = signed_head(l, q->service, q->hostkey != NULL ?
+	    AUTH_HOSTBOUND_METHOD : "publickey", d)) == 0 &&
 	    (r = sbuf_put_u8(d, 1)) == 0 &&
 	    (r = sbuf_put_cstring(d, q->alg)) == 0 &&
-	    (r = sbuf_put_string(d, q->blob, q->bloblen)) == 0)
+	    (r = sbuf_put_string(d, q->blob, q->bloblen)) == 0 &&
+	    (q->hostkey == NULL ||
+	    (r = sbuf_put_string(d, q->hostkey, q->hostkeylen)) == 0))
 		r = key_verify_details(subj, q->sig, q->siglen, sbuf_ptr(d),
 		    sbuf_len(d), sigalg, det);
 	sbuf_free(d);
 	return r;
+}
+
+/*
+ * Whether blob (a host key or a host certificate) is the key that
+ * signed this connection's first exchange hash.
+ */
+static int
+is_session_hostkey(const struct authority_local *l,
+    const unsigned char *blob, size_t len)
+{
+	const struct key *mine = NULL;
+	struct key *k = NULL;
+	struct key_cert *c = NULL;
+	int ok = 0;
+
+	if (l->t != NULL)
+		mine = tr_hostkey(l->t);
+	else if (l->sid_hostkey_set && l->sid_hostkey < l->nhostkeys)
+		mine = l->hostkeys[l->sid_hostkey];
+	if (mine == NULL)
+		return 0;
+	if (key_from_blob(blob, len, &k) == 0)
+		ok = key_equal_public(k, mine);
+	else if (cert_from_blob(blob, len, &c) == 0)
+		ok = key_equal_public(c->key, mine);
+	key_free(k);
+	cert_free(c);
+	return ok;
 }
 
 /*
@@ -237,6 +268,12 @@ authority_local_pubkey_check(void *impl, const struct authority_pubkey_req *q,
 	    &opts) != 0 : authkeys_find(l->sc, l->pw, key, c->remote_host,
 	    c->remote_addr, &opts) != 0)
 		goto out;
+	if (q->hostkey != NULL &&
+	    !is_session_hostkey(l, q->hostkey, q->hostkeylen)) {
+		log_error("userauth_pubkey: %s packet contained wrong host key",
+		    AUTH_HOSTBOUND_METHOD);
+		goto out;
+	}
 	if (q->has_sig && pubkey_verify(l, q, subj, sigalg, &det) != 0) {
 		log_debug("userauth_pubkey: signature did not verify");
 		goto out;

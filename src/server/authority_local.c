@@ -333,6 +333,20 @@ authority_local_set_session_id(struct authority *a, const unsigned char *sid,
 	l->sidlen = len;
 }
 
+void
+authority_local_set_session_hostkey(struct authority *a, size_t idx)
+{
+	struct authority_local *l;
+
+	if (a == NULL || a->ops != &local_ops)
+		return;
+	l = a->impl;
+	if (idx >= l->nhostkeys)
+		return;
+	l->sid_hostkey = idx;
+	l->sid_hostkey_set = 1;
+}
+
 /* auth.h: ssh-userauth with an authority of its own. */
 int
 auth_serve(struct transport *t, const struct servconf *sc,

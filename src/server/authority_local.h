@@ -24,6 +24,8 @@ struct authority_local {
 	const struct transport *t;	/* session id */
 	unsigned char sid[64];		/* or this one (no transport) */
 	size_t sidlen;
+	size_t sid_hostkey;		/* its host key (no transport) */
+	int sid_hostkey_set;
 	/* Set by user_lookup. */
 	char *user;
 	struct passwd *pw;		/* the real entry, or a fake one */

@@ -143,7 +143,9 @@ remote_pubkey_check(void *impl, const struct authority_pubkey_req *pq,
 	    (r = sbuf_put_string(q, pq->blob, pq->bloblen)) == 0 &&
 	    (r = sbuf_put_u8(q, pq->has_sig != 0)) == 0 &&
 	    (r = sbuf_put_string(q, pq->sig, pq->has_sig ? pq->siglen : 0))
-	    == 0)
+	    == 0 &&
+	    (r = sbuf_put_string(q, pq->hostkey, pq->hostkey != NULL ?
+	    pq->hostkeylen : 0)) == 0)
 		r = call(rm, MON_REQ_PUBKEY_CHECK, q, a, &e);
 	if (r == 0 && e == 0 && (e = get_ok(a, okp)) == 0 && *okp &&
 	    mon_get_authopts(a, optsp) != 0)

@@ -309,6 +309,7 @@ op_hostkey_sign(struct monitor *m, struct sbuf *q)
 		if (!m->sid_known && (dlen == 20 || dlen == 32 ||
 		    dlen == 48 || dlen == 64)) {
 			authority_local_set_session_id(m->a, data, dlen);
+			authority_local_set_session_hostkey(m->a, idx);
 			m->sid_known = 1;
 		}
 		r = sbuf_put_stringb(m->out, sig);
@@ -403,6 +404,7 @@ op_pubkey_check(struct monitor *m, struct sbuf *q)
 	    sbuf_get_string_direct(q, &pq.blob, &pq.bloblen) != 0 ||
 	    sbuf_get_bool(q, &pq.has_sig) != 0 ||
 	    sbuf_get_string_direct(q, &pq.sig, &pq.siglen) != 0 ||
+	    sbuf_get_string_direct(q, &pq.hostkey, &pq.hostkeylen) != 0 ||
 	    sbuf_len(q) != 0) {
 		r = refuse("a malformed publickey request");
 		goto out;
@@ -412,6 +414,8 @@ op_pubkey_check(struct monitor *m, struct sbuf *q)
 	pq.user = user;
 	pq.service = service;
 	pq.alg = alg;
+	if (pq.hostkeylen == 0)
+		pq.hostkey = NULL;	/* plain "publickey" */
 	if ((r = authority_pubkey_check(m->a, &pq, &ok, &opts)) == 0) {
 		if ((r = sbuf_put_u8(m->out, ok != 0)) == 0 && ok)
 			r = mon_put_authopts(m->out, opts);

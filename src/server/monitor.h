@@ -23,7 +23,8 @@
  *                                                          n x u32 Match block
  *   MON_REQ_BANNER            -                            string text
  *   MON_REQ_PUBKEY_CHECK      string user, service, alg,   bool ok, [authopts]
- *                             blob, bool has_sig, string sig
+ *                             blob, bool has_sig, string sig,
+ *                             string hostkey ("": publickey)
  *   MON_REQ_HOSTBASED_CHECK   string user, service, alg,   bool ok
  *                             blob, chost, cuser, sig
  *   MON_REQ_PASSWD_CHECK      string user, password        bool ok

@@ -224,9 +224,12 @@ send_ext_info(struct transport *t)
 	struct sbuf *b = sbuf_new();
 	int r;
 
-	if ((r = sbuf_put_u32(b, 1)) != 0 ||
+	/* publickey-hostbound: OpenSSH's PROTOCOL 3.1, version "0". */
+	if ((r = sbuf_put_u32(b, 2)) != 0 ||
 	    (r = sbuf_put_cstring(b, "server-sig-algs")) != 0 ||
 	    (r = sbuf_put_cstring(b, key_sigalg_all_names())) != 0 ||
+	    (r = sbuf_put_cstring(b, "publickey-hostbound@openssh.com")) != 0 ||
+	    (r = sbuf_put_cstring(b, "0")) != 0 ||
 	    (r = tr_send_raw(t, SSH2_MSG_EXT_INFO, b)) != 0)
 		goto out;
 	t->ext_info_sent = 1;

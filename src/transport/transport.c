@@ -139,6 +139,7 @@ const char *tr_peer_sig_algs(const struct transport *t) { return t->peer_sig_alg
 int tr_peer_wants_ext_info(const struct transport *t) { return t->peer_ext_info; }
 uint64_t tr_last_input_time(const struct transport *t) { return t->last_input; }
 const struct key *tr_hostkey(const struct transport *t) { return t->hostkey; }
+int tr_peer_hostbound(const struct transport *t) { return t->peer_hostbound; }
 const char *tr_peer_hostkey_algs(const struct transport *t) { return t->peer_hostkey_algs; }
 
 struct key *const *
@@ -588,6 +589,13 @@ handle_ext_info(struct transport *t)
 			t->peer_sig_algs = x_strndup((const char *)val, vlen);
 			log_debug("kex_input_ext_info: server-sig-algs=<%s>",
 			    t->peer_sig_algs);
+		} else if (strcmp(name, "publickey-hostbound@openssh.com")
+		    == 0 && !t->server) {
+			/* Only version "0" is known (OpenSSH's PROTOCOL). */
+			t->peer_hostbound = vlen == 1 && val[0] == '0';
+			log_debug("kex_ext_info_check_ver: "
+			    "publickey-hostbound@openssh.com=<%.*s>",
+			    (int)(vlen > 32 ? 32 : vlen), (const char *)val);
 		}
 		x_free(name);
 		name = NULL;

@@ -247,6 +247,11 @@ const char *tr_peer_version(const struct transport *t);
 int tr_is_server(const struct transport *t);
 /* Peer's server-sig-algs from ext-info (client role); NULL if none. */
 const char *tr_peer_sig_algs(const struct transport *t);
+/*
+ * Client: whether the server's ext-info offered publickey-hostbound@
+ * openssh.com version "0" (publickey-hostbound-v00 requests welcome).
+ */
+int tr_peer_hostbound(const struct transport *t);
 /* Whether the peer sent ext-info-c (server role). */
 int tr_peer_wants_ext_info(const struct transport *t);
 /*

@@ -126,6 +126,7 @@ struct transport {
 	size_t first_hostkey_len, first_sig_len;
 	uint64_t kex_time;	/* when the last exchange completed */
 	char *peer_sig_algs;	/* from the server's ext-info */
+	int peer_hostbound;	/* server's ext-info: publickey-hostbound 0 */
 	char *peer_hostkey_algs;	/* the peer's first KEXINIT's list */
 
 	/* Random padding, drawn from libcrypto a pool at a time. */

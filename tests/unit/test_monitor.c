@@ -248,6 +248,7 @@ req_pubkey(const char *u, const unsigned char *sid, size_t sidlen, int sign)
 	sbuf_put_stringb(b, blob);
 	sbuf_put_u8(b, sign);
 	sbuf_put_stringb(b, sig);
+	sbuf_put_string(b, NULL, 0);		/* not hostbound */
 	sbuf_free(blob);
 	sbuf_free(d);
 	sbuf_free(sig);
