@@ -92,6 +92,8 @@ agentd_conn_free(struct agentd_conn *c)
 	for (i = 0; i < c->nbinds; i++) {
 		x_free(c->binds[i].hostkey);
 		x_free(c->binds[i].sid);
+		key_free(c->binds[i].key);
+		cert_free(c->binds[i].cert);
 	}
 	sbuf_wipe(c->in);
 	sbuf_free(c->in);
@@ -144,17 +146,23 @@ put_status(struct sbuf *reply, int ok)
 }
 
 static int
-do_list(struct agentd *a, struct sbuf *m, struct sbuf *reply)
+do_list(struct agentd *a, const struct agentd_conn *c, struct sbuf *m,
+    struct sbuf *reply)
 {
-	size_t i, n = a->locked ? 0 : a->nids;
+	size_t i, n = a->locked ? 0 : a->nids, shown = 0;
 	int r;
 
 	if (sbuf_len(m) != 0)
 		return ERR_INVALID_FORMAT;
+	/* A destination-constrained key only where it may be used. */
+	for (i = 0; i < n; i++)
+		shown += agentd_dest_permitted(&a->ids[i], c, NULL);
 	if ((r = sbuf_put_u8(reply, SSH_AGENT_IDENTITIES_ANSWER)) != 0 ||
-	    (r = sbuf_put_u32(reply, (uint32_t)n)) != 0)
+	    (r = sbuf_put_u32(reply, (uint32_t)shown)) != 0)
 		return r;
 	for (i = 0; i < n; i++) {
+		if (shown < n && !agentd_dest_permitted(&a->ids[i], c, NULL))
+			continue;
 		if ((r = sbuf_put_string(reply, a->ids[i].blob,
 		    a->ids[i].bloblen)) != 0 ||
 		    (r = sbuf_put_cstring(reply, a->ids[i].comment)) != 0)
@@ -196,7 +204,8 @@ sign_alg(const struct key *k, uint32_t flags)
 }
 
 static int
-do_sign(struct agentd *a, struct sbuf *m, struct sbuf *reply)
+do_sign(struct agentd *a, const struct agentd_conn *c, struct sbuf *m,
+    struct sbuf *reply)
 {
 	const unsigned char *blob, *data;
 	size_t bloblen, dlen;
@@ -215,6 +224,8 @@ do_sign(struct agentd *a, struct sbuf *m, struct sbuf *reply)
 		log_verbose("process_sign_request2: key not found");
 		return put_status(reply, 0);
 	}
+	if (!agentd_dest_sign_ok(id, c, data, dlen))
+		return put_status(reply, 0);
 	if (id->confirm && !confirm_use(a, id)) {
 		log_verbose("process_sign_request2: user refused key");
 		return put_status(reply, 0);
@@ -234,7 +245,8 @@ do_sign(struct agentd *a, struct sbuf *m, struct sbuf *reply)
 }
 
 static int
-do_remove(struct agentd *a, struct sbuf *m, struct sbuf *reply)
+do_remove(struct agentd *a, const struct agentd_conn *c, struct sbuf *m,
+    struct sbuf *reply)
 {
 	const unsigned char *blob;
 	size_t len;
@@ -249,6 +261,9 @@ do_remove(struct agentd *a, struct sbuf *m, struct sbuf *reply)
 		log_debug("process_remove_identity: key not found");
 		return put_status(reply, 0);
 	}
+	/* Not visible to this connection: not to be removed either. */
+	if (!agentd_dest_permitted(id, c, NULL))
+		return put_status(reply, 0);
 	agentd_remove_at(a, (size_t)(id - a->ids));
 	return put_status(reply, 1);
 }
@@ -369,6 +384,7 @@ session_bind(struct agentd_conn *c, struct sbuf *m, int *okp)
 	int r, fwd, dup;
 
 	*okp = 0;
+	c->bind_attempted = 1;
 	if ((r = sbuf_get_string_direct(m, &hk, &hklen)) != 0 ||
 	    (r = sbuf_get_string_direct(m, &sid, &sidlen)) != 0 ||
 	    (r = sbuf_get_string_direct(m, &sig, &siglen)) != 0 ||
@@ -403,6 +419,10 @@ session_bind(struct agentd_conn *c, struct sbuf *m, int *okp)
 	b->forwarded = fwd != 0;
 	log_debug("process_ext_session_bind: recorded %s (slot %zu of %d)",
 	    key_type_name(k), c->nbinds, AGENTD_MAX_SESSION_IDS);
+	b->key = k;			/* kept for destination checks */
+	b->cert = cert;
+	k = NULL;
+	cert = NULL;
  out:
 	key_free(k);
 	cert_free(cert);
@@ -445,18 +465,18 @@ agentd_request(struct agentd *a, struct agentd_conn *c,
 	(void)agentd_expire(a);
 	switch (type) {
 	case SSH_AGENTC_REQUEST_IDENTITIES:
-		r = do_list(a, m, reply);
+		r = do_list(a, c, m, reply);
 		break;
 	case SSH_AGENTC_SIGN_REQUEST:
-		r = do_sign(a, m, reply);
+		r = do_sign(a, c, m, reply);
 		break;
 	case SSH_AGENTC_ADD_IDENTITY:
 	case SSH_AGENTC_ADD_ID_CONSTRAINED:
-		if ((r = agentd_add(a, m, &ok)) == 0)
+		if ((r = agentd_add(a, c, m, &ok)) == 0)
 			r = put_status(reply, ok);
 		break;
 	case SSH_AGENTC_REMOVE_IDENTITY:
-		r = do_remove(a, m, reply);
+		r = do_remove(a, c, m, reply);
 		break;
 	case SSH_AGENTC_REMOVE_ALL_IDENTITIES:
 		if (sbuf_len(m) != 0) {

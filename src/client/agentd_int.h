@@ -12,6 +12,23 @@
 #define AGENTD_LOCK_SALT_LEN	16
 #define AGENTD_LOCK_HASH_LEN	32
 
+#define AGENTD_MAX_DESTS	1024	/* constraints on one key */
+#define AGENTD_MAX_HOP_KEYS	1024	/* host keys of one hop */
+#define AGENTD_MAX_USER_PATTERN	256
+
+/* One hop of a destination constraint (agentd_dest.c). */
+struct agentd_hop {
+	char *user;			/* pattern; NULL: any user */
+	char *host;			/* NULL: this machine ("from") */
+	struct key **keys;		/* its host keys or CAs */
+	int *is_ca;
+	size_t nkeys;
+};
+
+struct agentd_dest {
+	struct agentd_hop from, to;
+};
+
 struct agentd_id {
 	struct key *key;		/* private key */
 	struct key_cert *cert;		/* NULL for a plain key */
@@ -20,6 +37,8 @@ struct agentd_id {
 	char *comment;
 	uint64_t death;			/* monotonic second; 0: never */
 	int confirm;			/* ask before each signature */
+	struct agentd_dest *dests;	/* ssh-add -h; none: anywhere */
+	size_t ndests;
 };
 
 struct agentd {
@@ -38,12 +57,15 @@ struct agentd_binding {
 	unsigned char *sid;		/* session identifier */
 	size_t sidlen;
 	int forwarded;
+	struct key *key;		/* the host key (a certificate's key) */
+	struct key_cert *cert;		/* its certificate, or NULL */
 };
 
 struct agentd_conn {
 	struct sbuf *in;		/* bytes not yet handled */
 	struct agentd_binding binds[AGENTD_MAX_SESSION_IDS];
 	size_t nbinds;
+	int bind_attempted;		/* a session-bind was seen */
 };
 
 /* Errors that mean "the request does not parse": close the client. */
@@ -58,9 +80,28 @@ struct agentd_id *agentd_find(struct agentd *a, const unsigned char *blob,
  * the key was added (or replaced), 0 when it is refused. Returns an
  * error only when the request is malformed.
  */
-int agentd_add(struct agentd *a, struct sbuf *m, int *okp);
+int agentd_add(struct agentd *a, const struct agentd_conn *c,
+    struct sbuf *m, int *okp);
 /* Remove (and wipe) the identity at index i. */
 void agentd_remove_at(struct agentd *a, size_t i);
 void agentd_remove_all(struct agentd *a);
+
+/*
+ * agentd_dest.c. Parse a restrict-destination-v00@openssh.com body into
+ * *dp (*np of them; caller frees with agentd_dest_free() whatever the
+ * result): ERR_FEATURE_UNSUPPORTED (logged) refuses the key, other
+ * errors mean a malformed request.
+ */
+int agentd_dest_parse(struct sbuf *m, struct agentd_dest **dp, size_t *np);
+void agentd_dest_free(struct agentd_dest *d, size_t n);
+/*
+ * 1 when id may be used over connection c: listed, removed, replaced
+ * (user NULL) or sign for user at the last bound host; 0 (logged) not.
+ */
+int agentd_dest_permitted(const struct agentd_id *id,
+    const struct agentd_conn *c, const char *user);
+/* 1 when id may sign data (a userauth request) over c; 0 (logged). */
+int agentd_dest_sign_ok(const struct agentd_id *id,
+    const struct agentd_conn *c, const unsigned char *data, size_t dlen);
 
 #endif

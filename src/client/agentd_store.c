@@ -8,8 +8,10 @@
  * rebuilt from the certificate's key and the private fields, read by the
  * same code as a plain key, and the two public halves must agree.
  *
- * The constraints that follow the comment: lifetime (uint32 seconds) and
- * confirm. Others (maxsign, extensions) are refused, as OpenSSH refuses
+ * The constraints that follow the comment: lifetime (uint32 seconds),
+ * confirm and destinations (the restrict-destination-v00@openssh.com
+ * extension, agentd_dest.c). Others (maxsign, other extensions) are
+ * refused, as OpenSSH refuses
  * what it does not support. Adding a key the agent already holds
  * replaces its private key, comment and constraints, as OpenSSH does.
  */
@@ -51,6 +53,7 @@ id_clear(struct agentd_id *id)
 	key_free(id->key);
 	cert_free(id->cert);
 	x_free(id->blob);
+	agentd_dest_free(id->dests, id->ndests);
 	if (id->comment != NULL)
 		x_freezero(id->comment, strlen(id->comment));
 	memset(id, 0, sizeof(*id));
@@ -212,16 +215,43 @@ read_key(struct sbuf *m, struct key **kp, struct key_cert **cp)
 	return key_private_from_sbuf(m, kp);
 }
 
+/* What the constraints after the comment ask for. */
+struct constraints {
+	uint32_t life;
+	int confirm;
+	struct agentd_dest *dests;
+	size_t ndests;
+};
+
+/* A constraint extension: destinations are all we know. */
+static int
+read_extension(struct sbuf *m, struct constraints *cs)
+{
+	char *name = NULL;
+	int r;
+
+	if ((r = sbuf_get_cstring(m, &name, NULL)) != 0)
+		return r;
+	log_debug("parse_key_constraint_extension: constraint ext %s", name);
+	if (strcmp(name, "restrict-destination-v00@openssh.com") == 0)
+		r = agentd_dest_parse(m, &cs->dests, &cs->ndests);
+	else {
+		log_error("parse_key_constraint_extension: unsupported "
+		    "constraint \"%s\"", name);
+		r = ERR_FEATURE_UNSUPPORTED;
+	}
+	x_free(name);
+	return r;
+}
+
 /* Constraints after the comment; ERR_FEATURE_UNSUPPORTED refuses. */
 static int
-read_constraints(struct sbuf *m, uint32_t *lifep, int *confirmp)
+read_constraints(struct sbuf *m, struct constraints *cs)
 {
 	uint8_t type;
 	uint32_t secs;
 	int r, have_life = 0;
 
-	*lifep = 0;
-	*confirmp = 0;
 	while (sbuf_len(m) > 0) {
 		if ((r = sbuf_get_u8(m, &type)) != 0)
 			return r;
@@ -233,10 +263,14 @@ read_constraints(struct sbuf *m, uint32_t *lifep, int *confirmp)
 				log_error("lifetime already set");
 				return ERR_FEATURE_UNSUPPORTED;
 			}
-			*lifep = secs;
+			cs->life = secs;
 			break;
 		case SSH_AGENT_CONSTRAIN_CONFIRM:
-			*confirmp = 1;
+			cs->confirm = 1;
+			break;
+		case SSH_AGENT_CONSTRAIN_EXTENSION:
+			if ((r = read_extension(m, cs)) != 0)
+				return r;
 			break;
 		default:
 			log_error("Unsupported constraint %u", type);
@@ -247,9 +281,10 @@ read_constraints(struct sbuf *m, uint32_t *lifep, int *confirmp)
 }
 
 static int
-put_id(struct agentd *a, struct key *k, struct key_cert *c, char *comment,
-    uint32_t life, int confirm)
+put_id(struct agentd *a, const struct agentd_conn *conn, struct key *k,
+    struct key_cert *c, char *comment, struct constraints *cs)
 {
+	uint32_t life = cs->life;
 	struct sbuf *blob = sbuf_new();
 	struct agentd_id *id;
 	int r;
@@ -258,6 +293,11 @@ put_id(struct agentd *a, struct key *k, struct key_cert *c, char *comment,
 	if (r != 0)
 		goto out;
 	if ((id = agentd_find(a, sbuf_ptr(blob), sbuf_len(blob))) != NULL) {
+		/* Not visible to this connection: not to be replaced. */
+		if (!agentd_dest_permitted(id, conn, NULL)) {
+			r = ERR_PERMISSION_DENIED;
+			goto out;
+		}
 		id_clear(id);
 	} else {
 		if (a->nids >= AGENT_MAX_KEYS) {
@@ -277,21 +317,28 @@ put_id(struct agentd *a, struct key *k, struct key_cert *c, char *comment,
 	if (life == 0)
 		life = a->cfg.default_life;
 	id->death = life != 0 ? agentd_now(a) + life : 0;
-	id->confirm = confirm;
+	id->confirm = cs->confirm;
+	id->dests = cs->dests;
+	id->ndests = cs->ndests;
+	cs->dests = NULL;
+	cs->ndests = 0;
  out:
 	sbuf_free(blob);
 	return r;
 }
 
 int
-agentd_add(struct agentd *a, struct sbuf *m, int *okp)
+agentd_add(struct agentd *a, const struct agentd_conn *conn, struct sbuf *m,
+    int *okp)
 {
 	struct key *k = NULL;
 	struct key_cert *c = NULL;
 	char *comment = NULL;
-	uint32_t life = 0;
-	int r, confirm = 0;
+	struct constraints cs;
+	size_t nd;
+	int r;
 
+	memset(&cs, 0, sizeof(cs));
 	*okp = 0;
 	if ((r = read_key(m, &k, &c)) != 0) {
 		if (agentd_malformed(r))
@@ -302,23 +349,26 @@ agentd_add(struct agentd *a, struct sbuf *m, int *okp)
 	}
 	if ((r = sbuf_get_cstring(m, &comment, NULL)) != 0)
 		goto out;
-	if ((r = read_constraints(m, &life, &confirm)) != 0) {
+	if ((r = read_constraints(m, &cs)) != 0) {
 		if (!agentd_malformed(r))
 			r = 0;
 		goto out;
 	}
-	if ((r = put_id(a, k, c, comment, life, confirm)) != 0) {
+	nd = cs.ndests;
+	if ((r = put_id(a, conn, k, c, comment, &cs)) != 0) {
 		log_error("agent: add identity: %s", err_str(r));
 		r = 0;
 		goto out;
 	}
-	log_debug("add_identity: add %s %.100s (life %u) (confirm %d)",
-	    key_type_name(k), comment, (unsigned)life, confirm);
+	log_debug("add_identity: add %s %.100s (life %u) (confirm %d) "
+	    "(%zu destination constraints)", key_type_name(k), comment,
+	    (unsigned)cs.life, cs.confirm, nd);
 	k = NULL;
 	c = NULL;
 	comment = NULL;
 	*okp = 1;
  out:
+	agentd_dest_free(cs.dests, cs.ndests);
 	key_free(k);
 	cert_free(c);
 	if (comment != NULL)

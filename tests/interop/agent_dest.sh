@@ -96,6 +96,85 @@ SSH_AUTH_SOCK=$T/o.sock mssh -v -o IdentitiesOnly=yes \
 check "(a) 10.5's agent did not sign with key-there" \
     sh -c "! grep -q 'Accepted publickey.*$(ssh-keygen -lf "$T/there.pub" | cut -d' ' -f2)' '$T/sshd.log'"
 
+# --- (b) our agent, our ssh-add -h, and a forwarded hop ---------------
+# Server B: another of our sshd, with host keys of its own ("hop-b").
+for t in ed25519 ecdsa rsa; do
+	ssh-keygen -q -t $t -N '' -f "$T/hb_$t" -C hop-b
+	echo "hop-b $(cat "$T/hb_$t.pub")" >> "$T/dest_kh"
+done
+B_PORT=$(free_port)
+sed -e "s/^Port .*/Port $B_PORT/" -e "s,$T/host_,$T/hb_," \
+    "$T/sshd_config" > "$T/b_config"
+"$BIN/sshd" -D -e -f "$T/b_config" -o "PerSourcePenalties no" \
+    2>"$T/b.log" &
+at_exit "kill $! 2>/dev/null"
+wait_log "$T/b.log" "Server listening" || fail "server B did not start"
+ssh-keygen -q -t ed25519 -N '' -f "$T/hop" -C key-hop
+ssh-keygen -q -t ed25519 -N '' -f "$T/nohop" -C key-nohop
+cat "$T/hop.pub" "$T/nohop.pub" >> "$T/authorized_keys"
+
+start_agent "$BIN/ssh-agent" "$T/m.sock" "$T/magent.log"
+madd() { SSH_AUTH_SOCK=$T/m.sock "$BIN/ssh-add" -q -H "$T/dest_kh" "$@"; }
+madd -h dest-here "$T/here" 2>"$T/err" || { cat "$T/err" >&2;
+    fail "our ssh-add -h dest-here to our agent"; }
+madd -h dest-there "$T/there" 2>/dev/null ||
+    fail "our ssh-add -h dest-there to our agent"
+check "(b) our agent took both constraints" [ "$(grep -c \
+    "(1 destination constraints)" "$T/magent.log")" -eq 2 ]
+for port in "$OUR_PORT" "$O_PORT"; do
+	out=$(SSH_AUTH_SOCK=$T/m.sock mssh -vvv -p "$port" "$ME@127.0.0.1" \
+	    'echo b-ok' 2>"$T/err")
+	check "(b) our agent, restricted key logs in (port $port)" \
+	    [ "$out" = b-ok ]
+	[ "$out" = b-ok ] || cat "$T/err" >&2
+	check "... hostbound signature" grep -q \
+	    "using publickey-hostbound-v00@openssh.com with ED25519" "$T/err"
+	check "... only the key for this host listed" \
+	    grep -q "get_agent_identities: agent returned 1 keys" "$T/err"
+done
+check "(b) our agent signed for user $ME on the bound connection" \
+    grep -q "process_sign_request2: user=$ME" "$T/magent.log"
+# The local user still sees both keys (an unbound connection).
+check "(b) ssh-add -l lists both restricted keys locally" [ "$(SSH_AUTH_SOCK=\
+$T/m.sock "$BIN/ssh-add" -l | grep -c 'key-here\|key-there')" -eq 2 ]
+# ... but may not have one sign: ssh-keygen -Y sign through the agent.
+echo data > "$T/data"
+SSH_AUTH_SOCK=$T/m.sock ssh-keygen -q -Y sign -n file -f "$T/here.pub" \
+    "$T/data" 2>/dev/null && fail "(b) restricted key signed a file"
+check "(b) our agent refused to sign outside userauth" grep -q \
+    "refusing use of destination-constrained key to sign on unbound" \
+    "$T/magent.log"
+
+# Forwarded hop: key-hop may go on from here to B, key-nohop may not.
+hop_login() { # hop_login KEY: ssh -A to A, then from A to B
+	SSH_AUTH_SOCK=$T/m.sock "$BIN/ssh-add" -D >/dev/null 2>&1
+	madd -h dest-here -h "dest-here>hop-b" "$T/$1" 2>/dev/null ||
+	    fail "ssh-add $1"
+	[ "$1" = nohop ] && { SSH_AUTH_SOCK=$T/m.sock "$BIN/ssh-add" -D \
+	    >/dev/null 2>&1; madd -h dest-here "$T/$1" 2>/dev/null; }
+	SSH_AUTH_SOCK=$T/m.sock mssh -A -p "$OUR_PORT" "$ME@127.0.0.1" \
+	    "'$BIN/ssh' -F /dev/null -o BatchMode=yes \
+	    -o UserKnownHostsFile=$T/known_hosts_b \
+	    -o StrictHostKeyChecking=accept-new -o IdentityFile=$T/none \
+	    -o PasswordAuthentication=no -o KbdInteractiveAuthentication=no \
+	    -v -p $B_PORT 127.0.0.1 'echo hop-ok' </dev/null" 2>"$T/err"
+}
+out=$(hop_login hop)
+check "(b) 'dest-here>hop-b' lets the forwarded agent log in to B" \
+    [ "$out" = hop-ok ]
+[ "$out" = hop-ok ] || cat "$T/err" >&2
+check "... B accepted key-hop" grep -q "Accepted publickey for $ME .*\
+$(ssh-keygen -lf "$T/hop.pub" | cut -d' ' -f2)" "$T/b.log"
+out=$(hop_login nohop)
+check "(b) a hop no constraint names is refused" [ "$out" != hop-ok ]
+check "... by B, the forwarded agent listing nothing for it" sh -c \
+    "grep -q 'Permission denied (publickey' '$T/err' &&
+    ! grep -q 'Offering public key: key-nohop' '$T/err'"
+check "... though it was offered to A" grep -q "Accepted publickey for $ME \
+.*$(ssh-keygen -lf "$T/nohop.pub" | cut -d' ' -f2)" "$T/sshd.log"
+check "... B saw no key-nohop login" sh -c "! grep -q 'Accepted publickey.*\
+$(ssh-keygen -lf "$T/nohop.pub" | cut -d' ' -f2)' '$T/b.log'"
+
 # --- (c) OpenSSH 10.5's ssh -A into our sshd ---------------------------
 out=$(SSH_AUTH_SOCK=$T/o.sock "$O105/bin/ssh" -F /dev/null -vvv -A \
     -o BatchMode=yes -o UserKnownHostsFile="$T/known_hosts" \
