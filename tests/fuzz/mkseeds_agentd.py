@@ -11,8 +11,9 @@
 # the fixed keys of fuzz_keys.h, user1 with its certificate, plain and
 # with -t and -c; -l, -L, -d, -x and -X through an askpass, -D) and
 # Debian's ssh logging in to our sshd on 127.0.0.1 with the agent
-# (session-bind and sign requests). The keys are those the target
-# preloads, so the sign and remove requests find them.
+# (session-bind and sign requests), also with destination constraints
+# (ssh-add -h) and the hostbound signature requests they allow. The
+# keys are those the target preloads, so the sign and remove requests find them.
 import ast, os, re, socket, subprocess, sys, tempfile, threading, time
 
 top = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -101,10 +102,13 @@ def run(*args):
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+hk = os.path.join(tmp, "host")
+run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", hk)
+kh = write("known_hosts", "seedhost " + open(hk + ".pub").read())
+
+
 def login():
     port = 20000 + os.getpid() % 20000
-    hk = os.path.join(tmp, "host")
-    run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", hk)
     ak = write("ak", open(os.path.join(tmp, "user2.pub")).read() +
                open(os.path.join(tmp, "rsa.pub")).read())
     cfg = write("sshd_config", "ListenAddress 127.0.0.1\nPort %d\n"
@@ -126,6 +130,11 @@ def login():
 run("ssh-add", user1, user2, rsa)
 run("ssh-add", "-l")
 run("ssh-add", "-L")
+login()
+# Destination constraints (-h, restrict-destination-v00@openssh.com),
+# then a login whose hostbound signature request they allow.
+run("ssh-add", "-H", kh, "-h", "seedhost", "-h", "seedhost>seedhost",
+    "-h", "user@seedhost", user2)
 login()
 run("ssh-add", "-t", "30", user2)
 run("ssh-add", "-c", rsa)
