@@ -92,9 +92,9 @@ check "Debian's agent still lists after the bindings" \
 # Destination-restricted keys: a key usable only at this server's host
 # keys, another only at a host key nobody serves. The agent lists a
 # restricted key only to a connection bound to a permitted host. (It
-# signs with one only over a publickey-hostbound-v00@openssh.com
-# request, which our ssh does not send yet: listing is what shows the
-# binding here.)
+# signs with one over a publickey-hostbound-v00@openssh.com request:
+# agent_dest.sh shows the signing, listing is what shows the binding
+# here.)
 ssh-keygen -q -t ed25519 -N '' -f "$T/elsewhere" -C elsewhere
 for t in ed25519 ecdsa rsa; do
 	echo "restricted-here $(cat "$T/host_$t.pub")"
