@@ -175,6 +175,23 @@ check "... though it was offered to A" grep -q "Accepted publickey for $ME \
 check "... B saw no key-nohop login" sh -c "! grep -q 'Accepted publickey.*\
 $(ssh-keygen -lf "$T/nohop.pub" | cut -d' ' -f2)' '$T/b.log'"
 
+# Each ssh-add's constraints in the other's agent: our ssh-add -h into
+# 10.5's agent, 10.5's ssh-add -h into ours; the key then logs in.
+for pair in "$BIN/ssh-add:$T/o.sock:our ssh-add into 10.5's agent" \
+    "$OADD:$T/m.sock:10.5's ssh-add into our agent"; do
+	prog=${pair%%:*}
+	rest=${pair#*:}
+	sock=${rest%%:*}
+	what=${rest#*:}
+	SSH_AUTH_SOCK=$sock "$prog" -D >/dev/null 2>&1
+	SSH_AUTH_SOCK=$sock "$prog" -q -H "$T/dest_kh" -h dest-there \
+	    -h dest-here "$T/here" 2>/dev/null || fail "-h: $what"
+	out=$(SSH_AUTH_SOCK=$sock mssh -p "$OUR_PORT" "$ME@127.0.0.1" \
+	    'echo x-ok' 2>"$T/err")
+	check "(b) -h, $what: the key logs in" [ "$out" = x-ok ]
+	[ "$out" = x-ok ] || cat "$T/err" >&2
+done
+
 # --- (c) OpenSSH 10.5's ssh -A into our sshd ---------------------------
 out=$(SSH_AUTH_SOCK=$T/o.sock "$O105/bin/ssh" -F /dev/null -vvv -A \
     -o BatchMode=yes -o UserKnownHostsFile="$T/known_hosts" \
@@ -189,4 +206,24 @@ check "... with publickey-hostbound-v00@openssh.com" grep -q \
     "$T/err"
 check "... 10.5's ssh saw our offer" grep -q \
     "kex_ext_info_check_ver: publickey-hostbound@openssh.com=<0>" "$T/err"
+
+# And through our sshd as the forwarding hop: 10.5's agent holds a key
+# for A (our sshd) and A > B (our other sshd), 10.5's ssh on both hops.
+SSH_AUTH_SOCK=$T/o.sock "$OADD" -D >/dev/null 2>&1
+SSH_AUTH_SOCK=$T/o.sock "$OADD" -q -H "$T/dest_kh" -h dest-here \
+    -h "dest-here>hop-b" "$T/hop" 2>/dev/null || fail "10.5's ssh-add A>B"
+o_ssh() {
+	"$O105/bin/ssh" -F /dev/null -o BatchMode=yes \
+	    -o StrictHostKeyChecking=accept-new -o IdentityFile="$T/none" \
+	    -o PasswordAuthentication=no -o KbdInteractiveAuthentication=no \
+	    "$@" </dev/null
+}
+out=$(SSH_AUTH_SOCK=$T/o.sock o_ssh -A -o UserKnownHostsFile="$T/known_hosts" \
+    -p "$OUR_PORT" "$ME@127.0.0.1" "'$O105/bin/ssh' -F /dev/null \
+    -o BatchMode=yes -o StrictHostKeyChecking=accept-new \
+    -o UserKnownHostsFile=$T/known_hosts_b -o IdentityFile=$T/none \
+    -p $B_PORT 127.0.0.1 'echo c-hop-ok' </dev/null" 2>"$T/err")
+check "(c) 10.5's ssh -A through our sshd: 'A>B' signs on B" \
+    [ "$out" = c-hop-ok ]
+[ "$out" = c-hop-ok ] || cat "$T/err" >&2
 finish
