@@ -87,6 +87,80 @@ ask_pubkey(struct authority *a, struct transport *t, const struct key *k,
 	return r != 0 ? r : ok;
 }
 
+/*
+ * A publickey-hostbound-v00@openssh.com request naming host key hk, its
+ * signature over the hostbound data naming signed_hk (NULL: over the
+ * plain publickey data).
+ */
+static int
+ask_hostbound(struct authority *a, struct transport *t, const struct key *hk,
+    const struct key *signed_hk)
+{
+	struct authority_pubkey_req q;
+	struct sbuf *blob = sbuf_new(), *d = sbuf_new(), *sig = sbuf_new();
+	struct sbuf *hkb = sbuf_new(), *shkb = sbuf_new();
+	const unsigned char *sid;
+	size_t sidlen;
+	int ok = 0, r;
+	struct authopts *o = NULL;
+
+	key_to_blob(ukey, blob);
+	key_to_blob(hk, hkb);
+	sid = tr_session_id(t, &sidlen);
+	sbuf_put_string(d, sid, sidlen);
+	sbuf_put_u8(d, SSH2_MSG_USERAUTH_REQUEST);
+	sbuf_put_cstring(d, user);
+	sbuf_put_cstring(d, "ssh-connection");
+	sbuf_put_cstring(d, signed_hk != NULL ?
+	    "publickey-hostbound-v00@openssh.com" : "publickey");
+	sbuf_put_u8(d, 1);
+	sbuf_put_cstring(d, "ssh-ed25519");
+	sbuf_put_stringb(d, blob);
+	if (signed_hk != NULL) {
+		key_to_blob(signed_hk, shkb);
+		sbuf_put_stringb(d, shkb);
+	}
+	CHECK_OK(key_sign(ukey, NULL, sbuf_ptr(d), sbuf_len(d), sig));
+	memset(&q, 0, sizeof(q));
+	q.user = user;
+	q.service = "ssh-connection";
+	q.alg = "ssh-ed25519";
+	q.blob = sbuf_ptr(blob);
+	q.bloblen = sbuf_len(blob);
+	q.has_sig = 1;
+	q.sig = sbuf_ptr(sig);
+	q.siglen = sbuf_len(sig);
+	q.hostkey = sbuf_ptr(hkb);
+	q.hostkeylen = sbuf_len(hkb);
+	r = authority_pubkey_check(a, &q, &ok, &o);
+	authopts_free(o);
+	sbuf_free(blob);
+	sbuf_free(d);
+	sbuf_free(sig);
+	sbuf_free(hkb);
+	sbuf_free(shkb);
+	return r != 0 ? r : ok;
+}
+
+/* Hostbound: the host key named must be the exchange's, and signed. */
+static void
+test_hostbound(struct authority *a, struct transport *t)
+{
+	const struct key *mine = tr_hostkey(t);
+
+	CHECK(mine != NULL);
+	if (mine == NULL)
+		return;
+	CHECK(ask_hostbound(a, t, mine, mine) == 1);
+	/* Another key named (and signed for): refused, logged. */
+	CHECK(ask_hostbound(a, t, ukey2, ukey2) == 0);
+	CHECK(logged("userauth_pubkey: publickey-hostbound-v00@openssh.com "
+	    "packet contained wrong host key"));
+	/* Signed over the plain publickey data: no. */
+	CHECK(ask_hostbound(a, t, mine, NULL) == 0);
+	CHECK(logged("userauth_pubkey: signature did not verify"));
+}
+
 /* The host key signs exchange hashes and this session's proofs only. */
 static void
 test_hostkey_sign(struct authority *a, struct transport *t)
@@ -174,6 +248,7 @@ test_direct(const struct servconf *sc)
 	CHECK(o == NULL);
 	CHECK(logged("userauth_pubkey: signature did not verify"));
 	test_hostkey_sign(a, p.t);
+	test_hostbound(a, p.t);
 	authority_set_phase(a, AUTHORITY_POSTAUTH);
 	CHECK_ERR(ask_pubkey(a, p.t, ukey, user, "ssh-connection", 1, &o),
 	    ERR_PERMISSION_DENIED);
