@@ -256,6 +256,42 @@ req_pubkey(const char *u, const unsigned char *sid, size_t sidlen, int sign)
 }
 
 /*
+ * A publickey-hostbound-v00@openssh.com request naming host key hk,
+ * signed by ukey over session id sid.
+ */
+static struct sbuf *
+req_hostbound(const unsigned char *sid, size_t sidlen, const struct key *hk)
+{
+	struct sbuf *b = sbuf_new(), *blob = sbuf_new(), *d = sbuf_new();
+	struct sbuf *sig = sbuf_new(), *hkb = sbuf_new();
+
+	key_to_blob(ukey, blob);
+	key_to_blob(hk, hkb);
+	sbuf_put_string(d, sid, sidlen);
+	sbuf_put_u8(d, SSH2_MSG_USERAUTH_REQUEST);
+	sbuf_put_cstring(d, user);
+	sbuf_put_cstring(d, "ssh-connection");
+	sbuf_put_cstring(d, "publickey-hostbound-v00@openssh.com");
+	sbuf_put_u8(d, 1);
+	sbuf_put_cstring(d, "ssh-ed25519");
+	sbuf_put_stringb(d, blob);
+	sbuf_put_stringb(d, hkb);
+	CHECK_OK(key_sign(ukey, NULL, sbuf_ptr(d), sbuf_len(d), sig));
+	sbuf_put_cstring(b, user);
+	sbuf_put_cstring(b, "ssh-connection");
+	sbuf_put_cstring(b, "ssh-ed25519");
+	sbuf_put_stringb(b, blob);
+	sbuf_put_u8(b, 1);
+	sbuf_put_stringb(b, sig);
+	sbuf_put_stringb(b, hkb);
+	sbuf_free(blob);
+	sbuf_free(d);
+	sbuf_free(sig);
+	sbuf_free(hkb);
+	return b;
+}
+
+/*
  * The start of a login: the exchange hash h signed (the session id from
  * then on) and the user looked up; returns the publickey request to send
  * next, with or without a signature.
@@ -428,6 +464,32 @@ hostile_order(const struct servconf *sc)
 	ENDED(&f, serve(&f, MON_REQ_AUTHENTICATED, q));
 	sbuf_free(q);
 	fix_free(&f);
+
+	/*
+	 * Hostbound: the host key that signed the first exchange hash is
+	 * the one a request may name; another is refused.
+	 */
+	{
+		const struct key *hks[2] = { host.key, ukey2 };
+		int i, ok;
+
+		for (i = 0; i < 2; i++) {
+			fix_new(&f, sc);
+			q = sign_lookup_pubkey(&f, h, sizeof(h), a, 1);
+			sbuf_free(q);
+			q = req_hostbound(h, sizeof(h), hks[i]);
+			CHECK_OK(serve(&f, MON_REQ_PUBKEY_CHECK, q));
+			sbuf_free(q);
+			ok = -1;
+			CHECK_OK(answer(&f, a));
+			CHECK_OK(sbuf_get_bool(a, &ok));
+			CHECK(ok == (i == 0));
+			sbuf_reset(a);
+			fix_free(&f);
+		}
+		CHECK(logged("userauth_pubkey: publickey-hostbound-v00@"
+		    "openssh.com packet contained wrong host key"));
+	}
 
 	/* A real login, then a second claim and pre-auth requests. */
 	fix_new(&f, sc);
