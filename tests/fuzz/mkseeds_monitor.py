@@ -31,9 +31,11 @@ def sign(data, idx=0, alg="ssh-ed25519"):
     return frame(HOSTKEY_SIGN, u32(idx) + s(alg) + s(data))
 
 
-def pubkey(user, blob, sig=True):
+def pubkey(user, blob, sig=True, hostkey=b""):
+    """hostkey: the host key blob of a publickey-hostbound request."""
     return frame(PUBKEY, s(user) + s("ssh-connection") + s("ssh-ed25519") +
-                 s(blob) + bytes([1 if sig else 0]) + s(b"sig" if sig else b""))
+                 s(blob) + bytes([1 if sig else 0]) +
+                 s(b"sig" if sig else b"") + s(hostkey))
 
 
 def hostbased(user, blob):
@@ -54,6 +56,11 @@ seeds = {
         frame(ACCOUNT, s("user")) + frame(AUTHENTICATED, s("user")) +
         frame(SESSION_OPEN, b"\x01" + s("/dev/pts/3")) +
         frame(SESSION_CLOSE) + sign(b"K" * 64),
+    "login_pubkey_hostbound":
+        sign(b"H" * 32) + frame(USER_LOOKUP, s("user")) +
+        pubkey("user", b"\x01k", hostkey=b"hostkey") +
+        pubkey("user", b"\x01k", hostkey=b"\x01k") +
+        frame(AUTHENTICATED, s("user")),
     "login_kbdint":
         frame(USER_LOOKUP, s("user")) + frame(KBDINT, s("user")) +
         answers("wrong", "1") + answers() + frame(FAILED, s("user")) +
