@@ -63,6 +63,15 @@ log_init(const char *progname, int level, int facility, int to_stderr)
 		closelog();
 		L.syslog_open = 0;
 	}
+	/*
+	 * Set the ident and LOG_PID now (no socket is opened yet): PAM
+	 * modules log through syslog(3) too, and a line of theirs before
+	 * our first would otherwise carry no PID, unlike OpenSSH's.
+	 */
+	if (!to_stderr) {
+		openlog(L.ident, LOG_PID, L.facility);
+		L.syslog_open = 1;
+	}
 }
 
 int
@@ -244,11 +253,18 @@ log_vmsg(int level, const char *fmt, va_list ap)
 			/* nowhere left to report it */
 		}
 	} else {
+		/* OpenSSH tags these levels in syslog only, not on stderr. */
+		const char *tag = level == LOG_LEVEL_FATAL ? "fatal: " :
+		    level == LOG_LEVEL_ERROR ? "error: " :
+		    level == LOG_LEVEL_DEBUG1 ? "debug1: " :
+		    level == LOG_LEVEL_DEBUG2 ? "debug2: " :
+		    level == LOG_LEVEL_DEBUG3 ? "debug3: " : "";
+
 		if (!L.syslog_open) {
 			openlog(L.ident, LOG_PID, L.facility);
 			L.syslog_open = 1;
 		}
-		syslog(syslog_priority(level), "%s%s", L.prefix, msg);
+		syslog(syslog_priority(level), "%s%s%s", L.prefix, tag, msg);
 	}
  out:
 	errno = saved_errno;

@@ -24,6 +24,7 @@
  * passwords, PAM, keys and btmp are the authority's (authority.h); this
  * file parses, asks, obeys the answer and speaks the protocol.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,8 +188,21 @@ auth_log(struct authctxt *ac, const char *method, enum auth_outcome out,
 	    ac->failures >= ac->sc->max_auth_tries / 2 ||
 	    strcmp(method, "password") == 0)
 		level = LOG_LEVEL_INFO;
-	if (out == AUTH_POSTPONED)
-		level = LOG_LEVEL_VERBOSE;
+	/*
+	 * OpenSSH's monitor logs the requests it decides: never a failed
+	 * "none", nor a key offered (unsigned) for an invalid user, whose
+	 * keys it does not look up; a postponed key (the query before a
+	 * signature) comes from its pre-auth child, without the key.
+	 */
+	if (out == AUTH_FAIL && (strcmp(method, "none") == 0 ||
+	    (!ac->valid && ac->key_query)))
+		return;
+	if (out == AUTH_POSTPONED) {
+		log_verbose("Postponed %.100s for %s%.100s from %s port %d "
+		    "ssh2 [preauth]", method, ac->valid ? "" : "invalid user ",
+		    ac->user, ac->conn->remote_addr, ac->conn->remote_port);
+		return;
+	}
 	log_msg(level, "%s %.100s%s%.100s for %s%.100s from %s port %d ssh2%s",
 	    what, method, ac->submethod ? "/" : "",
 	    ac->submethod ? ac->submethod : "",
@@ -269,12 +283,27 @@ first_request(struct authctxt *ac, const char *user, const char *service)
 	return 0;
 }
 
+/*
+ * "authenticating user U " or "invalid user U " once a request named a
+ * user, as OpenSSH names the peer in its pre-auth lines; "" before.
+ */
+static void
+auth_peer_user(const struct authctxt *ac, char *buf, size_t size)
+{
+	if (ac->user == NULL)
+		buf[0] = '\0';
+	else
+		snprintf(buf, size, "%s user %.100s ",
+		    ac->valid ? "authenticating" : "invalid", ac->user);
+}
+
 int
 auth_wait_failed(struct authctxt *ac, int r)
 {
 	const struct auth_conn *c = ac->conn;
-	const char *how = r == ERR_DISCONNECTED ? "Disconnected from" :
-	    "Connection closed by";
+	int banner = tr_peer_version(ac->t) != NULL;
+	char who[160];
+	const char *how;
 
 	if (r == ERR_CONN_TIMEOUT || r == ERR_AGAIN) {
 		/* LoginGraceTime; OpenSSH logs it at its fatal level. */
@@ -284,16 +313,32 @@ auth_wait_failed(struct authctxt *ac, int r)
 		    "Timeout before authentication");
 		return ERR_CONN_TIMEOUT;
 	}
-	if (r != ERR_CONN_CLOSED && r != ERR_DISCONNECTED && r != ERR_EOF)
+	if (r == ERR_PROTOCOL_VERSION) {
+		/* The transport logged what the peer sent. */
+		log_info("banner exchange: Connection from %s port %d: "
+		    "invalid format", c->remote_addr, c->remote_port);
 		return r;
-	if (ac->user == NULL)
-		log_info("%s %s port %d [preauth]", how, c->remote_addr,
-		    c->remote_port);
+	}
+	if (r == ERR_SYSTEM && tr_io_errno(ac->t, NULL) == ECONNRESET)
+		how = "Connection reset by";
+	else if (r == ERR_DISCONNECTED)
+		how = "Disconnected from";
+	else if (r == ERR_CONN_CLOSED || r == ERR_EOF)
+		how = "Connection closed by";
 	else
-		log_info("%s %s user %.100s %s port %d [preauth]", how,
-		    ac->valid ? "authenticating" : "invalid", ac->user,
-		    c->remote_addr, c->remote_port);
-	return r == ERR_EOF ? ERR_CONN_CLOSED : r;
+		return r;
+	/* OpenSSH's lines: no [preauth] before the version exchange. */
+	if (!banner) {
+		log_error("kex_exchange_identification: %s",
+		    r == ERR_SYSTEM ? "read: Connection reset by peer" :
+		    "Connection closed by remote host");
+		log_info("%s %s port %d", how, c->remote_addr, c->remote_port);
+		return ERR_CONN_CLOSED;
+	}
+	auth_peer_user(ac, who, sizeof(who));
+	log_info("%s %s%s port %d [preauth]", how, who, c->remote_addr,
+	    c->remote_port);
+	return r == ERR_DISCONNECTED ? r : ERR_CONN_CLOSED;
 }
 
 /*
@@ -378,6 +423,25 @@ check_identity(struct authctxt *ac, const char *user, const char *service)
 	return 0;
 }
 
+/*
+ * Disconnect with OpenSSH's pre-auth wording, which names the user:
+ * "Disconnecting authenticating user U ADDR port N: MSG [preauth]". The
+ * transport's own line (which names the address only) is held back.
+ */
+static void
+auth_disconnect(struct authctxt *ac, uint32_t reason, const char *msg)
+{
+	int level = log_level();
+	char who[160];
+
+	auth_peer_user(ac, who, sizeof(who));
+	log_info("Disconnecting %s%s port %d: %s [preauth]", who,
+	    ac->conn->remote_addr, ac->conn->remote_port, msg);
+	log_set_level(LOG_LEVEL_QUIET);
+	tr_disconnect(ac->t, reason, "%s", msg);
+	log_set_level(level);
+}
+
 /* Tell the client the outcome of one request; *donep set on success. */
 static int
 answer_outcome(struct authctxt *ac, enum auth_outcome out, int *donep)
@@ -404,10 +468,10 @@ answer_outcome(struct authctxt *ac, enum auth_outcome out, int *donep)
 	case AUTH_FAIL:
 		if (ac->failures >= ac->sc->max_auth_tries) {
 			log_error("maximum authentication attempts exceeded "
-			    "for %s%.100s from %s port %d ssh2",
+			    "for %s%.100s from %s port %d ssh2 [preauth]",
 			    ac->valid ? "" : "invalid user ", ac->user,
 			    ac->conn->remote_addr, ac->conn->remote_port);
-			tr_disconnect(ac->t, SSH2_DISCONNECT_PROTOCOL_ERROR,
+			auth_disconnect(ac, SSH2_DISCONNECT_PROTOCOL_ERROR,
 			    "Too many authentication failures");
 			return ERR_PERMISSION_DENIED;
 		}
@@ -447,6 +511,9 @@ handle_request(struct authctxt *ac, struct sbuf *p, int *donep)
 		x_free(method);
 		method = x_strdup("publickey");
 	}
+	/* Its first byte: whether a publickey request is signed. */
+	ac->key_query = strcmp(method, "publickey") == 0 &&
+	    sbuf_len(p) > 0 && sbuf_ptr(p)[0] == 0;
 	if ((m = method_find(ac, method)) != NULL) {
 		if (strcmp(method, "none") != 0)
 			ac->attempted = 1;

@@ -29,6 +29,7 @@ struct authctxt {
 	int attempts;			/* requests seen */
 	int failures;			/* counted against MaxAuthTries */
 	int attempted;			/* a method beyond "none" was tried */
+	int key_query;			/* this request: a key without signature */
 	struct auth_chains *chains;	/* AuthenticationMethods; NULL: any */
 	struct key **used_keys;		/* keys accepted in earlier steps */
 	size_t nused_keys;

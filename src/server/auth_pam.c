@@ -126,7 +126,7 @@ conv_fn(int n, const struct pam_message **msg, struct pam_response **resp,
 		case PAM_TEXT_INFO:
 		case PAM_ERROR_MSG:
 			if (p->ask == NULL)
-				log_verbose("PAM: %s", m);
+				log_debug("PAM: %s", m);	/* not OpenSSH's */
 			else if (sbuf_len(p->text) < 8192)
 				sbuf_putf(p->text, "%s\n", m);
 			break;
@@ -199,6 +199,16 @@ set_mode(struct auth_pam *p, auth_pam_ask_fn ask, void *arg,
 	sbuf_reset(p->text);
 }
 
+/* OpenSSH logs a refused password at debug level only. */
+static int
+denied_password(struct auth_pam *p, int rv)
+{
+	p->last = rv;
+	log_debug("PAM: password authentication failed for %.100s: %s",
+	    p->user, pam_strerror(p->h, rv));
+	return ERR_PERMISSION_DENIED;
+}
+
 static int
 denied(struct auth_pam *p, int rv)
 {
@@ -264,7 +274,7 @@ auth_pam_password(struct auth_pam *p, int permit_empty, const char *password)
 	rv = pam_authenticate(p->h, permit_empty ? 0 :
 	    PAM_DISALLOW_NULL_AUTHTOK);
 	if (rv != PAM_SUCCESS) {
-		r = denied(p, rv);
+		r = denied_password(p, rv);
 		goto out;
 	}
 	rv = pam_acct_mgmt(p->h, 0);

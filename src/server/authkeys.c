@@ -240,6 +240,9 @@ check_line(const char *line, const char *loc, const struct passwd *pw,
 	log_debug("%s: matching key found: %s %s", loc, key_type_name(k),
 	    fp ? fp : "?");
 	ok = options_allow(o, loc, pw, q);
+	if (ok)
+		log_verbose("Accepted key %s %s found at %s", key_short_name(k),
+		    fp ? fp : "?", loc);
  done:
 	if (ok) {
 		*optsp = o;

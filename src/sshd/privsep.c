@@ -413,6 +413,9 @@ postauth_main(struct server *s, int in, int out, const struct tr_config *tc0,
 		session_set_auth_info(info_path);
 	r = session_serve(t, res->sc, res->pw, res->opts, ci->raddr,
 	    ci->rport);
+	if (tr_peer_disconnected(t))
+		log_info("Disconnected from user %.100s %s port %d",
+		    res->pw->pw_name, ci->raddr, ci->rport);
 	if (info_path != NULL) {
 		(void)unlink(info_path);
 		x_free(info_path);
@@ -477,6 +480,7 @@ privsep_postauth(struct server *s, int in, int out, const struct tr_config *tc,
 		close(mon[0]);
 		postauth_main(s, in, out, tc, state, res, ci, mon[1]);
 	}
+	log_verbose("User child is on pid %ld", (long)pid);
 	sbuf_free(state);
 	close(mon[1]);
 	monitor_set_fd(m, mon[0]);

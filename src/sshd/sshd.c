@@ -206,8 +206,9 @@ serve_connection(struct server *s, int in, int out, int authpipe)
 	memset(&ci, 0, sizeof(ci));
 	memset(&res, 0, sizeof(res));
 	describe_peer(in, &ci);
-	log_verbose("Connection from %s port %d on %s port %d", ci.raddr,
-	    ci.rport, ci.laddr, ci.lport);
+	/* No routing domains here: OpenSSH on Linux prints an empty one. */
+	log_verbose("Connection from %s port %d on %s port %d rdomain \"\"",
+	    ci.raddr, ci.rport, ci.laddr, ci.lport);
 	memset(&ac, 0, sizeof(ac));
 	ac.remote_host = ci.raddr;
 	ac.remote_addr = ci.raddr;

@@ -169,6 +169,10 @@ tr_set_authenticated(struct transport *t)
 }
 unsigned int tr_kex_count(const struct transport *t) { return t->nkex; }
 int tr_peer_eof(const struct transport *t) { return t->peer_eof; }
+int tr_peer_disconnected(const struct transport *t)
+{
+	return t->peer_disconnected;
+}
 
 int
 tr_io_errno(const struct transport *t, int *readp)
@@ -509,7 +513,7 @@ read_banner(struct transport *t)
 		if (strncmp(line, "SSH-", 4) == 0)
 			break;
 		if (t->server || ++t->preamble_lines > TR_MAX_PREAMBLE) {
-			log_info("kex_exchange_identification: %s sent "
+			log_error("kex_exchange_identification: %s sent "
 			    "invalid protocol identifier \"%.256s\"",
 			    t->server ? "client" : "server", line);
 			if (t->server) {
@@ -564,6 +568,7 @@ handle_disconnect(struct transport *t)
 		    desc ? desc : "");
 	x_free(desc);
 	t->closed = 1;
+	t->peer_disconnected = 1;
 	return ERR_DISCONNECTED;
 }
 

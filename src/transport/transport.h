@@ -316,6 +316,8 @@ struct transport *tr_import(int fd_in, int fd_out, const struct tr_config *cfg,
  * *readp, when not NULL, set to 1 for a read and 0 for a write).
  */
 int tr_peer_eof(const struct transport *t);
+/* Non-zero once the peer's DISCONNECT was read (sshd logs the end). */
+int tr_peer_disconnected(const struct transport *t);
 int tr_io_errno(const struct transport *t, int *readp);
 /*
  * Non-zero from a KEXINIT (ours or the peer's) until both sides use the

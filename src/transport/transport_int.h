@@ -141,6 +141,7 @@ struct transport {
 	int closed;		/* DISCONNECT sent or received */
 	uint64_t deadline_ms;	/* tr_set_deadline(), monotonic; 0: none */
 	int peer_eof;		/* end of file read from fd_in */
+	int peer_disconnected;	/* the peer sent DISCONNECT */
 	int io_errno;		/* errno of the last failed read or write */
 	int io_errno_read;	/* ... and whether it was a read */
 };
