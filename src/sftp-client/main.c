@@ -179,18 +179,30 @@ command_loop(struct sftp_ctx *x, FILE *f, int batch)
 	size_t cap = 0;
 	ssize_t len;
 	int r, ignore, quiet_line, interactive = !batch && isatty(fileno(f));
+	int editing = 0;
 
-	if (interactive)
+	if (interactive) {
 		sigint_catch(0);
+		editing = f == stdin && edit_start(x) == 0;
+	}
 	for (;;) {
-		if (!batch && isatty(fileno(f))) {
-			printf("sftp> ");
-			fflush(stdout);
-		}
-		if ((len = getline(&line, &cap, f)) == -1) {
-			if (!batch && isatty(fileno(f)))
+		if (editing) {
+			free(line);
+			if ((line = edit_read()) == NULL) {
 				printf("\n");
-			break;
+				break;
+			}
+			len = (ssize_t)strlen(line);
+		} else {
+			if (interactive) {
+				printf("sftp> ");
+				fflush(stdout);
+			}
+			if ((len = getline(&line, &cap, f)) == -1) {
+				if (interactive)
+					printf("\n");
+				break;
+			}
 		}
 		while (len > 0 && (line[len - 1] == '\n' ||
 		    line[len - 1] == '\r'))
@@ -221,6 +233,8 @@ command_loop(struct sftp_ctx *x, FILE *f, int batch)
 		}
 	}
 	free(line);
+	if (editing)
+		edit_end();
 	return 0;
 }
 

@@ -46,6 +46,18 @@ int shell_escape(const char *cmd);
 int has_flag(const struct sftp_ctx *x, char c);
 int run_command(struct sftp_ctx *x, const char *line);
 
+/* For completion: the i-th command's name (NULL past the last), and
+ * what its argno-th argument (from 1) names: 'r' a remote path, 'l' a
+ * local one, 0 neither. */
+const char *command_name(size_t i);
+int command_argkind(const char *name, int argno);
+
+/* Line editing on a terminal (edit.c): -1 when there is none. */
+int edit_start(struct sftp_ctx *x);
+/* The next line without its newline (free it), NULL at the end. */
+char *edit_read(void);
+void edit_end(void);
+
 /* Ends the program with "Connection closed" after a fatal error. */
 void conn_lost(int r);
 /* path made absolute against the remote working directory. */
