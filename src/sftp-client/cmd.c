@@ -73,8 +73,10 @@ split_words(const char *line, struct word **wp, size_t *np)
 			} else if (q != 0 && *p == q) {
 				q = 0;
 			} else if (*p == '\\' && q != '\'') {
-				if (p[1] == '\0')
+				if (p[1] == '\0') {
+					p++;	/* a trailing one: dropped */
 					break;
+				}
 				p++;
 				add_char(text, &tl, pat, &pl, *p, 1);
 			} else
@@ -85,7 +87,7 @@ split_words(const char *line, struct word **wp, size_t *np)
 		w[n].text = text;
 		w[n++].pat = pat;
 		if (q != 0) {
-			fprintf(stderr, "Unterminated quote\r\n");
+			fprintf(stderr, "Unterminated quoted argument\r\n");
 			free_words(w, n);
 			return -1;
 		}

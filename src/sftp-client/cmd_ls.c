@@ -60,14 +60,6 @@ unescape(const char *pat)
 	return out;
 }
 
-void
-vis_inplace(char *s)
-{
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s < 0x20 || (unsigned char)*s == 0x7f)
-			*s = '?';
-}
-
 static void
 push(char ***v, size_t *n, char *s)
 {
@@ -406,9 +398,7 @@ ls_dir(struct sftp_ctx *x, const char *abs, const char *prefix)
 		if (f[0] == '.' && !has_flag(x, 'a'))
 			continue;
 		e[k].show = x_asprintf("%s%s", prefix, f);
-		vis_inplace(e[k].show);
 		e[k].longname = x_strdup(names[i].longname);
-		vis_inplace(e[k].longname);
 		e[k].width = strlen(e[k].show);
 		e[k].a = names[i].a;
 		e[k].idx = k;
@@ -463,7 +453,6 @@ ls_glob(struct sftp_ctx *x, const char *abs, const char *typed)
 	e = x_calloc(n, sizeof(*e));
 	for (i = 0; i < n; i++) {
 		e[i].show = strip_cwd(x, m[i], rel);
-		vis_inplace(e[i].show);
 		e[i].width = strlen(m[i]);
 		e[i].idx = i;
 		if (has_flag(x, 'l') || has_flag(x, 'n')) {

@@ -177,11 +177,8 @@ download_dir(struct sftp_ctx *x, const char *src, const char *dst,
 	shown = x_strdup(src);
 	if (strlen(shown) > 1 && shown[strlen(shown) - 1] == '/')
 		shown[strlen(shown) - 1] = '\0';
-	d = x_strdup(shown);
-	vis_inplace(d);
-	printf("Retrieving %s\n", d);
+	printf("Retrieving %s\n", shown);
 	fflush(stdout);
-	x_free(d);
 	if (mkdir(dst, 0777) == -1 && errno != EEXIST) {
 		fprintf(stderr, "mkdir %s: %s\r\n", dst, strerror(errno));
 		x_free(shown);
@@ -238,7 +235,7 @@ int
 cmd_get(struct sftp_ctx *x, int argc, struct word *w, int resume)
 {
 	struct xopts o;
-	char *abs = rpath_abs(x, w[1].pat), **m, *dst, *un;
+	char *abs = rpath_abs(x, w[1].pat), **m, *dst;
 	const char *local = argc > 2 ? w[2].text : NULL;
 	size_t n, i;
 	int r = 0, isdir, skipped = 0;
@@ -246,9 +243,8 @@ cmd_get(struct sftp_ctx *x, int argc, struct word *w, int resume)
 	get_opts(x, resume, &o);
 	rglob(x, abs, 1, 0, &m, &n);
 	if (n == 0) {
-		un = unescape(abs);
-		fprintf(stderr, "File \"%s\" not found.\r\n", un);
-		x_free(un);
+		/* The pattern, escapes and all, as OpenSSH shows it. */
+		fprintf(stderr, "File \"%s\" not found.\r\n", abs);
 		x_free(abs);
 		free_strv(m, n);
 		return -1;
@@ -269,16 +265,9 @@ cmd_get(struct sftp_ctx *x, int argc, struct word *w, int resume)
 			dst = x_strdup(local != NULL ? local : b);
 		x_free(b);
 		isdir = m[i][strlen(m[i]) - 1] == '/';
-		if (!x->quiet) {
-			char *v = x_strdup(m[i]), *vd = x_strdup(dst);
-
-			vis_inplace(v);
-			vis_inplace(vd);
+		if (!x->quiet)
 			printf("%s %s to %s\n", o.resume ? "Resuming" :
-			    "Fetching", v, vd);
-			x_free(v);
-			x_free(vd);
-		}
+			    "Fetching", m[i], dst);
 		fflush(stdout);
 		if (isdir && o.recurse)
 			r = download_dir(x, m[i], dst, &o, 0);

@@ -305,12 +305,12 @@ complete(EditLine *e, int ch)
 }
 
 int
-edit_start(struct sftp_ctx *x)
+edit_start(struct sftp_ctx *x, FILE *out, FILE *err)
 {
 	HistEvent ev;
 
 	ctx = x;
-	if ((el = el_init("sftp", stdin, stdout, stderr)) == NULL)
+	if ((el = el_init("sftp", stdin, out, err)) == NULL)
 		return -1;
 	if ((hist = history_init()) == NULL) {
 		el_end(el);
@@ -364,9 +364,11 @@ edit_end(void)
 #else
 
 int
-edit_start(struct sftp_ctx *x)
+edit_start(struct sftp_ctx *x, FILE *out, FILE *err)
 {
 	(void)x;
+	(void)out;
+	(void)err;
 	return -1;
 }
 

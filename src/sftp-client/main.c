@@ -26,6 +26,9 @@
  * sftp_client_set_cancel); at the prompt it is ignored. */
 static volatile sig_atomic_t interrupted;
 
+/* The terminal's streams before vis_streams filtered stdout/stderr. */
+static FILE *tty_out, *tty_err;
+
 static void
 on_sigint(int sig)
 {
@@ -183,7 +186,7 @@ command_loop(struct sftp_ctx *x, FILE *f, int batch)
 
 	if (interactive) {
 		sigint_catch(0);
-		editing = f == stdin && edit_start(x) == 0;
+		editing = f == stdin && edit_start(x, tty_out, tty_err) == 0;
 	}
 	for (;;) {
 		if (editing) {
@@ -416,6 +419,7 @@ main(int argc, char **argv)
 	c.program = "ssh";
 	c.subsystem = "sftp";
 	signal(SIGPIPE, SIG_IGN);
+	vis_streams(&tty_out, &tty_err);
 	log_init("sftp", LOG_LEVEL_INFO, 0, 1);
 	addarg(&c.ssh, c.program);
 	addarg(&c.ssh, "-oForwardX11 no");
