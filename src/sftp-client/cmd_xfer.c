@@ -58,6 +58,15 @@ join(const char *dir, const char *name)
 	return x_asprintf("%s/%s", dir, name);
 }
 
+/* The meter names the file by its last component, as OpenSSH's. */
+static const char *
+last_name(const char *path)
+{
+	const char *p = strrchr(path, '/');
+
+	return p != NULL && p[1] != '\0' ? p + 1 : path;
+}
+
 static int
 local_is_dir(const char *p)
 {
@@ -114,7 +123,7 @@ download_file(struct sftp_ctx *x, const char *src, const char *dst,
 	}
 	meter = x->progress && isatty(STDOUT_FILENO);
 	if (meter)
-		progress_start(&pm, src, (a.flags & SSH2_FILEXFER_ATTR_SIZE) ?
+		progress_start(&pm, last_name(src), (a.flags & SSH2_FILEXFER_ATTR_SIZE) ?
 		    a.size : 0, off);
 	r = sftp_client_read_file(x->c, h, fd, off, &done,
 	    meter ? progress_update : NULL, &pm);
@@ -342,7 +351,7 @@ upload_file(struct sftp_ctx *x, const char *src, const char *dst,
 	}
 	meter = x->progress && isatty(STDOUT_FILENO);
 	if (meter)
-		progress_start(&pm, src, (uint64_t)st.st_size, off);
+		progress_start(&pm, last_name(src), (uint64_t)st.st_size, off);
 	r = sftp_client_write_file(x->c, h, fd, off, &done,
 	    meter ? progress_update : NULL, &pm);
 	if (meter)

@@ -6,7 +6,8 @@
 # (both listed, the common part added), of a name with glob characters
 # (escaped so only that file is fetched), of put's and lcd's local
 # names; history (up-arrow runs pwd again) and ^A/^E editing; ^D ends
-# with status 0. Debian's sftp typed at the same way does the same.
+# with status 0; the progress meter shows the file's last name.
+# Debian's sftp typed at the same way does the same.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/sftp" ] || skip "sftp not built"
 DEB_SERVER=/usr/lib/openssh/sftp-server
@@ -54,6 +55,8 @@ check "lcd ldi<TAB>: a local directory" \
     [ "$(count ours "Local working directory: $T/ours/local/ldir")" -eq 1 ]
 check "up-arrow and ^A/^E: pwd runs three times" \
     [ "$(count ours "Remote working directory: $T/ours/remote")" -eq 3 ]
+check "the progress meter names the file by its last part, as OpenSSH's" \
+    sh -c "tr '\\r' '\\n' < '$T/ours.out' | grep -q '^deep.txt  *100%'"
 check "lls -d ../loc<TAB>: completed relative to the local directory" \
     [ "$(count ours "../localfile.txt")" -ge 1 ]
 
