@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 
 #include "err.h"
+#include "log.h"
 #include "mem.h"
 #include "sftp.h"
 
@@ -122,6 +123,8 @@ rpath_is_dir(struct sftp_ctx *x, const char *path)
 
 	if ((r = sftp_client_stat(x->c, path, 1, &a)) < 0)
 		conn_lost(r);
+	if (r > 0)
+		log_debug("stat remote: %s", sftp_client_errmsg(r));
 	return r == 0 && (a.flags & SSH2_FILEXFER_ATTR_PERMISSIONS) &&
 	    S_ISDIR(a.perm);
 }

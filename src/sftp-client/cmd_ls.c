@@ -19,6 +19,7 @@
 #include <sys/ioctl.h>
 
 #include "err.h"
+#include "log.h"
 #include "mem.h"
 #include "sftp.h"
 
@@ -143,17 +144,20 @@ rglob(struct sftp_ctx *x, const char *pat, int mark, int nocheck,
 		ncur = nnext;
 	}
 	x_free(copy);
-	/* Keep what exists (a literal component may name nothing). */
+	/* Keep what exists (a literal component may name nothing); a
+	 * link is followed only to see whether it leads to a directory. */
 	for (i = 0; i < ncur; i++) {
-		r = sftp_client_stat(x->c, cur[i], 1, &a);
-		if (r < 0)
-			conn_lost(r);
-		if (r != 0 && (r = sftp_client_stat(x->c, cur[i], 0, &a)) < 0)
+		if ((r = sftp_client_stat(x->c, cur[i], 0, &a)) < 0)
 			conn_lost(r);
 		if (r != 0) {
+			log_debug("stat remote: %s", sftp_client_errmsg(r));
 			x_free(cur[i]);
 			continue;
 		}
+		if (mark && (a.flags & SSH2_FILEXFER_ATTR_PERMISSIONS) &&
+		    S_ISLNK(a.perm) &&
+		    (r = sftp_client_stat(x->c, cur[i], 1, &a)) < 0)
+			conn_lost(r);
 		if (mark && (a.flags & SSH2_FILEXFER_ATTR_PERMISSIONS) &&
 		    S_ISDIR(a.perm) && strcmp(cur[i], "/") != 0) {
 			char *m = x_asprintf("%s/", cur[i]);

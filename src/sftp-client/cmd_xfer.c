@@ -19,6 +19,7 @@
 #include <sys/time.h>
 
 #include "err.h"
+#include "log.h"
 #include "mem.h"
 #include "sftp.h"
 
@@ -87,6 +88,8 @@ download_file(struct sftp_ctx *x, const char *src, const char *dst,
 	mode_t mode = 0666;
 	struct progress pm;
 
+	log_debug2("do_download: download remote \"%s\" to local \"%s\"",
+	    src, dst);
 	if ((r = sftp_client_open(x->c, src, SSH2_FXF_READ, NULL, &h)) != 0) {
 		if (r < 0)
 			conn_lost(r);
@@ -304,6 +307,8 @@ upload_file(struct sftp_ctx *x, const char *src, const char *dst,
 	uint64_t off = 0, done = 0;
 	int fd, r, ret = -1, meter;
 
+	log_debug2("do_upload: upload local \"%s\" to remote \"%s\"", src,
+	    dst);
 	if ((fd = open(src, O_RDONLY)) == -1 || fstat(fd, &st) == -1) {
 		fprintf(stderr, "Couldn't open local file \"%s\" for reading: "
 		    "%s\r\n", src, strerror(errno));

@@ -47,6 +47,20 @@ sigint_catch(int on)
 	(void)sigaction(SIGINT, &sa, NULL);
 }
 
+/*
+ * Log lines (-v) go out as OpenSSH's sftp writes them: through the
+ * stderr filter, which escapes as its log does, and ended by "\r\n"
+ * whether or not stderr is a terminal.
+ */
+static void
+log_line(int level, const char *text, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "%s%s\r\n", level == LOG_LEVEL_DEBUG1 ? "debug1: " :
+	    level == LOG_LEVEL_DEBUG2 ? "debug2: " : level >= LOG_LEVEL_DEBUG3 ?
+	    "debug3: " : "", text);
+}
+
 struct args {
 	char **v;
 	size_t n;
@@ -421,6 +435,7 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	vis_streams(&tty_out, &tty_err);
 	log_init("sftp", LOG_LEVEL_INFO, 0, 1);
+	log_set_sink(log_line, NULL);
 	addarg(&c.ssh, c.program);
 	addarg(&c.ssh, "-oForwardX11 no");
 	addarg(&c.ssh, "-oPermitLocalCommand no");
