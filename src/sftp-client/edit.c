@@ -323,9 +323,13 @@ edit_start(struct sftp_ctx *x, FILE *out, FILE *err)
 	el_set(el, EL_EDITOR, "emacs");
 	el_set(el, EL_TERMINAL, NULL);
 	el_set(el, EL_SIGNAL, 1);
-	/* The name OpenSSH's sftp gives it, so an ~/.editrc binds it. */
-	el_set(el, EL_ADDFN, "ftp-complete",
-	    "Context sensitive argument completion", complete);
+	/*
+	 * The name OpenSSH's sftp gives it, so an ~/.editrc binds it.
+	 * Given wide: the narrow el_set copies both strings and never
+	 * frees the copies.
+	 */
+	el_wset(el, EL_ADDFN, L"ftp-complete",
+	    L"Context sensitive argument completion", complete);
 	el_set(el, EL_BIND, "^I", "ftp-complete", NULL);
 	el_source(el, NULL);
 	return 0;

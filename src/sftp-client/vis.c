@@ -169,26 +169,24 @@ vis_close(void *cookie)
 	if (s->ncarry > 0) {
 		enc_out(s, s->carry, s->ncarry, o, &olen, 1);
 		(void)put_raw(s->fd, o, olen);
+		s->ncarry = 0;
 	}
-	x_free(s);
 	return 0;
 }
 
 static FILE *
 vis_open(int fd, int err, int utf8)
 {
+	/* One of each for the life of the process: nothing to free. */
+	static struct vis_stream streams[2];
 	cookie_io_functions_t io = { NULL, vis_write, NULL, vis_close };
-	struct vis_stream *s = x_calloc(1, sizeof(*s));
-	FILE *f;
+	struct vis_stream *s = &streams[err ? 1 : 0];
 
+	memset(s, 0, sizeof(*s));
 	s->fd = fd;
 	s->err = err;
 	s->utf8 = utf8;
-	if ((f = fopencookie(s, "w", io)) == NULL) {
-		x_free(s);
-		return NULL;
-	}
-	return f;
+	return fopencookie(s, "w", io);
 }
 
 /*
