@@ -117,8 +117,9 @@ def main():
         os.write(master, keys.encode())
         if command:
             ok = read_until(lambda: buf.count(b"sftp> ") > n, 15)
-        else:
-            settle()
+        # Keys typed before the editor has the terminal in raw mode
+        # again (a ^D above all) can be lost: wait until it is quiet.
+        settle()
     read_until(lambda: False, 1)
     status = None
     for _ in range(50):
