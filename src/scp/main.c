@@ -9,6 +9,7 @@
  * default, -3) or with -R by running scp on the source host. The
  * hidden -t and -f make this program that far end.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -72,9 +73,11 @@ scp_wait(pid_t pid)
 
 /* The argv of ssh (or -D's server) for host and a command. */
 static char **
-connect_argv(struct scp *g, const char *user, const char *host,
-    const char *cmd, int subsystem, int batch, size_t *np)
+connect_argv(struct scp *g, const struct rpath *r, const char *cmd,
+    int subsystem, int batch, size_t *np)
 {
+	const char *user = r->user, *host = r->host;
+	const char *port = r->port != NULL ? r->port : g->port;
 	char **v = NULL;
 	size_t n = 0, i;
 
@@ -84,9 +87,9 @@ connect_argv(struct scp *g, const char *user, const char *host,
 	} else {
 		for (i = 0; i < g->nssh; i++)
 			push(&v, &n, g->ssh[i]);
-		if (g->port != NULL) {
+		if (port != NULL) {
 			push(&v, &n, "-p");
-			push(&v, &n, g->port);
+			push(&v, &n, port);
 		}
 		if (user != NULL) {
 			push(&v, &n, "-l");
@@ -109,11 +112,11 @@ connect_argv(struct scp *g, const char *user, const char *host,
 }
 
 int
-scp_connect(struct scp *g, const char *user, const char *host,
-    const char *cmd, int subsystem, int *in_fd, int *out_fd, pid_t *pid)
+scp_connect(struct scp *g, const struct rpath *rp, const char *cmd,
+    int subsystem, int *in_fd, int *out_fd, pid_t *pid)
 {
 	size_t n;
-	char **v = connect_argv(g, user, host, cmd, subsystem, 0, &n);
+	char **v = connect_argv(g, rp, cmd, subsystem, 0, &n);
 	int r;
 
 	r = sftp_spawn(v, 0, in_fd, out_fd, pid);
@@ -146,6 +149,91 @@ colon(const char *s)
 	return NULL;
 }
 
+/* %XX escapes decoded; NULL for a bad one or one that makes a NUL. */
+static char *
+url_decode(const char *s, size_t len)
+{
+	char *out = x_malloc(len + 1), *o = out, hex[3] = { 0 };
+	size_t i;
+	unsigned long v;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] != '%') {
+			*o++ = s[i];
+			continue;
+		}
+		if (i + 2 >= len ||
+		    !isxdigit((unsigned char)s[i + 1]) ||
+		    !isxdigit((unsigned char)s[i + 2]) ||
+		    (v = strtoul(memcpy(hex, s + i + 1, 2), NULL, 16)) == 0) {
+			x_free(out);
+			return NULL;
+		}
+		*o++ = (char)v;
+		i += 2;
+	}
+	*o = '\0';
+	return out;
+}
+
+/*
+ * scp://[user@]host[:port][/path] (RFC 3986 syntax, as OpenSSH's scp
+ * takes it): the path is relative to the login directory ("//" starts
+ * an absolute one), none means "."; user and path may hold %XX.
+ */
+static int
+split_uri(const char *s, struct rpath *r)
+{
+	const char *a = s + 6, *slash = strchr(a, '/'), *at, *hp, *pc;
+	size_t alen = slash != NULL ? (size_t)(slash - a) : strlen(a);
+	char *end;
+	unsigned long port;
+
+	for (at = NULL, hp = a; hp < a + alen; hp++)
+		if (*hp == '@')
+			at = hp;
+	if (at != NULL && (r->user = url_decode(a, (size_t)(at - a))) == NULL)
+		return -1;
+	if (r->user != NULL && *r->user == '\0') {
+		x_free(r->user);
+		r->user = NULL;
+	}
+	hp = at != NULL ? at + 1 : a;
+	if (*hp == '[') {
+		if ((pc = memchr(hp, ']', alen - (size_t)(hp - a))) == NULL)
+			return -1;
+		r->host = x_strndup(hp + 1, (size_t)(pc - hp - 1));
+		pc++;
+	} else {
+		for (pc = hp; pc < a + alen && *pc != ':'; pc++)
+			;
+		r->host = x_strndup(hp, (size_t)(pc - hp));
+	}
+	if (*r->host == '\0' || strchr(r->host, '%') != NULL)
+		return -1;
+	if (pc < a + alen) {
+		if (*pc != ':')
+			return -1;
+		r->port = x_strndup(pc + 1, alen - (size_t)(pc + 1 - a));
+		errno = 0;
+		port = strtoul(r->port, &end, 10);
+		if (*r->port == '\0' || *end != '\0' || errno != 0 ||
+		    port == 0 || port > 65535)
+			return -1;
+	}
+	if (slash == NULL || slash[1] == '\0')
+		r->path = x_strdup(".");
+	else if ((r->path = url_decode(slash + 1, strlen(slash + 1))) == NULL)
+		return -1;
+	return 0;
+}
+
+static int
+is_remote(const char *s)
+{
+	return strncmp(s, "scp://", 6) == 0 || colon(s) != NULL;
+}
+
 static int
 split_remote(const char *s, struct rpath *r)
 {
@@ -153,6 +241,12 @@ split_remote(const char *s, struct rpath *r)
 	char *h;
 
 	memset(r, 0, sizeof(*r));
+	if (strncmp(s, "scp://", 6) == 0) {
+		if (split_uri(s, r) == 0)
+			return 0;
+		fprintf(stderr, "%s: invalid uri\n", s);
+		exit(1);
+	}
 	if (c == NULL)
 		return -1;
 	h = x_strndup(s, (size_t)(c - s));
@@ -179,6 +273,7 @@ free_rpath(struct rpath *r)
 	x_free(r->user);
 	x_free(r->host);
 	x_free(r->path);
+	x_free(r->port);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -233,7 +328,7 @@ legacy_download(struct scp *g, const struct rpath *s, const char *target)
 	int in, out;
 	pid_t pid;
 
-	if (scp_connect(g, s->user, s->host, cmd, 0, &in, &out, &pid) == 0) {
+	if (scp_connect(g, s, cmd, 0, &in, &out, &pid) == 0) {
 		(void)legacy_sink(g, in, out, target, s->path);
 		close(in);
 		close(out);
@@ -252,7 +347,7 @@ legacy_upload(struct scp *g, char **src, size_t n, const struct rpath *t)
 	int in, out;
 	pid_t pid;
 
-	if (scp_connect(g, t->user, t->host, cmd, 0, &in, &out, &pid) == 0) {
+	if (scp_connect(g, t, cmd, 0, &in, &out, &pid) == 0) {
 		(void)legacy_source(g, in, out, src, n);
 		close(in);
 		close(out);
@@ -275,11 +370,11 @@ legacy_through(struct scp *g, const struct rpath *s, const struct rpath *t)
 	pid_t p1, p2;
 
 	tcmd = remote_cmd(g, "-t", t->path);
-	if (scp_connect(g, s->user, s->host, fcmd, 0, &in, &out, &p1) != 0) {
+	if (scp_connect(g, s, fcmd, 0, &in, &out, &p1) != 0) {
 		g->errs++;
 		goto out;
 	}
-	v = connect_argv(g, t->user, t->host, tcmd, 0, 1, &n);
+	v = connect_argv(g, t, tcmd, 0, 1, &n);
 	if ((p2 = fork()) == -1) {
 		scp_err(g, "fork: %s", strerror(errno));
 	} else if (p2 == 0) {
@@ -592,7 +687,7 @@ main(int argc, char **argv)
 	targ = argv[argc - 1];
 	if (nsrc > 1)
 		g.targetdir = 1;
-	if (colon(targ) != NULL)
+	if (is_remote(targ))
 		to_remote(&g, argv, nsrc, targ);
 	else {
 		struct stat st;

@@ -40,12 +40,13 @@ struct scp {
 /* A remote operand split: [user@]host:path. */
 struct rpath {
 	char *user, *host, *path;
+	char *port;		/* from an scp:// address; NULL: -P's */
 };
 
 /* main.c */
 /* Run ssh to host with a remote command or subsystem; 0 or -1. */
-int scp_connect(struct scp *g, const char *user, const char *host,
-    const char *cmd, int subsystem, int *in_fd, int *out_fd, pid_t *pid);
+int scp_connect(struct scp *g, const struct rpath *r, const char *cmd,
+    int subsystem, int *in_fd, int *out_fd, pid_t *pid);
 int scp_wait(pid_t pid);
 /* "scp: " and the message on stderr; counts an error. */
 void scp_err(struct scp *g, const char *fmt, ...)

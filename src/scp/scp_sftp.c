@@ -42,12 +42,10 @@ conn_lost(void)
 }
 
 static int
-sconn_open(struct scp *g, const char *user, const char *host,
-    struct sconn *sc)
+sconn_open(struct scp *g, const struct rpath *r, struct sconn *sc)
 {
 	memset(sc, 0, sizeof(*sc));
-	if (scp_connect(g, user, host, "sftp", 1, &sc->in, &sc->out,
-	    &sc->pid) != 0)
+	if (scp_connect(g, r, "sftp", 1, &sc->in, &sc->out, &sc->pid) != 0)
 		return -1;
 	if (sftp_client_init(sc->in, sc->out, &g->so, &sc->c) != 0) {
 		close(sc->in);
@@ -358,7 +356,7 @@ sftp_upload(struct scp *g, char **src, size_t n, const struct rpath *t)
 	size_t i;
 	int isdir;
 
-	if (sconn_open(g, t->user, t->host, &sc) != 0)
+	if (sconn_open(g, t, &sc) != 0)
 		return -1;
 	tp = remote_prepare(&sc, t->path);
 	isdir = remote_is_dir(&sc, tp);
@@ -550,7 +548,7 @@ sftp_download(struct scp *g, const struct rpath *s, const char *target)
 	size_t n, i;
 	int isdir = stat(target, &st) == 0 && S_ISDIR(st.st_mode);
 
-	if (sconn_open(g, s->user, s->host, &sc) != 0)
+	if (sconn_open(g, s, &sc) != 0)
 		return -1;
 	sp = remote_prepare(&sc, s->path);
 	if (remote_glob(g, &sc, sp, &m, &n) == 0) {
@@ -660,9 +658,9 @@ sftp_remote2remote(struct scp *g, const struct rpath *s,
 	size_t n, i;
 	int isdir;
 
-	if (sconn_open(g, t->user, t->host, &b) != 0)
+	if (sconn_open(g, t, &b) != 0)
 		return -1;
-	if (sconn_open(g, s->user, s->host, &a) != 0) {
+	if (sconn_open(g, s, &a) != 0) {
 		sconn_close(&b);
 		return -1;
 	}

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 
 #include "err.h"
+#include "log.h"
 #include "mem.h"
 #include "sftp.h"
 
@@ -73,8 +74,10 @@ split_words(const char *line, struct word **wp, size_t *np)
 			} else if (q != 0 && *p == q) {
 				q = 0;
 			} else if (*p == '\\' && q != '\'') {
-				if (p[1] == '\0')
+				if (p[1] == '\0') {
+					p++;	/* a trailing one: dropped */
 					break;
+				}
 				p++;
 				add_char(text, &tl, pat, &pl, *p, 1);
 			} else
@@ -85,7 +88,7 @@ split_words(const char *line, struct word **wp, size_t *np)
 		w[n].text = text;
 		w[n++].pat = pat;
 		if (q != 0) {
-			fprintf(stderr, "Unterminated quote\r\n");
+			fprintf(stderr, "Unterminated quoted argument\r\n");
 			free_words(w, n);
 			return -1;
 		}
@@ -120,6 +123,8 @@ rpath_is_dir(struct sftp_ctx *x, const char *path)
 
 	if ((r = sftp_client_stat(x->c, path, 1, &a)) < 0)
 		conn_lost(r);
+	if (r > 0)
+		log_debug("stat remote: %s", sftp_client_errmsg(r));
 	return r == 0 && (a.flags & SSH2_FILEXFER_ATTR_PERMISSIONS) &&
 	    S_ISDIR(a.perm);
 }
@@ -567,49 +572,78 @@ static const struct command {
 	int nargs;		/* words needed after the options */
 	const char *need;	/* message when they are missing */
 	int numeric;		/* base of a first argument that is a number */
+	const char *comp;	/* per argument: 'r' remote path, 'l' local
+				 * (the last goes on for the rest) */
 } commands[] = {
-	{ "bye", NULL, "", 0, NULL, 0 },
-	{ "exit", NULL, "", 0, NULL, 0 },
-	{ "quit", NULL, "", 0, NULL, 0 },
-	{ "cd", cmd_cd, "", 0, NULL, 0 },
-	{ "chdir", cmd_cd, "", 0, NULL, 0 },
-	{ "lcd", cmd_lcd, "", 0, NULL, 0 },
-	{ "lchdir", cmd_lcd, "", 0, NULL, 0 },
-	{ "pwd", cmd_pwd, "", 0, NULL, 0 },
-	{ "lpwd", cmd_lpwd, "", 0, NULL, 0 },
-	{ "ls", cmd_ls, "1afhlnrSt", 0, NULL, 0 },
-	{ "dir", cmd_ls, "1afhlnrSt", 0, NULL, 0 },
-	{ "lls", cmd_lls, NULL, 0, NULL, 0 },
-	{ "ldir", cmd_lls, NULL, 0, NULL, 0 },
-	{ "mkdir", cmd_mkdir, "", 1, "a path after a mkdir", 0 },
-	{ "lmkdir", cmd_lmkdir, "", 1, "a path after a lmkdir", 0 },
-	{ "rmdir", cmd_rmdir, "", 1, "a path after a rmdir", 0 },
-	{ "rm", cmd_rm, "", 1, "a path after a rm", 0 },
-	{ "rename", cmd_rename, "l", 2, "two paths after a rename", 0 },
-	{ "symlink", cmd_symlink, "", 2, "two paths after a symlink", 0 },
-	{ "cp", cmd_cp, "", 2, "two paths after a cp", 0 },
-	{ "copy", cmd_cp, "", 2, "two paths after a copy", 0 },
-	{ "ln", cmd_ln, "s", 2, "two paths after a ln", 0 },
-	{ "chmod", cmd_chattr, "h", 2, "a path after a chmod", 8 },
-	{ "chown", cmd_chattr, "h", 2, "a path after a chown", 10 },
-	{ "chgrp", cmd_chattr, "h", 2, "a path after a chgrp", 10 },
-	{ "get", cmd_get_, "afpPrR", 1, "at least one path after a get", 0 },
+	{ "bye", NULL, "", 0, NULL, 0, "" },
+	{ "exit", NULL, "", 0, NULL, 0, "" },
+	{ "quit", NULL, "", 0, NULL, 0, "" },
+	{ "cd", cmd_cd, "", 0, NULL, 0, "r" },
+	{ "chdir", cmd_cd, "", 0, NULL, 0, "r" },
+	{ "lcd", cmd_lcd, "", 0, NULL, 0, "l" },
+	{ "lchdir", cmd_lcd, "", 0, NULL, 0, "l" },
+	{ "pwd", cmd_pwd, "", 0, NULL, 0, "" },
+	{ "lpwd", cmd_lpwd, "", 0, NULL, 0, "" },
+	{ "ls", cmd_ls, "1afhlnrSt", 0, NULL, 0, "r" },
+	{ "dir", cmd_ls, "1afhlnrSt", 0, NULL, 0, "r" },
+	{ "lls", cmd_lls, NULL, 0, NULL, 0, "l" },
+	{ "ldir", cmd_lls, NULL, 0, NULL, 0, "l" },
+	{ "mkdir", cmd_mkdir, "", 1, "a path after a mkdir", 0, "r" },
+	{ "lmkdir", cmd_lmkdir, "", 1, "a path after a lmkdir", 0, "l" },
+	{ "rmdir", cmd_rmdir, "", 1, "a path after a rmdir", 0, "r" },
+	{ "rm", cmd_rm, "", 1, "a path after a rm", 0, "r" },
+	{ "rename", cmd_rename, "l", 2, "two paths after a rename", 0, "r" },
+	{ "symlink", cmd_symlink, "", 2, "two paths after a symlink", 0,
+	    "r" },
+	{ "cp", cmd_cp, "", 2, "two paths after a cp", 0, "r" },
+	{ "copy", cmd_cp, "", 2, "two paths after a copy", 0, "r" },
+	{ "ln", cmd_ln, "s", 2, "two paths after a ln", 0, "r" },
+	{ "chmod", cmd_chattr, "h", 2, "a path after a chmod", 8, "r" },
+	{ "chown", cmd_chattr, "h", 2, "a path after a chown", 10, "r" },
+	{ "chgrp", cmd_chattr, "h", 2, "a path after a chgrp", 10, "r" },
+	{ "get", cmd_get_, "afpPrR", 1, "at least one path after a get", 0,
+	    "rl" },
 	{ "mget", cmd_get_, "afpPrR", 1, "at least one path after a mget",
-	    0 },
+	    0, "rl" },
 	{ "reget", cmd_reget, "fpPrR", 1, "at least one path after a reget",
-	    0 },
-	{ "put", cmd_put_, "afpPrR", 1, "at least one path after a put", 0 },
+	    0, "rl" },
+	{ "put", cmd_put_, "afpPrR", 1, "at least one path after a put", 0,
+	    "lr" },
 	{ "mput", cmd_put_, "afpPrR", 1, "at least one path after a mput",
-	    0 },
+	    0, "lr" },
 	{ "reput", cmd_reput, "fpPrR", 1, "at least one path after a reput",
-	    0 },
-	{ "df", cmd_df, "hi", 0, NULL, 0 },
-	{ "version", cmd_version, "", 0, NULL, 0 },
-	{ "lumask", cmd_lumask, "", 1, "a path after a lumask", 8 },
-	{ "progress", cmd_progress, "", 0, NULL, 0 },
-	{ "help", cmd_help, "", 0, NULL, 0 },
-	{ "?", cmd_help, "", 0, NULL, 0 },
+	    0, "lr" },
+	{ "df", cmd_df, "hi", 0, NULL, 0, "r" },
+	{ "version", cmd_version, "", 0, NULL, 0, "" },
+	{ "lumask", cmd_lumask, "", 1, "a path after a lumask", 8, "" },
+	{ "progress", cmd_progress, "", 0, NULL, 0, "" },
+	{ "help", cmd_help, "", 0, NULL, 0, "" },
+	{ "?", cmd_help, "", 0, NULL, 0, "" },
 };
+
+#define NCOMMANDS	(sizeof(commands) / sizeof(commands[0]))
+
+const char *
+command_name(size_t i)
+{
+	return i < NCOMMANDS ? commands[i].name : NULL;
+}
+
+int
+command_argkind(const char *name, int argno)
+{
+	size_t i, len;
+
+	for (i = 0; i < NCOMMANDS; i++) {
+		if (strcmp(commands[i].name, name) != 0)
+			continue;
+		if ((len = strlen(commands[i].comp)) == 0 || argno < 1)
+			return 0;
+		return commands[i].comp[(size_t)argno > len ? len - 1 :
+		    (size_t)argno - 1];
+	}
+	return 0;
+}
 
 int
 has_flag(const struct sftp_ctx *x, char c)

@@ -19,6 +19,7 @@
 #include <sys/ioctl.h>
 
 #include "err.h"
+#include "log.h"
 #include "mem.h"
 #include "sftp.h"
 
@@ -58,14 +59,6 @@ unescape(const char *pat)
 	}
 	*o = '\0';
 	return out;
-}
-
-void
-vis_inplace(char *s)
-{
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s < 0x20 || (unsigned char)*s == 0x7f)
-			*s = '?';
 }
 
 static void
@@ -151,17 +144,20 @@ rglob(struct sftp_ctx *x, const char *pat, int mark, int nocheck,
 		ncur = nnext;
 	}
 	x_free(copy);
-	/* Keep what exists (a literal component may name nothing). */
+	/* Keep what exists (a literal component may name nothing); a
+	 * link is followed only to see whether it leads to a directory. */
 	for (i = 0; i < ncur; i++) {
-		r = sftp_client_stat(x->c, cur[i], 1, &a);
-		if (r < 0)
-			conn_lost(r);
-		if (r != 0 && (r = sftp_client_stat(x->c, cur[i], 0, &a)) < 0)
+		if ((r = sftp_client_stat(x->c, cur[i], 0, &a)) < 0)
 			conn_lost(r);
 		if (r != 0) {
+			log_debug("stat remote: %s", sftp_client_errmsg(r));
 			x_free(cur[i]);
 			continue;
 		}
+		if (mark && (a.flags & SSH2_FILEXFER_ATTR_PERMISSIONS) &&
+		    S_ISLNK(a.perm) &&
+		    (r = sftp_client_stat(x->c, cur[i], 1, &a)) < 0)
+			conn_lost(r);
 		if (mark && (a.flags & SSH2_FILEXFER_ATTR_PERMISSIONS) &&
 		    S_ISDIR(a.perm) && strcmp(cur[i], "/") != 0) {
 			char *m = x_asprintf("%s/", cur[i]);
@@ -406,9 +402,7 @@ ls_dir(struct sftp_ctx *x, const char *abs, const char *prefix)
 		if (f[0] == '.' && !has_flag(x, 'a'))
 			continue;
 		e[k].show = x_asprintf("%s%s", prefix, f);
-		vis_inplace(e[k].show);
 		e[k].longname = x_strdup(names[i].longname);
-		vis_inplace(e[k].longname);
 		e[k].width = strlen(e[k].show);
 		e[k].a = names[i].a;
 		e[k].idx = k;
@@ -463,7 +457,6 @@ ls_glob(struct sftp_ctx *x, const char *abs, const char *typed)
 	e = x_calloc(n, sizeof(*e));
 	for (i = 0; i < n; i++) {
 		e[i].show = strip_cwd(x, m[i], rel);
-		vis_inplace(e[i].show);
 		e[i].width = strlen(m[i]);
 		e[i].idx = i;
 		if (has_flag(x, 'l') || has_flag(x, 'n')) {

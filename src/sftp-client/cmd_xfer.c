@@ -19,6 +19,7 @@
 #include <sys/time.h>
 
 #include "err.h"
+#include "log.h"
 #include "mem.h"
 #include "sftp.h"
 
@@ -58,6 +59,15 @@ join(const char *dir, const char *name)
 	return x_asprintf("%s/%s", dir, name);
 }
 
+/* The meter names the file by its last component, as OpenSSH's. */
+static const char *
+last_name(const char *path)
+{
+	const char *p = strrchr(path, '/');
+
+	return p != NULL && p[1] != '\0' ? p + 1 : path;
+}
+
 static int
 local_is_dir(const char *p)
 {
@@ -78,6 +88,8 @@ download_file(struct sftp_ctx *x, const char *src, const char *dst,
 	mode_t mode = 0666;
 	struct progress pm;
 
+	log_debug2("do_download: download remote \"%s\" to local \"%s\"",
+	    src, dst);
 	if ((r = sftp_client_open(x->c, src, SSH2_FXF_READ, NULL, &h)) != 0) {
 		if (r < 0)
 			conn_lost(r);
@@ -114,7 +126,7 @@ download_file(struct sftp_ctx *x, const char *src, const char *dst,
 	}
 	meter = x->progress && isatty(STDOUT_FILENO);
 	if (meter)
-		progress_start(&pm, src, (a.flags & SSH2_FILEXFER_ATTR_SIZE) ?
+		progress_start(&pm, last_name(src), (a.flags & SSH2_FILEXFER_ATTR_SIZE) ?
 		    a.size : 0, off);
 	r = sftp_client_read_file(x->c, h, fd, off, &done,
 	    meter ? progress_update : NULL, &pm);
@@ -177,11 +189,8 @@ download_dir(struct sftp_ctx *x, const char *src, const char *dst,
 	shown = x_strdup(src);
 	if (strlen(shown) > 1 && shown[strlen(shown) - 1] == '/')
 		shown[strlen(shown) - 1] = '\0';
-	d = x_strdup(shown);
-	vis_inplace(d);
-	printf("Retrieving %s\n", d);
+	printf("Retrieving %s\n", shown);
 	fflush(stdout);
-	x_free(d);
 	if (mkdir(dst, 0777) == -1 && errno != EEXIST) {
 		fprintf(stderr, "mkdir %s: %s\r\n", dst, strerror(errno));
 		x_free(shown);
@@ -238,7 +247,7 @@ int
 cmd_get(struct sftp_ctx *x, int argc, struct word *w, int resume)
 {
 	struct xopts o;
-	char *abs = rpath_abs(x, w[1].pat), **m, *dst, *un;
+	char *abs = rpath_abs(x, w[1].pat), **m, *dst;
 	const char *local = argc > 2 ? w[2].text : NULL;
 	size_t n, i;
 	int r = 0, isdir, skipped = 0;
@@ -246,9 +255,8 @@ cmd_get(struct sftp_ctx *x, int argc, struct word *w, int resume)
 	get_opts(x, resume, &o);
 	rglob(x, abs, 1, 0, &m, &n);
 	if (n == 0) {
-		un = unescape(abs);
-		fprintf(stderr, "File \"%s\" not found.\r\n", un);
-		x_free(un);
+		/* The pattern, escapes and all, as OpenSSH shows it. */
+		fprintf(stderr, "File \"%s\" not found.\r\n", abs);
 		x_free(abs);
 		free_strv(m, n);
 		return -1;
@@ -269,16 +277,9 @@ cmd_get(struct sftp_ctx *x, int argc, struct word *w, int resume)
 			dst = x_strdup(local != NULL ? local : b);
 		x_free(b);
 		isdir = m[i][strlen(m[i]) - 1] == '/';
-		if (!x->quiet) {
-			char *v = x_strdup(m[i]), *vd = x_strdup(dst);
-
-			vis_inplace(v);
-			vis_inplace(vd);
+		if (!x->quiet)
 			printf("%s %s to %s\n", o.resume ? "Resuming" :
-			    "Fetching", v, vd);
-			x_free(v);
-			x_free(vd);
-		}
+			    "Fetching", m[i], dst);
 		fflush(stdout);
 		if (isdir && o.recurse)
 			r = download_dir(x, m[i], dst, &o, 0);
@@ -306,6 +307,8 @@ upload_file(struct sftp_ctx *x, const char *src, const char *dst,
 	uint64_t off = 0, done = 0;
 	int fd, r, ret = -1, meter;
 
+	log_debug2("do_upload: upload local \"%s\" to remote \"%s\"", src,
+	    dst);
 	if ((fd = open(src, O_RDONLY)) == -1 || fstat(fd, &st) == -1) {
 		fprintf(stderr, "Couldn't open local file \"%s\" for reading: "
 		    "%s\r\n", src, strerror(errno));
@@ -353,7 +356,7 @@ upload_file(struct sftp_ctx *x, const char *src, const char *dst,
 	}
 	meter = x->progress && isatty(STDOUT_FILENO);
 	if (meter)
-		progress_start(&pm, src, (uint64_t)st.st_size, off);
+		progress_start(&pm, last_name(src), (uint64_t)st.st_size, off);
 	r = sftp_client_write_file(x->c, h, fd, off, &done,
 	    meter ? progress_update : NULL, &pm);
 	if (meter)

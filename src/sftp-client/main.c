@@ -26,6 +26,9 @@
  * sftp_client_set_cancel); at the prompt it is ignored. */
 static volatile sig_atomic_t interrupted;
 
+/* The terminal's streams before vis_streams filtered stdout/stderr. */
+static FILE *tty_out, *tty_err;
+
 static void
 on_sigint(int sig)
 {
@@ -42,6 +45,20 @@ sigint_catch(int on)
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = on ? on_sigint : SIG_IGN;	/* no SA_RESTART */
 	(void)sigaction(SIGINT, &sa, NULL);
+}
+
+/*
+ * Log lines (-v) go out as OpenSSH's sftp writes them: through the
+ * stderr filter, which escapes as its log does, and ended by "\r\n"
+ * whether or not stderr is a terminal.
+ */
+static void
+log_line(int level, const char *text, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "%s%s\r\n", level == LOG_LEVEL_DEBUG1 ? "debug1: " :
+	    level == LOG_LEVEL_DEBUG2 ? "debug2: " : level >= LOG_LEVEL_DEBUG3 ?
+	    "debug3: " : "", text);
 }
 
 struct args {
@@ -179,18 +196,30 @@ command_loop(struct sftp_ctx *x, FILE *f, int batch)
 	size_t cap = 0;
 	ssize_t len;
 	int r, ignore, quiet_line, interactive = !batch && isatty(fileno(f));
+	int editing = 0;
 
-	if (interactive)
+	if (interactive) {
 		sigint_catch(0);
+		editing = f == stdin && edit_start(x, tty_out, tty_err) == 0;
+	}
 	for (;;) {
-		if (!batch && isatty(fileno(f))) {
-			printf("sftp> ");
-			fflush(stdout);
-		}
-		if ((len = getline(&line, &cap, f)) == -1) {
-			if (!batch && isatty(fileno(f)))
+		if (editing) {
+			free(line);
+			if ((line = edit_read()) == NULL) {
 				printf("\n");
-			break;
+				break;
+			}
+			len = (ssize_t)strlen(line);
+		} else {
+			if (interactive) {
+				printf("sftp> ");
+				fflush(stdout);
+			}
+			if ((len = getline(&line, &cap, f)) == -1) {
+				if (interactive)
+					printf("\n");
+				break;
+			}
 		}
 		while (len > 0 && (line[len - 1] == '\n' ||
 		    line[len - 1] == '\r'))
@@ -221,6 +250,8 @@ command_loop(struct sftp_ctx *x, FILE *f, int batch)
 		}
 	}
 	free(line);
+	if (editing)
+		edit_end();
 	return 0;
 }
 
@@ -402,7 +433,9 @@ main(int argc, char **argv)
 	c.program = "ssh";
 	c.subsystem = "sftp";
 	signal(SIGPIPE, SIG_IGN);
+	vis_streams(&tty_out, &tty_err);
 	log_init("sftp", LOG_LEVEL_INFO, 0, 1);
+	log_set_sink(log_line, NULL);
 	addarg(&c.ssh, c.program);
 	addarg(&c.ssh, "-oForwardX11 no");
 	addarg(&c.ssh, "-oPermitLocalCommand no");

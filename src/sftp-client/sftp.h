@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/stat.h>
 
 #include "sftp_client.h"
@@ -46,6 +47,18 @@ int shell_escape(const char *cmd);
 int has_flag(const struct sftp_ctx *x, char c);
 int run_command(struct sftp_ctx *x, const char *line);
 
+/* For completion: the i-th command's name (NULL past the last), and
+ * what its argno-th argument (from 1) names: 'r' a remote path, 'l' a
+ * local one, 0 neither. */
+const char *command_name(size_t i);
+int command_argkind(const char *name, int argno);
+
+/* Line editing on a terminal (edit.c): -1 when there is none. */
+int edit_start(struct sftp_ctx *x, FILE *out, FILE *err);
+/* The next line without its newline (free it), NULL at the end. */
+char *edit_read(void);
+void edit_end(void);
+
 /* Ends the program with "Connection closed" after a fatal error. */
 void conn_lost(int r);
 /* path made absolute against the remote working directory. */
@@ -58,8 +71,9 @@ int rglob(struct sftp_ctx *x, const char *pat, int mark, int nocheck,
     char ***outp, size_t *np);
 void free_strv(char **v, size_t n);
 int has_glob(const char *pat);
-/* Control characters (a hostile server's names) shown as '?'. */
-void vis_inplace(char *s);
+/* stdout and stderr encode what they carry as OpenSSH's sftp shows
+ * it (vis.c); the terminal's own streams are left in *rawout, *rawerr. */
+void vis_streams(FILE **rawout, FILE **rawerr);
 /* The pattern with its escapes removed. */
 char *unescape(const char *pat);
 

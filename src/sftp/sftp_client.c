@@ -334,23 +334,35 @@ parse_version(struct sftp_conn *c)
 {
 	const unsigned char *name, *ver;
 	size_t nlen, vlen, i, n;
-	int r;
+	int r, known;
 
 	if ((r = sbuf_get_u32(c->pkt, &c->version)) != 0)
 		return ERR_PROTOCOL;
+	log_debug2("Remote version: %u", c->version);
 	for (n = 0; sbuf_len(c->pkt) > 0; n++) {
 		if (n >= MAX_EXTENSIONS ||
 		    (r = sbuf_get_string_direct(c->pkt, &name, &nlen)) != 0 ||
 		    (r = sbuf_get_string_direct(c->pkt, &ver, &vlen)) != 0)
 			return ERR_PROTOCOL;
+		known = 0;
 		for (i = 0; i < sizeof(known_exts) / sizeof(known_exts[0]);
 		    i++) {
 			if (strlen(known_exts[i].name) == nlen &&
 			    memcmp(known_exts[i].name, name, nlen) == 0 &&
 			    strlen(known_exts[i].version) == vlen &&
-			    memcmp(known_exts[i].version, ver, vlen) == 0)
+			    memcmp(known_exts[i].version, ver, vlen) == 0) {
 				c->exts |= known_exts[i].bit;
+				known = 1;
+			}
 		}
+		/* The server's words, through "%.*s" (escaped by log). */
+		if (known)
+			log_debug2("Server supports extension \"%.*s\" "
+			    "revision %.*s", (int)(nlen > 256 ? 256 : nlen),
+			    name, (int)(vlen > 16 ? 16 : vlen), ver);
+		else
+			log_debug2("Unrecognised server extension \"%.*s\"",
+			    (int)(nlen > 256 ? 256 : nlen), name);
 	}
 	return 0;
 }
@@ -433,7 +445,6 @@ sftp_client_init(int in_fd, int out_fd, const struct sftp_client_opts *o,
 	}
 	if ((r = parse_version(c)) != 0)
 		goto out;
-	log_debug("Remote version: %u", c->version);
 	if ((c->exts & SFTP_EXT_LIMITS) && (r = ask_limits(c, o)) != 0)
 		goto out;
 	*cp = c;

@@ -14,6 +14,44 @@
 #include "mem.h"
 #include "sftp_client_int.h"
 
+/*
+ * -vv: the request going out, as OpenSSH's sftp words it; ext names an
+ * extended request, a and b its paths (either may be NULL).
+ */
+static void
+say_sending(uint8_t type, const char *ext, const char *a, const char *b)
+{
+	static const struct {
+		uint8_t type;
+		const char *name;
+	} names[] = {
+		{ SSH2_FXP_OPEN, "OPEN" }, { SSH2_FXP_SETSTAT, "SETSTAT" },
+		{ SSH2_FXP_REMOVE, "REMOVE" }, { SSH2_FXP_MKDIR, "MKDIR" },
+		{ SSH2_FXP_RMDIR, "RMDIR" }, { SSH2_FXP_REALPATH, "REALPATH" },
+		{ SSH2_FXP_STAT, "STAT" }, { SSH2_FXP_RENAME, "RENAME" },
+		{ SSH2_FXP_SYMLINK, "SYMLINK" },
+	};
+	const char *what = NULL;
+	char *head;
+	size_t i;
+
+	if (log_level() < LOG_LEVEL_DEBUG2)
+		return;
+	for (i = 0; ext == NULL && i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].type == type)
+			what = names[i].name;
+	if (ext == NULL && what == NULL)
+		return;
+	head = ext != NULL ? x_asprintf("EXTENDED(%s)", ext) : x_strdup(what);
+	if (a == NULL)
+		log_debug2("Sending SSH2_FXP_%s", head);
+	else if (b == NULL)
+		log_debug2("Sending SSH2_FXP_%s \"%s\"", head, a);
+	else
+		log_debug2("Sending SSH2_FXP_%s \"%s\" to \"%s\"", head, a, b);
+	x_free(head);
+}
+
 /* Send c->req and wait for a STATUS to it. */
 static int
 send_status(struct sftp_conn *c, uint32_t id)
@@ -32,6 +70,7 @@ path_status(struct sftp_conn *c, uint8_t type, const char *path)
 	uint32_t id;
 	int r;
 
+	say_sending(type, NULL, path, NULL);
 	if ((r = sc_begin(c, type, &id)) != 0 ||
 	    (r = sc_put_path(c, path)) != 0)
 		return r;
@@ -47,6 +86,7 @@ path_name(struct sftp_conn *c, uint8_t type, const char *ext,
 	int r;
 
 	*outp = NULL;
+	say_sending(type, ext, path, NULL);
 	if ((r = ext ? sc_begin_ext(c, ext, &id) : sc_begin(c, type, &id)) ||
 	    (r = sc_put_path(c, path)) != 0 || (r = sc_send(c)) != 0 ||
 	    (r = sc_flush(c)) != 0)
@@ -98,6 +138,8 @@ sftp_client_stat(struct sftp_conn *c, const char *path, int follow,
 	int r;
 
 	sftp_attrs_clear(a);
+	if (follow)
+		say_sending(SSH2_FXP_STAT, NULL, path, NULL);
 	if ((r = sc_begin(c, follow ? SSH2_FXP_STAT : SSH2_FXP_LSTAT,
 	    &id)) != 0 || (r = sc_put_path(c, path)) != 0 ||
 	    (r = sbuf_put_u32(c->req, 0)) != 0 || (r = sc_send(c)) != 0 ||
@@ -113,6 +155,7 @@ sftp_client_setstat(struct sftp_conn *c, const char *path,
 	uint32_t id;
 	int r;
 
+	say_sending(SSH2_FXP_SETSTAT, NULL, path, NULL);
 	if ((r = sc_begin(c, SSH2_FXP_SETSTAT, &id)) != 0 ||
 	    (r = sc_put_path(c, path)) != 0 ||
 	    (r = sftp_attrs_encode(c->req, a)) != 0)
@@ -160,6 +203,7 @@ sftp_client_mkdir(struct sftp_conn *c, const char *path,
 		sftp_attrs_clear(&none);
 		a = &none;
 	}
+	say_sending(SSH2_FXP_MKDIR, NULL, path, NULL);
 	if ((r = sc_begin(c, SSH2_FXP_MKDIR, &id)) != 0 ||
 	    (r = sc_put_path(c, path)) != 0 ||
 	    (r = sftp_attrs_encode(c->req, a)) != 0)
@@ -175,6 +219,7 @@ two_paths(struct sftp_conn *c, uint8_t type, const char *ext, const char *a,
 	uint32_t id;
 	int r;
 
+	say_sending(type, ext, a, b);
 	if ((r = ext ? sc_begin_ext(c, ext, &id) : sc_begin(c, type, &id)) ||
 	    (r = sc_put_path(c, a)) != 0 || (r = sc_put_path(c, b)) != 0)
 		return r;
@@ -220,6 +265,7 @@ sftp_client_statvfs(struct sftp_conn *c, const char *path,
 	memset(st, 0, sizeof(*st));
 	if (!(c->exts & SFTP_EXT_STATVFS))
 		return SSH2_FX_OP_UNSUPPORTED;
+	say_sending(0, "statvfs@openssh.com", path, NULL);
 	if ((r = sc_begin_ext(c, "statvfs@openssh.com", &id)) != 0 ||
 	    (r = sc_put_path(c, path)) != 0 || (r = sc_send(c)) != 0 ||
 	    (r = sc_flush(c)) != 0 || (r = sc_reply(c, &type, &id)) != 0)
@@ -248,6 +294,7 @@ open_common(struct sftp_conn *c, uint8_t type, const char *path,
 	int r;
 
 	*hp = NULL;
+	say_sending(type, NULL, path, NULL);	/* OPENDIR: none */
 	if ((r = sc_begin(c, type, &id)) != 0 ||
 	    (r = sc_put_path(c, path)) != 0)
 		return r;
@@ -519,6 +566,7 @@ sftp_client_users_groups(struct sftp_conn *c, const uint32_t *uids,
 		return SSH2_FX_OP_UNSUPPORTED;
 	if (nu > SFTP_MAX_IDS || ng > SFTP_MAX_IDS)
 		return ERR_INVALID_ARGUMENT;
+	say_sending(0, "users-groups-by-id@openssh.com", NULL, NULL);
 	if ((r = sc_begin_ext(c, "users-groups-by-id@openssh.com", &id)) ||
 	    (r = put_ids(c->req, uids, nu)) != 0 ||
 	    (r = put_ids(c->req, gids, ng)) != 0 || (r = sc_send(c)) != 0 ||

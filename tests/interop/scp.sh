@@ -1,7 +1,8 @@
 #!/bin/sh
 # Our scp against our sshd and Debian's, over SFTP and the old protocol.
 #
-# 1. The argv scp gives ssh is the one Debian's scp gives (a fake -S).
+# 1. The argv scp gives ssh is the one Debian's scp gives (a fake -S),
+#    scp:// addresses (port, user, %XX, "//" path) among them.
 # 2. Upload and download of a tree with odd names (spaces, quotes, shell
 #    characters), -r -p: diff -r equal, modes and times kept; several
 #    files into a directory; a remote glob; a 16 MiB file up and down,
@@ -18,7 +19,7 @@
 #    for, "../x" or "a/b": refused with OpenSSH's messages, nothing
 #    written; a remote path with shell characters stays one name.
 # 7. -D runs sftp-server directly (it ignores ssh's "-- host sftp");
-#    -l limits the rate.
+#    scp:// addresses; -l limits the rate.
 # 8. The progress meter as Debian's scp's on a terminal, none otherwise.
 . "$(dirname "$0")/lib.sh"
 need scp
@@ -42,7 +43,9 @@ for c in deb our; do
 	for args in "-P 2222 -v -q -C -4 -i idf -o Foo=bar u@h:/x $T/" \
 	    "-O -r -p $T/fakessh h:/tgt" "-O -p h:/a $T" \
 	    "-B -A -J j -c aes128-ctr -l 100 $T/fakessh u@[::1]:y" \
-	    "-R -r h:/x u@h2:/y"; do
+	    "-R -r h:/x u@h2:/y" "$T/fakessh scp://u@h:2222/x" \
+	    "-O $T/fakessh scp://u%40x@h//abs/p%20q" "scp://h $T/" \
+	    "-O -P 23 scp://h:2200/ $T/"; do
 		echo "== $args" >> "$T/argv_$c"
 		# shellcheck disable=SC2086
 		ARGV_OUT="$T/argv_$c" "$prog" -S "$T/fakessh" $args \
@@ -342,6 +345,15 @@ check "-D sftp-server: upload" diff "$T/f/file 1" "$d/one"
 "$BIN/scp" -D "$DEB_SFTP" -p "x:$d/one" "$d/two" 2>>"$d.err"
 check "-D Debian's sftp-server: download" diff "$T/f/file 1" "$d/two"
 check "-D: no error on stderr" not_ours "$d.err"
+# scp:// addresses: "//" starts an absolute path, %XX is decoded.
+"$BIN/scp" -D "$BIN/sftp-server" "$T/f/file 1" "scp://u@x:2222/$d/uri%201"
+check "scp://: upload to the decoded path" diff "$T/f/file 1" "$d/uri 1"
+"$BIN/scp" -D "$BIN/sftp-server" "scp://x/$d/uri%201" "$d/uri2"
+check "scp://: download" diff "$T/f/file 1" "$d/uri2"
+"$BIN/scp" -D "$BIN/sftp-server" "$T/f/file 1" "scp://x:0/$d/bad" \
+    2>"$d.err2"
+check "scp:// with port 0: invalid uri, nothing written" \
+    sh -c "grep -q 'invalid uri' '$d.err2' && [ ! -e '$d/bad' ]"
 # -l 200: 50 KiB take two seconds (400 Kbit at 200 Kbit/s), not less.
 head -c 51200 /dev/urandom > "$d/l50k"
 _t0=$(date +%s%N)
