@@ -52,6 +52,8 @@ struct cl_fwd {
 	int allocated;			/* -R 0: the port the server chose */
 	int canceled;			/* ~C -K: gone (kept for replies due) */
 	struct fwd_listener l;
+	fwd_client_done_fn done;	/* a mux client's -R: who hears */
+	void *done_arg;
 };
 
 struct fwd_client {
@@ -305,6 +307,17 @@ remote_reply(struct chan_set *cs, void *arg, int ok, struct sbuf *body)
 	struct cl_fwd *f = arg;
 	uint32_t port;
 
+	if (f->done != NULL) {
+		fwd_client_done_fn done = f->done;
+
+		f->done = NULL;
+		if (!ok)
+			f->canceled = 1;
+		done(f->done_arg, ok, ok && f->spec.listen_port == 0 &&
+		    body != NULL && sbuf_get_u32(body, &port) == 0 ?
+		    (f->allocated = (int)port) : 0);
+		return;
+	}
 	if (!ok) {
 		char what[160];
 		int eoff = f->fc->o->exit_on_forward_failure > 0;
@@ -648,6 +661,110 @@ cmd_add(struct fwd_client *fc, int kind, const char *spec)
 	}
 	fc->f[fc->n++] = f;
 	log_info("Forwarding port.");
+}
+
+static int
+same_str(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
+static struct cl_fwd *
+find_same(struct fwd_client *fc, int kind, const struct fwd_spec *k)
+{
+	size_t i;
+
+	for (i = 0; i < fc->n; i++) {
+		const struct cl_fwd *x = fc->f[i];
+
+		if (x->kind == kind && !x->canceled &&
+		    same_str(x->spec.listen_host, k->listen_host) &&
+		    x->spec.listen_port == k->listen_port &&
+		    same_str(x->spec.listen_path, k->listen_path) &&
+		    same_str(x->spec.connect_host, k->connect_host) &&
+		    x->spec.connect_port == k->connect_port &&
+		    same_str(x->spec.connect_path, k->connect_path))
+			return fc->f[i];
+	}
+	return NULL;
+}
+
+int
+fwd_client_add_spec(struct fwd_client *fc, int kind, struct fwd_spec *spec,
+    fwd_client_done_fn done, void *arg)
+{
+	struct cl_fwd *f;
+	int r;
+
+	if (fc == NULL || fc->cs == NULL || fc->n == FC_MAX) {
+		fwd_spec_clear(spec);
+		return -1;
+	}
+	if ((f = find_same(fc, kind, spec)) != NULL) {
+		/* Already there, as the master's own or an earlier client's. */
+		fwd_spec_clear(spec);
+		if (done != NULL)
+			done(arg, 1, kind == 'R' ? f->allocated : 0);
+		return 0;
+	}
+	f = x_calloc(1, sizeof(*f));
+	f->fc = fc;
+	f->kind = kind;
+	f->spec = *spec;
+	memset(spec, 0, sizeof(*spec));
+	f->done = kind == 'R' ? done : NULL;
+	f->done_arg = arg;
+	r = kind == 'R' ? request_remote(fc, f) : setup_listener(fc, f);
+	if (r != 0) {
+		fwd_spec_clear(&f->spec);
+		x_free(f);
+		return -1;
+	}
+	fc->f[fc->n++] = f;
+	if (kind != 'R' && done != NULL)
+		done(arg, 1, 0);
+	return 0;
+}
+
+void
+fwd_client_forget(struct fwd_client *fc, void *arg)
+{
+	size_t i;
+
+	for (i = 0; fc != NULL && i < fc->n; i++)
+		if (fc->f[i]->done_arg == arg)
+			fc->f[i]->done = NULL;
+}
+
+int
+fwd_client_cancel_spec(struct fwd_client *fc, int kind,
+    const struct fwd_spec *k)
+{
+	struct cl_fwd *f;
+	struct fwd_spec key = *k;
+	size_t j;
+
+	if (fc == NULL || fc->cs == NULL)
+		return -1;
+	/* Any target: a cancel names the listening end only. */
+	key.connect_host = key.connect_path = NULL;
+	key.connect_port = 0;
+	for (j = 0; j < fc->n; j++) {
+		f = fc->f[j];
+		if (f->kind == kind && !f->canceled &&
+		    same_str(f->spec.listen_path, key.listen_path) &&
+		    (f->spec.listen_path != NULL ||
+		    (same_host(key.listen_host, f->spec.listen_host) &&
+		    (f->spec.listen_port == key.listen_port ||
+		    f->allocated == key.listen_port))))
+			break;
+	}
+	if (j == fc->n)
+		return -1;
+	cmd_cancel(fc, kind, &key);
+	return 0;
 }
 
 void
