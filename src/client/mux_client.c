@@ -135,9 +135,15 @@ simple_request(int fd, struct sbuf *m, uint32_t type, uint32_t rid,
 	int r;
 
 	if ((r = mux_put_simple(m, type, rid)) != 0 ||
-	    (r = send_msg(fd, m)) != 0 ||
-	    (r = read_reply(fd, m, &t, &got)) != 0)
+	    (r = send_msg(fd, m)) != 0)
 		return r;
+	if ((r = read_reply(fd, m, &t, &got)) != 0) {
+		/* A master told to go may be gone before it answers. */
+		if (r == ERR_EOF && type == MUX_C_TERMINATE)
+			return 0;
+		log_error("read from master failed: %s", err_str(r));
+		return r;
+	}
 	if (got != rid) {
 		log_error("out of sequence reply: my id %u theirs %u", rid,
 		    got);

@@ -38,15 +38,22 @@ parse_session(struct sbuf *b, struct mux_req *q)
 	char *e;
 	int r;
 
+	uint32_t f[4];
+
+	/* The flags are uint32 on the wire (PROTOCOL.mux says bool). */
 	if ((r = sbuf_get_string(b, NULL, NULL)) != 0 ||	/* reserved */
-	    (r = sbuf_get_bool(b, &q->want_tty)) != 0 ||
-	    (r = sbuf_get_bool(b, &q->want_x11)) != 0 ||
-	    (r = sbuf_get_bool(b, &q->want_agent)) != 0 ||
-	    (r = sbuf_get_bool(b, &q->subsystem)) != 0 ||
+	    (r = sbuf_get_u32(b, &f[0])) != 0 ||
+	    (r = sbuf_get_u32(b, &f[1])) != 0 ||
+	    (r = sbuf_get_u32(b, &f[2])) != 0 ||
+	    (r = sbuf_get_u32(b, &f[3])) != 0 ||
 	    (r = sbuf_get_u32(b, &q->escape_char)) != 0 ||
 	    (r = sbuf_get_cstring(b, &q->term, NULL)) != 0 ||
 	    (r = sbuf_get_cstring(b, &q->command, NULL)) != 0)
 		return r;
+	q->want_tty = f[0] != 0;
+	q->want_x11 = f[1] != 0;
+	q->want_agent = f[2] != 0;
+	q->subsystem = f[3] != 0;
 	while (sbuf_len(b) > 0) {
 		if (q->nenv == MUX_MAX_ENV)
 			return ERR_INVALID_FORMAT;
@@ -179,10 +186,10 @@ mux_put_session(struct sbuf *b, const struct mux_req *q)
 	if ((r = start_msg(b, MUX_C_NEW_SESSION, &s)) != 0 ||
 	    (r = sbuf_put_u32(b, q->rid)) != 0 ||
 	    (r = sbuf_put_cstring(b, "")) != 0 ||
-	    (r = sbuf_put_u8(b, q->want_tty != 0)) != 0 ||
-	    (r = sbuf_put_u8(b, q->want_x11 != 0)) != 0 ||
-	    (r = sbuf_put_u8(b, q->want_agent != 0)) != 0 ||
-	    (r = sbuf_put_u8(b, q->subsystem != 0)) != 0 ||
+	    (r = sbuf_put_u32(b, q->want_tty != 0)) != 0 ||
+	    (r = sbuf_put_u32(b, q->want_x11 != 0)) != 0 ||
+	    (r = sbuf_put_u32(b, q->want_agent != 0)) != 0 ||
+	    (r = sbuf_put_u32(b, q->subsystem != 0)) != 0 ||
 	    (r = sbuf_put_u32(b, q->escape_char)) != 0 ||
 	    (r = sbuf_put_cstring(b, q->term != NULL ? q->term : "")) != 0 ||
 	    (r = sbuf_put_cstring(b, q->command != NULL ? q->command :
