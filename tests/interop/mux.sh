@@ -167,7 +167,7 @@ tree() {
 }
 STOPPED=$(tree "$SSHD_PID" | tr '\n' ' ')
 at_exit "kill -CONT $STOPPED 2>/dev/null"
-STOP_CMD="kill -STOP $STOPPED" "$PY" "$(dirname "$0")/mux_tty.py" "$T/tty.out" -- \
+STOP_CMD="kill -STOP $STOPPED 2>/dev/null" "$PY" "$(dirname "$0")/mux_tty.py" "$T/tty.out" -- \
     "$BIN/ssh" -F /dev/null -o BatchMode=yes -o ControlMaster=no \
     -o ControlPath="$S" -t -p "$PORT" 127.0.0.1 'echo ready; sleep 60'
 kill -CONT $STOPPED 2>/dev/null
