@@ -565,7 +565,7 @@ same_host(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
-static void
+static int
 cmd_cancel(struct fwd_client *fc, int kind, const struct fwd_spec *k)
 {
 	struct cl_fwd *f = NULL;
@@ -596,7 +596,7 @@ cmd_cancel(struct fwd_client *fc, int kind, const struct fwd_spec *k)
 	}
 	if (f == NULL) {
 		log_info("Unknown port forwarding.");
-		return;
+		return -1;
 	}
 	f->canceled = 1;
 	if (kind == 'R' && f->spec.listen_path != NULL) {
@@ -606,7 +606,7 @@ cmd_cancel(struct fwd_client *fc, int kind, const struct fwd_spec *k)
 		    sbuf_put_cstring(b, f->spec.listen_path) != 0 ||
 		    chan_msg_send(fc->cs) != 0) {
 			log_info("Unknown port forwarding.");
-			return;
+			return -1;
 		}
 	} else if (kind == 'R') {
 		h = f->spec.listen_host;
@@ -620,7 +620,7 @@ cmd_cancel(struct fwd_client *fc, int kind, const struct fwd_spec *k)
 		    f->spec.listen_port : f->allocated)) != 0 ||
 		    chan_msg_send(fc->cs) != 0) {
 			log_info("Unknown port forwarding.");
-			return;
+			return -1;
 		}
 	} else {
 		for (j = 0; j < f->l.nfds; j++)
@@ -628,6 +628,7 @@ cmd_cancel(struct fwd_client *fc, int kind, const struct fwd_spec *k)
 		fwd_listener_close(&f->l);
 	}
 	log_info("Canceled forwarding.");
+	return 0;
 }
 
 static void
@@ -742,29 +743,9 @@ int
 fwd_client_cancel_spec(struct fwd_client *fc, int kind,
     const struct fwd_spec *k)
 {
-	struct cl_fwd *f;
-	struct fwd_spec key = *k;
-	size_t j;
-
 	if (fc == NULL || fc->cs == NULL)
 		return -1;
-	/* Any target: a cancel names the listening end only. */
-	key.connect_host = key.connect_path = NULL;
-	key.connect_port = 0;
-	for (j = 0; j < fc->n; j++) {
-		f = fc->f[j];
-		if (f->kind == kind && !f->canceled &&
-		    same_str(f->spec.listen_path, key.listen_path) &&
-		    (f->spec.listen_path != NULL ||
-		    (same_host(key.listen_host, f->spec.listen_host) &&
-		    (f->spec.listen_port == key.listen_port ||
-		    f->allocated == key.listen_port))))
-			break;
-	}
-	if (j == fc->n)
-		return -1;
-	cmd_cancel(fc, kind, &key);
-	return 0;
+	return cmd_cancel(fc, kind, k);
 }
 
 void
@@ -809,6 +790,6 @@ fwd_client_command(struct fwd_client *fc, const char *line)
 		log_info("Bad forwarding close specification.");
 		return;
 	}
-	cmd_cancel(fc, kind, &k);
+	(void)cmd_cancel(fc, kind, &k);
 	fwd_spec_clear(&k);
 }
