@@ -247,19 +247,74 @@ local_command(const struct client_opts *o)
 	x_free(cmd);
 }
 
+/*
+ * After authentication: the master's socket if ControlMaster asks for
+ * one (moving to the background for ControlPersist), -f, then the
+ * session with its forwardings. Returns the exit status.
+ */
+static int
+run_session(struct client_opts *o, struct ssh_cmdline *cl,
+    struct transport *t, int tty)
+{
+	struct client_session_args sa;
+	struct client_hostkeys *hk;
+	struct mux_master *mm = NULL;
+	struct run_setup rs;
+	int r, status;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.no_command = cl->no_command;
+	if (o->control_master != MUX_NO)
+		mm = mux_master_new(o, o->hostname);
+	if (mm != NULL && mux_persist_secs(o) != 0 &&
+	    (r = persist_detach(o, cl, tty, &mm)) >= 0)
+		return r;	/* the foreground, done as a client */
+	if (mm != NULL && mux_persist_secs(o) != 0)
+		sa.no_command = 1;	/* the background master */
+	else if (cl->fork_after_auth)
+		background();
+	sa.command = cl->command != NULL ? cl->command : o->remote_command;
+	sa.subsystem = cl->subsystem;
+	sa.want_tty = sa.no_command ? 0 : tty;
+	sa.stdin_null = cl->stdin_null;
+	sa.fork_after_auth = cl->fork_after_auth;
+	if (sa.subsystem && sa.command == NULL) {
+		log_error("ssh: -s needs a subsystem name");
+		mux_master_free(mm);
+		return 255;
+	}
+	hk = client_hostkeys_new(o, o->hostname, o->port);
+	rs.fwd = fwd_client_new(o);
+	rs.afwd = agent_fwd_new(o);
+	rs.hk = hk;
+	rs.t = t;
+	rs.mm = mm;
+	rs.own_session = !sa.no_command;
+	sa.after_loop = mux_master_detach;
+	sa.on_winch = mux_master_winch;
+	sa.hook_arg = mm;
+	sa.setup = run_setup;
+	sa.setup_arg = &rs;
+	sa.fwd = rs.fwd;
+	sa.afwd = rs.afwd;
+	status = client_session(t, o, &sa);
+	status = fwd_client_status(rs.fwd, status);
+	fwd_client_free(rs.fwd);
+	agent_fwd_free(rs.afwd);
+	mux_master_free(mm);
+	client_hostkeys_free(hk);
+	return status;
+}
+
 int
 ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 {
-	struct client_session_args sa;
-	struct client_hostkeys *hk = NULL;
-	struct run_setup rs;
 	struct client_auth_args aa;
 	struct hostcheck_ctx hc;
 	struct tr_config cfg;
 	struct transport *t = NULL;
 	char *jump = NULL, *desc = NULL;
 	const char *proxy = NULL;
-	struct mux_master *mm = NULL;
 	int fd_in = -1, fd_out = -1, r, status = 255, tty;
 	pid_t proxy_pid = -1;
 
@@ -332,49 +387,8 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 		goto out;
 	}
 	local_command(o);
-	memset(&sa, 0, sizeof(sa));
-	sa.no_command = cl->no_command;
-	if (o->control_master != MUX_NO)
-		mm = mux_master_new(o, o->hostname);
-	if (mm != NULL && mux_persist_secs(o) != 0 &&
-	    (r = persist_detach(o, cl, tty, &mm)) >= 0) {
-		status = r;
-		goto out;	/* the foreground, done as a client */
-	}
-	if (mm != NULL && mux_persist_secs(o) != 0)
-		sa.no_command = 1;	/* the background master */
-	else if (cl->fork_after_auth)
-		background();
-	sa.command = cl->command != NULL ? cl->command : o->remote_command;
-	sa.subsystem = cl->subsystem;
-	sa.want_tty = sa.no_command ? 0 : tty;
-	sa.stdin_null = cl->stdin_null;
-	sa.fork_after_auth = cl->fork_after_auth;
-	if (sa.subsystem && sa.command == NULL) {
-		log_error("ssh: -s needs a subsystem name");
-		goto out;
-	}
-	hk = client_hostkeys_new(o, o->hostname, o->port);
-	rs.fwd = fwd_client_new(o);
-	rs.afwd = agent_fwd_new(o);
-	rs.hk = hk;
-	rs.t = t;
-	rs.mm = mm;
-	rs.own_session = !sa.no_command;
-	sa.after_loop = mux_master_detach;
-	sa.on_winch = mux_master_winch;
-	sa.hook_arg = mm;
-	sa.setup = run_setup;
-	sa.setup_arg = &rs;
-	sa.fwd = rs.fwd;
-	sa.afwd = rs.afwd;
-	status = client_session(t, o, &sa);
-	status = fwd_client_status(rs.fwd, status);
-	fwd_client_free(rs.fwd);
-	agent_fwd_free(rs.afwd);
+	status = run_session(o, cl, t, tty);
  out:
-	mux_master_free(mm);
-	client_hostkeys_free(hk);
 	x_free(aa.last_methods);
 	x_free(aa.method);
 	tr_free(t);
