@@ -49,6 +49,21 @@ on_winch(int sig)
 		(void)kill(master_pid, sig);
 }
 
+/*
+ * The master set O_NONBLOCK on the stdout and stderr we passed, and a
+ * terminal or pipe shares that flag with whoever writes to it after us:
+ * clear it again on the way out.
+ */
+static void
+blocking_again(void)
+{
+	int fd, fl;
+
+	for (fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+		if ((fl = fcntl(fd, F_GETFL)) != -1 && (fl & O_NONBLOCK))
+			(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+}
+
 /* Connect to path: the socket, or -1 with errno. */
 static int
 connect_path(const char *path)
@@ -384,6 +399,7 @@ session(int fd, struct sbuf *m, uint32_t *ridp, const struct client_opts *o,
 		(void)ttyraw_enter(&raw, STDIN_FILENO);
 	ret = wait_exit(fd, m, sid, &raw, &seen);
 	ttyraw_leave(&raw);
+	blocking_again();
 	return ret;
 }
 
@@ -417,6 +433,7 @@ stdio_fwd(int fd, struct sbuf *m, uint32_t *ridp, const struct client_opts *o)
 	/* The master closes the socket when the channel is done. */
 	while (!got_term && read_reply(fd, m, &type, &rid) == 0)
 		;
+	blocking_again();
 	return got_term ? 255 : 0;
 }
 

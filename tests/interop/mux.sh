@@ -99,6 +99,14 @@ oursh -o ControlMaster=no -o SetEnv=MUXVAR=shared 127.0.0.1 \
     'echo "[$MUXVAR]"' >"$T/env.out" 2>/dev/null </dev/null
 check "SetEnv through the master (AcceptEnv decides)" [ -s "$T/env.out" ]
 
+# The master makes the stdout it is passed non-blocking; the flag is
+# the open file's, shared with the shell: the client clears it.
+exec 3>"$T/nb.out"
+oursh -o ControlMaster=no 127.0.0.1 'echo x' >&3 2>/dev/null </dev/null
+nb=$("$PY" -c 'import fcntl, os; print(fcntl.fcntl(3, fcntl.F_GETFL) & os.O_NONBLOCK)')
+exec 3>&-
+check "stdout is blocking again after a mux session" [ "$nb" = 0 ]
+
 # ---- -O forward / cancel ----
 FP=$(free_port)
 oursh -O forward -L "$FP:127.0.0.1:$PORT" 127.0.0.1 >"$T/f1" 2>"$T/fe1"
