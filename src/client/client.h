@@ -107,7 +107,8 @@ struct client_opts {
 	char *dynamic_forwards[CO_MAX_LIST];
 	size_t ndynamic_forwards;
 	char *control_path;
-	int control_master;
+	int control_master;		/* MUX_NO.. (mux.h) */
+	char *control_persist;		/* "yes", "no" or a time; NULL: no */
 	char *bind_address;
 	int gateway_ports;
 	int streamlocal_bind_mask;	/* umask for -L socket paths (0177) */
@@ -317,6 +318,14 @@ struct client_session_args {
 	struct fwd_client *fwd;
 	/* Agent forwarding (agentfwd.h) for the channel; NULL: none. */
 	struct agent_fwd *afwd;
+	/*
+	 * Connection sharing (mux.h), may be NULL: after_loop runs once
+	 * the loop is over, before the channels are freed; on_winch on
+	 * each SIGWINCH. Both get hook_arg.
+	 */
+	void (*after_loop)(void *arg);
+	void (*on_winch)(void *arg);
+	void *hook_arg;
 };
 int client_session(struct transport *t, const struct client_opts *o,
     const struct client_session_args *a);

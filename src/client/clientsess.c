@@ -313,6 +313,8 @@ on_signal(struct ev_loop *ev, int fd, int events, void *arg)
 	while (!s->quit && read(fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		if (si.ssi_signo == SIGWINCH) {
 			csess_window_change(s);
+			if (s->a->on_winch != NULL)
+				s->a->on_winch(s->a->hook_arg);
 			continue;
 		}
 		ttyraw_leave(&s->raw);
@@ -581,6 +583,8 @@ client_session(struct transport *t, const struct client_opts *o,
 			(void)ttyraw_enter(&s.raw, s.in);
 	}
 	r = conn_loop(t, s.cs);
+	if (a->after_loop != NULL)
+		a->after_loop(a->hook_arg);
 	ttyraw_leave(&s.raw);
 	lost = !s.quit && server_gone(&s, r);
 	if (s.quit)

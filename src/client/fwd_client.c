@@ -52,6 +52,8 @@ struct cl_fwd {
 	int allocated;			/* -R 0: the port the server chose */
 	int canceled;			/* ~C -K: gone (kept for replies due) */
 	struct fwd_listener l;
+	fwd_client_done_fn done;	/* a mux client's -R: who hears */
+	void *done_arg;
 };
 
 struct fwd_client {
@@ -305,6 +307,17 @@ remote_reply(struct chan_set *cs, void *arg, int ok, struct sbuf *body)
 	struct cl_fwd *f = arg;
 	uint32_t port;
 
+	if (f->done != NULL) {
+		fwd_client_done_fn done = f->done;
+
+		f->done = NULL;
+		if (!ok)
+			f->canceled = 1;
+		done(f->done_arg, ok, ok && f->spec.listen_port == 0 &&
+		    body != NULL && sbuf_get_u32(body, &port) == 0 ?
+		    (f->allocated = (int)port) : 0);
+		return;
+	}
 	if (!ok) {
 		char what[160];
 		int eoff = f->fc->o->exit_on_forward_failure > 0;
@@ -552,7 +565,7 @@ same_host(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
-static void
+static int
 cmd_cancel(struct fwd_client *fc, int kind, const struct fwd_spec *k)
 {
 	struct cl_fwd *f = NULL;
@@ -583,7 +596,7 @@ cmd_cancel(struct fwd_client *fc, int kind, const struct fwd_spec *k)
 	}
 	if (f == NULL) {
 		log_info("Unknown port forwarding.");
-		return;
+		return -1;
 	}
 	f->canceled = 1;
 	if (kind == 'R' && f->spec.listen_path != NULL) {
@@ -593,7 +606,7 @@ cmd_cancel(struct fwd_client *fc, int kind, const struct fwd_spec *k)
 		    sbuf_put_cstring(b, f->spec.listen_path) != 0 ||
 		    chan_msg_send(fc->cs) != 0) {
 			log_info("Unknown port forwarding.");
-			return;
+			return -1;
 		}
 	} else if (kind == 'R') {
 		h = f->spec.listen_host;
@@ -607,7 +620,7 @@ cmd_cancel(struct fwd_client *fc, int kind, const struct fwd_spec *k)
 		    f->spec.listen_port : f->allocated)) != 0 ||
 		    chan_msg_send(fc->cs) != 0) {
 			log_info("Unknown port forwarding.");
-			return;
+			return -1;
 		}
 	} else {
 		for (j = 0; j < f->l.nfds; j++)
@@ -615,6 +628,7 @@ cmd_cancel(struct fwd_client *fc, int kind, const struct fwd_spec *k)
 		fwd_listener_close(&f->l);
 	}
 	log_info("Canceled forwarding.");
+	return 0;
 }
 
 static void
@@ -648,6 +662,90 @@ cmd_add(struct fwd_client *fc, int kind, const char *spec)
 	}
 	fc->f[fc->n++] = f;
 	log_info("Forwarding port.");
+}
+
+static int
+same_str(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
+static struct cl_fwd *
+find_same(struct fwd_client *fc, int kind, const struct fwd_spec *k)
+{
+	size_t i;
+
+	for (i = 0; i < fc->n; i++) {
+		const struct cl_fwd *x = fc->f[i];
+
+		if (x->kind == kind && !x->canceled &&
+		    same_str(x->spec.listen_host, k->listen_host) &&
+		    x->spec.listen_port == k->listen_port &&
+		    same_str(x->spec.listen_path, k->listen_path) &&
+		    same_str(x->spec.connect_host, k->connect_host) &&
+		    x->spec.connect_port == k->connect_port &&
+		    same_str(x->spec.connect_path, k->connect_path))
+			return fc->f[i];
+	}
+	return NULL;
+}
+
+int
+fwd_client_add_spec(struct fwd_client *fc, int kind, struct fwd_spec *spec,
+    fwd_client_done_fn done, void *arg)
+{
+	struct cl_fwd *f;
+	int r;
+
+	if (fc == NULL || fc->cs == NULL || fc->n == FC_MAX) {
+		fwd_spec_clear(spec);
+		return -1;
+	}
+	if ((f = find_same(fc, kind, spec)) != NULL) {
+		/* Already there, as the master's own or an earlier client's. */
+		fwd_spec_clear(spec);
+		if (done != NULL)
+			done(arg, 1, kind == 'R' ? f->allocated : 0);
+		return 0;
+	}
+	f = x_calloc(1, sizeof(*f));
+	f->fc = fc;
+	f->kind = kind;
+	f->spec = *spec;
+	memset(spec, 0, sizeof(*spec));
+	f->done = kind == 'R' ? done : NULL;
+	f->done_arg = arg;
+	r = kind == 'R' ? request_remote(fc, f) : setup_listener(fc, f);
+	if (r != 0) {
+		fwd_spec_clear(&f->spec);
+		x_free(f);
+		return -1;
+	}
+	fc->f[fc->n++] = f;
+	if (kind != 'R' && done != NULL)
+		done(arg, 1, 0);
+	return 0;
+}
+
+void
+fwd_client_forget(struct fwd_client *fc, void *arg)
+{
+	size_t i;
+
+	for (i = 0; fc != NULL && i < fc->n; i++)
+		if (fc->f[i]->done_arg == arg)
+			fc->f[i]->done = NULL;
+}
+
+int
+fwd_client_cancel_spec(struct fwd_client *fc, int kind,
+    const struct fwd_spec *k)
+{
+	if (fc == NULL || fc->cs == NULL)
+		return -1;
+	return cmd_cancel(fc, kind, k);
 }
 
 void
@@ -692,6 +790,6 @@ fwd_client_command(struct fwd_client *fc, const char *line)
 		log_info("Bad forwarding close specification.");
 		return;
 	}
-	cmd_cancel(fc, kind, &k);
+	(void)cmd_cancel(fc, kind, &k);
 	fwd_spec_clear(&k);
 }

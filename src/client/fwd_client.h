@@ -49,6 +49,24 @@ void fwd_client_free(struct fwd_client *fc);
  */
 void fwd_client_command(struct fwd_client *fc, const char *line);
 
+/*
+ * For a mux client's forwarding request (mux_master.c): set up spec
+ * (taken, cleared) of kind 'L', 'R' or 'D' in the running connection.
+ * -1 when it cannot be (the listener failed). For 'R', done hears the
+ * server's answer later (port: the one allocated for a listen port of
+ * 0); for the others, and for a forwarding that exists already, done
+ * runs before this returns. done may be NULL.
+ */
+typedef void (*fwd_client_done_fn)(void *arg, int ok, int port);
+struct fwd_spec;
+int fwd_client_add_spec(struct fwd_client *fc, int kind, struct fwd_spec *spec,
+    fwd_client_done_fn done, void *arg);
+/* No more answers for arg (its client went away). */
+void fwd_client_forget(struct fwd_client *fc, void *arg);
+/* Cancel the forwarding listening where k says; -1 if there is none. */
+int fwd_client_cancel_spec(struct fwd_client *fc, int kind,
+    const struct fwd_spec *k);
+
 /* ---- fwd_unix.c: the Unix-domain socket ends ---- */
 struct chan;
 /* Listen on path (umask mask; unlink_first: remove the file first);

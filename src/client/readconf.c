@@ -103,7 +103,7 @@ client_opts_free(struct client_opts *o)
 		&o->kex_algorithms, &o->hostkey_algorithms,
 		&o->pubkey_accepted_algorithms, &o->proxy_command,
 		&o->proxy_jump, &o->preferred_authentications,
-		&o->remote_command, &o->control_path, &o->bind_address,
+		&o->remote_command, &o->control_path, &o->control_persist, &o->bind_address,
 		&o->host_key_alias, &o->stdio_forward_host,
 		&o->hostbased_accepted_algorithms, &o->identity_agent,
 		&o->forward_agent_sock,

@@ -6,7 +6,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
+#include "conf.h"
 #include "fwd.h"
 #include "fwd_client.h"
 #include "log.h"
@@ -115,6 +117,22 @@ dump_fwds(FILE *f, const struct client_opts *o, int kind)
 			fwd_spec_clear(&s);
 		}
 	}
+}
+
+/* ControlPersist as ssh -G shows it: no, yes, or seconds. */
+static void
+dump_persist(FILE *f, const char *v)
+{
+	long t;
+
+	if (v == NULL || strcasecmp(v, "no") == 0 ||
+	    strcasecmp(v, "false") == 0)
+		fprintf(f, "controlpersist no\n");
+	else if (strcasecmp(v, "yes") == 0 || strcasecmp(v, "true") == 0 ||
+	    (t = conf_parse_time(v)) <= 0)
+		fprintf(f, "controlpersist yes\n");
+	else
+		fprintf(f, "controlpersist %ld\n", t);
 }
 
 static void
@@ -268,6 +286,7 @@ readconf_dump(const struct client_opts *o, FILE *f)
 		fprintf(f, "connecttimeout %d\n", o->connect_timeout);
 	else
 		fprintf(f, "connecttimeout none\n");
+	dump_persist(f, o->control_persist);
 	if (o->escape_char == -2)
 		fprintf(f, "escapechar none\n");
 	else if (o->escape_char < 32)

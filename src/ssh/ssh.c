@@ -31,6 +31,7 @@
 #include "log.h"
 #include "mac.h"
 #include "mem.h"
+#include "mux.h"
 #include "fwd_client.h"
 #include "ssh.h"
 
@@ -55,8 +56,7 @@ unsupported(int ch)
 		{ 'D', "dynamic forwarding" },
 		{ 'L', "local forwarding" }, { 'R', "remote forwarding" },
 		{ 'W', "stdio forwarding" }, { 'X', "X11 forwarding" },
-		{ 'Y', "X11 forwarding" }, { 'M', "connection sharing" },
-		{ 'S', "connection sharing" }, { 'O', "connection sharing" },
+		{ 'Y', "X11 forwarding" },
 		{ 'w', "tunnel forwarding" }, { 'I', "PKCS#11" },
 		{ 'K', "GSSAPI authentication" }, { 'B', "BindInterface" },
 		{ 'P', "tags" },
@@ -220,6 +220,22 @@ one_option(struct client_opts *o, struct ssh_cmdline *cl, int ch,
 			exit(255);
 		if (ch == 'W')
 			o->session_type = ST_NONE;
+		break;
+	case 'M':
+		o->control_master = o->control_master == MUX_YES ? MUX_ASK :
+		    MUX_YES;
+		break;
+	case 'S': set_or_die(o, "ControlPath", arg); break;
+	case 'O':
+		if (cl->mux_cmd != MUXC_NONE) {
+			fprintf(stderr, "Cannot specify multiplexing command "
+			    "more than once\n");
+			exit(255);
+		}
+		if ((cl->mux_cmd = mux_cmd_from_name(arg)) == MUXC_NONE) {
+			fprintf(stderr, "Invalid multiplex command.\n");
+			exit(255);
+		}
 		break;
 	case 'V':
 		fprintf(stderr, "moat_0.1, %s\n",

@@ -22,6 +22,7 @@ struct ssh_cmdline {
 	int use_syslog;			/* -y */
 	const char *log_file;		/* -E */
 	const char *config_file;	/* -F */
+	int mux_cmd;			/* -O: enum mux_cmd */
 };
 
 /* Connect, check the host key, authenticate, run the session. */

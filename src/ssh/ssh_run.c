@@ -26,6 +26,7 @@
 #include "hostcheck.h"
 #include "log.h"
 #include "mem.h"
+#include "mux.h"
 #include "ssh.h"
 #include "transport.h"
 
@@ -35,6 +36,8 @@ struct run_setup {
 	struct agent_fwd *afwd;
 	struct client_hostkeys *hk;
 	struct transport *t;
+	struct mux_master *mm;
+	int own_session;
 };
 
 static int
@@ -44,9 +47,10 @@ run_setup(struct chan_set *cs, void *arg)
 	int r;
 
 	if ((r = client_hostkeys_setup(rs->hk, cs, rs->t)) != 0 ||
-	    (r = agent_fwd_setup(cs, rs->afwd)) != 0)
+	    (r = agent_fwd_setup(cs, rs->afwd)) != 0 ||
+	    (r = fwd_client_setup(cs, rs->fwd)) != 0)
 		return r;
-	return fwd_client_setup(cs, rs->fwd);
+	return mux_master_setup(rs->mm, cs, rs->fwd, rs->own_session);
 }
 
 /* UpdateHostKeys=ask only where a prompt can be answered and seen. */
@@ -62,16 +66,6 @@ check_update_ask(struct client_opts *o, const struct ssh_cmdline *cl)
 		o->update_host_keys = 0;
 	} else if (o->log_level < LOG_LEVEL_INFO)
 		o->update_host_keys = 0;
-}
-
-/* Loud notes for configured features we do not have yet. */
-static int
-check_unsupported(const struct client_opts *o)
-{
-	if (o->control_master > 0)
-		log_error("Warning: ControlMaster is not supported yet; "
-		    "connecting without connection sharing.");
-	return 0;
 }
 
 static int
@@ -156,6 +150,69 @@ background(void)
 }
 
 /*
+ * Connection sharing, before connecting: -O commands, and sessions run
+ * by a master already there (ControlMaster no, auto, autoask; force:
+ * whatever it says). The exit status, or -1 to connect ourselves.
+ */
+static int
+try_mux(const struct client_opts *o, const struct ssh_cmdline *cl, int tty,
+    int force)
+{
+	struct ssh_mux_args ma;
+
+	memset(&ma, 0, sizeof(ma));
+	ma.cmd = (enum mux_cmd)cl->mux_cmd;
+	ma.command = cl->command != NULL ? cl->command : o->remote_command;
+	ma.subsystem = cl->subsystem;
+	ma.want_tty = tty;
+	ma.stdin_null = cl->stdin_null;
+	ma.no_command = cl->no_command;
+	ma.force = force;
+	return mux_client(o, &ma);
+}
+
+/*
+ * ControlPersist: the master goes on in a child in the background, and
+ * this process runs its session as a client of it (or, with -N or -f,
+ * is done). Returns the status for the foreground, -1 in the child
+ * (which must serve as the master with no session of its own).
+ */
+static int
+persist_detach(const struct client_opts *o, const struct ssh_cmdline *cl,
+    int tty, struct mux_master **mmp)
+{
+	pid_t pid;
+	int fd, r;
+
+	fflush(NULL);
+	if ((pid = fork()) == -1) {
+		log_error("fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		if (setsid() == -1)
+			log_debug("setsid: %s", strerror(errno));
+		if ((fd = open("/dev/null", O_RDWR)) != -1) {
+			dup2(fd, STDIN_FILENO);
+			dup2(fd, STDOUT_FILENO);
+			if (o->log_level < LOG_LEVEL_DEBUG1)
+				dup2(fd, STDERR_FILENO);
+			if (fd > STDERR_FILENO)
+				close(fd);
+		}
+		return -1;
+	}
+	log_debug("background mux master, pid %ld", (long)pid);
+	mux_master_forget(*mmp);
+	*mmp = NULL;
+	if (cl->no_command || cl->fork_after_auth)
+		return 0;
+	if ((r = try_mux(o, cl, tty, 1)) < 0)
+		return 255;
+	return r;
+}
+
+/*
  * LocalCommand (when PermitLocalCommand is on): its %-tokens expanded,
  * %T being "NONE" as there is no tunnel, run by the user's shell once
  * authenticated and waited for; its status does not matter.
@@ -190,25 +247,83 @@ local_command(const struct client_opts *o)
 	x_free(cmd);
 }
 
+/*
+ * After authentication: the master's socket if ControlMaster asks for
+ * one (moving to the background for ControlPersist), -f, then the
+ * session with its forwardings. Returns the exit status.
+ */
+static int
+run_session(struct client_opts *o, struct ssh_cmdline *cl,
+    struct transport *t, int tty)
+{
+	struct client_session_args sa;
+	struct client_hostkeys *hk;
+	struct mux_master *mm = NULL;
+	struct run_setup rs;
+	int r, status;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.no_command = cl->no_command;
+	if (o->control_master != MUX_NO)
+		mm = mux_master_new(o, o->hostname);
+	if (mm != NULL && mux_persist_secs(o) != 0 &&
+	    (r = persist_detach(o, cl, tty, &mm)) >= 0)
+		return r;	/* the foreground, done as a client */
+	if (mm != NULL && mux_persist_secs(o) != 0)
+		sa.no_command = 1;	/* the background master */
+	else if (cl->fork_after_auth)
+		background();
+	sa.command = cl->command != NULL ? cl->command : o->remote_command;
+	sa.subsystem = cl->subsystem;
+	sa.want_tty = sa.no_command ? 0 : tty;
+	sa.stdin_null = cl->stdin_null;
+	sa.fork_after_auth = cl->fork_after_auth;
+	if (sa.subsystem && sa.command == NULL) {
+		log_error("ssh: -s needs a subsystem name");
+		mux_master_free(mm);
+		return 255;
+	}
+	hk = client_hostkeys_new(o, o->hostname, o->port);
+	rs.fwd = fwd_client_new(o);
+	rs.afwd = agent_fwd_new(o);
+	rs.hk = hk;
+	rs.t = t;
+	rs.mm = mm;
+	rs.own_session = !sa.no_command;
+	sa.after_loop = mux_master_detach;
+	sa.on_winch = mux_master_winch;
+	sa.hook_arg = mm;
+	sa.setup = run_setup;
+	sa.setup_arg = &rs;
+	sa.fwd = rs.fwd;
+	sa.afwd = rs.afwd;
+	status = client_session(t, o, &sa);
+	status = fwd_client_status(rs.fwd, status);
+	fwd_client_free(rs.fwd);
+	agent_fwd_free(rs.afwd);
+	mux_master_free(mm);
+	client_hostkeys_free(hk);
+	return status;
+}
+
 int
 ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 {
-	struct client_session_args sa;
-	struct client_hostkeys *hk = NULL;
-	struct run_setup rs;
 	struct client_auth_args aa;
 	struct hostcheck_ctx hc;
 	struct tr_config cfg;
 	struct transport *t = NULL;
 	char *jump = NULL, *desc = NULL;
 	const char *proxy = NULL;
-	int fd_in = -1, fd_out = -1, r, status = 255;
+	int fd_in = -1, fd_out = -1, r, status = 255, tty;
 	pid_t proxy_pid = -1;
 
 	memset(&aa, 0, sizeof(aa));
-	if (check_unsupported(o) != 0)
-		return 255;
 	check_update_ask(o, cl);
+	tty = want_tty(o, cl, cl->command != NULL ? cl->command :
+	    o->remote_command);
+	if ((r = try_mux(o, cl, tty, 0)) >= 0)
+		return r;
 	if (o->proxy_command != NULL && strcmp(o->proxy_command, "none") != 0)
 		proxy = o->proxy_command;
 	else if (o->proxy_jump != NULL && strcmp(o->proxy_jump, "none") != 0) {
@@ -272,34 +387,8 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 		goto out;
 	}
 	local_command(o);
-	if (cl->fork_after_auth)
-		background();
-	memset(&sa, 0, sizeof(sa));
-	sa.command = cl->command != NULL ? cl->command : o->remote_command;
-	sa.subsystem = cl->subsystem;
-	sa.want_tty = want_tty(o, cl, sa.command);
-	sa.stdin_null = cl->stdin_null;
-	sa.no_command = cl->no_command;
-	sa.fork_after_auth = cl->fork_after_auth;
-	if (sa.subsystem && sa.command == NULL) {
-		log_error("ssh: -s needs a subsystem name");
-		goto out;
-	}
-	hk = client_hostkeys_new(o, o->hostname, o->port);
-	rs.fwd = fwd_client_new(o);
-	rs.afwd = agent_fwd_new(o);
-	rs.hk = hk;
-	rs.t = t;
-	sa.setup = run_setup;
-	sa.setup_arg = &rs;
-	sa.fwd = rs.fwd;
-	sa.afwd = rs.afwd;
-	status = client_session(t, o, &sa);
-	status = fwd_client_status(rs.fwd, status);
-	fwd_client_free(rs.fwd);
-	agent_fwd_free(rs.afwd);
+	status = run_session(o, cl, t, tty);
  out:
-	client_hostkeys_free(hk);
 	x_free(aa.last_methods);
 	x_free(aa.method);
 	tr_free(t);
