@@ -28,11 +28,13 @@
 #include "mem.h"
 #include "ssh.h"
 #include "transport.h"
+#include "x11fwd.h"
 
 /* What the session sets up on its channel set before the loop runs. */
 struct run_setup {
 	struct fwd_client *fwd;
 	struct agent_fwd *afwd;
+	struct x11_fwd *x11;
 	struct client_hostkeys *hk;
 	struct transport *t;
 };
@@ -44,7 +46,8 @@ run_setup(struct chan_set *cs, void *arg)
 	int r;
 
 	if ((r = client_hostkeys_setup(rs->hk, cs, rs->t)) != 0 ||
-	    (r = agent_fwd_setup(cs, rs->afwd)) != 0)
+	    (r = agent_fwd_setup(cs, rs->afwd)) != 0 ||
+	    (r = x11_fwd_setup(cs, rs->x11)) != 0)
 		return r;
 	return fwd_client_setup(cs, rs->fwd);
 }
@@ -288,16 +291,19 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 	hk = client_hostkeys_new(o, o->hostname, o->port);
 	rs.fwd = fwd_client_new(o);
 	rs.afwd = agent_fwd_new(o);
+	rs.x11 = x11_fwd_new(o);
 	rs.hk = hk;
 	rs.t = t;
 	sa.setup = run_setup;
 	sa.setup_arg = &rs;
 	sa.fwd = rs.fwd;
 	sa.afwd = rs.afwd;
+	sa.x11 = rs.x11;
 	status = client_session(t, o, &sa);
 	status = fwd_client_status(rs.fwd, status);
 	fwd_client_free(rs.fwd);
 	agent_fwd_free(rs.afwd);
+	x11_fwd_free(rs.x11);
  out:
 	client_hostkeys_free(hk);
 	x_free(aa.last_methods);
