@@ -39,7 +39,7 @@
 #include "err.h"
 #include "fdio.h"
 #include "fwd_agent.h"
-#include "x11fwd.h"
+#include "x11srv.h"
 #include "installdirs.h"
 #include "log.h"
 #include "loginrec.h"

@@ -50,7 +50,7 @@
 #include "session_priv.h"
 #include "timeouts.h"
 #include "transport.h"
-#include "x11fwd.h"
+#include "x11srv.h"
 
 /* "env" requests accepted per session; past it each is refused. */
 #define SESS_MAX_ENV	256
@@ -343,11 +343,14 @@ req_x11(struct session *s, struct sbuf *b)
 		goto out;
 	}
 	if ((rule = x11_srv_refusal(sc, s->conn->opts)) != NULL) {
-		if (strcmp(rule, "X11Forwarding") == 0)
+		/* OpenSSH 9.2's lines, then which rule said no. */
+		if (strcmp(rule, "X11Forwarding") == 0 ||
+		    strcmp(rule, "DisableForwarding") == 0)
 			log_debug("X11 forwarding disabled in server "
 			    "configuration file.");
 		else
-			log_debug("X11 forwarding disabled by %s.", rule);
+			log_debug("X11 forwarding disabled by key options.");
+		log_debug("X11 forwarding refused by %s", rule);
 		goto out;
 	}
 	if (sc->xauth_location == NULL || stat(sc->xauth_location, &st) != 0) {

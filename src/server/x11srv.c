@@ -1,5 +1,5 @@
 /*
- * x11fwd.c: the server's side of X11 forwarding (see x11fwd.h).
+ * x11srv.c: the server's side of X11 forwarding (see x11srv.h).
  *
  * The listener: display numbers are tried from X11DisplayOffset up,
  * each a TCP port 6000+N bound on every loopback address (or on every
@@ -32,7 +32,7 @@
 #include "mem.h"
 #include "sbuf.h"
 #include "servconf.h"
-#include "x11fwd.h"
+#include "x11srv.h"
 
 struct x11_srv {
 	struct fwd_listener l;

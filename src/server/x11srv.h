@@ -1,5 +1,5 @@
 /*
- * x11fwd.h: the server's side of X11 forwarding (RFC 4254 section
+ * x11srv.h: the server's side of X11 forwarding (RFC 4254 section
  * 6.3). A session's x11-req makes it listen on TCP port 6000+N for the
  * first free display number N from X11DisplayOffset (on the loopback
  * addresses, or every address with X11UseLocalhost no); the session's
@@ -12,8 +12,8 @@
  * x11_srv_free() while the channel set still exists (or with cs NULL
  * once it is gone).
  */
-#ifndef MOAT_X11FWD_SRV_H
-#define MOAT_X11FWD_SRV_H
+#ifndef MOAT_X11SRV_H
+#define MOAT_X11SRV_H
 
 struct chan_set;
 struct servconf;
