@@ -107,8 +107,6 @@ check "... D set all the same" expr "$D" : 'localhost:' >/dev/null
 run a_y mssh "$PORT" -Y -o ForwardX11Trusted=no
 check "ours -> ours: -Y is trusted whatever ForwardX11Trusted says" \
     [ "$E" = "$DEB_T" ]
-run a_x mssh "$PORT" -X -x
-check "ours -> ours: -x turns it off: no DISPLAY" [ -z "$D" ] && [ -z "$E" ]
 check "... server logged the X11 connection" \
     grep -q "X11 connection requested" "$T/sshd.log"
 
@@ -150,13 +148,11 @@ check "Debian's ssh -> ours: trusted reaches the display" \
 run c_u ossh "$PORT" -X -o ForwardX11Trusted=no
 check "Debian's ssh -> ours: untrusted as with Debian's sshd" \
     [ "$R" = "$DEB_U" ]
-run c_y ossh "$PORT" -Y
-check "Debian's ssh -Y -> ours" [ "$E" = "$DEB_T" ]
 
 # Refusals: X11Forwarding no, then the key option.
 MSG="X11 forwarding request failed on channel 0"
 restart_sshd "X11Forwarding no"
-run r1 mssh "$PORT" -X
+run r1 mssh "$PORT" -x -X
 check "X11Forwarding no: no DISPLAY (ours)" [ -z "$D" ] && [ -z "$E" ]
 check "... our ssh says: $MSG" grep -q "^$MSG" "$T/r1.err"
 run r2 ossh "$PORT" -o LogLevel=INFO -X
@@ -166,14 +162,12 @@ check "... logged as Debian's sshd does" \
     "$T/sshd.log"
 sed "s/^/no-X11-forwarding /" "$T/id_ed25519.pub" > "$T/authorized_keys"
 restart_sshd "X11Forwarding yes" "SetEnv XAUTHORITY=$T/server.auth"
-run r3 mssh "$PORT" -X
+run r3 mssh "$PORT" -X -x -X
 check "no-X11-forwarding: no DISPLAY" [ -z "$D" ] && [ -z "$E" ]
 check "... our ssh says: $MSG" grep -q "^$MSG" "$T/r3.err"
-run r4 ossh "$PORT" -o LogLevel=INFO -X
-check "... Debian's ssh says the same" grep -q "^$MSG" "$T/r4.err"
 
 # ssh -G as Debian's.
-for a in "" "-X" "-Y" "-X -o ForwardX11Trusted=no -o ForwardX11Timeout=5m"; do
+for a in "" "-X" "-Y" "-X -x" "-X -o ForwardX11Trusted=no -o ForwardX11Timeout=5m"; do
 	# shellcheck disable=SC2086
 	"$BIN/ssh" -F /dev/null -G $a h 2>/dev/null |
 	    grep -E '^(forwardx11|xauthlocation)' | sort >"$T/g1"
