@@ -6,7 +6,7 @@
  * it (OpenSSH accepts "ssh host -p 2222"), until the first word of the
  * remote command. Command-line values go into the options first, so they
  * win over every file ("first value wins"). Flags for features we do not
- * have yet (forwarding, agent, X11, multiplexing, GSSAPI) are refused
+ * have yet (multiplexing, tunnels, GSSAPI...) are refused
  * with a clear message rather than ignored.
  */
 #include <sys/socket.h>
