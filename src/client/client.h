@@ -27,6 +27,10 @@ struct transport;
 struct chan_set;
 struct fwd_client;
 struct agent_fwd;
+struct x11_fwd;
+
+/* XAuthLocation's default, as Debian's ssh has it. */
+#define CLIENT_XAUTH_PATH	"/usr/bin/xauth"
 
 #define CO_MAX_LIST 64
 
@@ -90,6 +94,9 @@ struct client_opts {
 	int forward_agent;
 	/* ForwardAgent as a path or "$VAR" (~ and %-tokens expanded). */
 	char *forward_agent_sock;
+	/* ForwardX11, ForwardX11Trusted, ForwardX11Timeout (s), XAuthLocation. */
+	int forward_x11, forward_x11_trusted, forward_x11_timeout;
+	char *xauth_location;
 	/* AddKeysToAgent: 0 no, 1 yes, 2 ask, 3 confirm; lifetime in s. */
 	int add_keys_to_agent;
 	int add_keys_to_agent_lifespan;
@@ -326,6 +333,8 @@ struct client_session_args {
 	void (*after_loop)(void *arg);
 	void (*on_winch)(void *arg);
 	void *hook_arg;
+	/* X11 forwarding (x11fwd.h) for the channel; NULL: none. */
+	struct x11_fwd *x11;
 };
 int client_session(struct transport *t, const struct client_opts *o,
     const struct client_session_args *a);

@@ -45,6 +45,7 @@
 #include "match.h"
 #include "mem.h"
 #include "transport.h"
+#include "x11fwd.h"
 
 extern char **environ;
 
@@ -142,12 +143,17 @@ cs_opened(struct chan_set *cs, struct chan *c, int ok)
 	const struct client_session_args *a = s->a;
 	const char *what;
 	struct sbuf *b;
+	int r;
 
 	if (!ok) {
 		fprintf(stderr, "channel %u: open failed\r\n", c->local_id);
 		return;
 	}
-	/* Agent forwarding goes first, as ssh(1) sends it. */
+	/* X11, then agent forwarding go first, as ssh(1) sends them. */
+	if ((r = x11_fwd_request(a->x11, cs, c)) < 0)
+		return;
+	if (r == 1)
+		push_reply(s, CS_REPLY_X11);
 	if (agent_fwd_request(a->afwd, s->o, cs, c) != 0)
 		return;
 	if (a->want_tty && send_pty_req(s, c) != 0)
@@ -188,6 +194,11 @@ cs_reply(struct chan_set *cs, struct chan *c, int ok)
 	case CS_REPLY_PTY:
 		fprintf(stderr, "PTY allocation request failed on channel "
 		    "%u\r\n", c->local_id);
+		break;
+	case CS_REPLY_X11:
+		if (s->o->log_level >= LOG_LEVEL_INFO)
+			fprintf(stderr, "X11 forwarding request failed on "
+			    "channel %u\r\n", c->local_id);
 		break;
 	case CS_REPLY_SUBSYS:
 		fprintf(stderr, "Request for subsystem '%s' failed on "

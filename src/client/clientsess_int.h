@@ -20,7 +20,7 @@ struct transport;
 
 #define CS_MAX_PENDING 8
 
-enum cs_reply { CS_REPLY_PTY, CS_REPLY_EXEC, CS_REPLY_SUBSYS };
+enum cs_reply { CS_REPLY_PTY, CS_REPLY_EXEC, CS_REPLY_SUBSYS, CS_REPLY_X11 };
 
 struct csess {
 	struct transport *t;

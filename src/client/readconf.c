@@ -65,6 +65,7 @@ client_opts_new(void)
 		&o->no_host_auth_localhost, &o->canonicalize_hostname,
 		&o->canonicalize_fallback_local, &o->canonicalize_max_dots,
 		&o->fingerprint_hash, &o->syslog_facility, &o->required_rsa_size,
+		&o->forward_x11, &o->forward_x11_trusted, &o->forward_x11_timeout,
 	};
 	size_t i;
 
@@ -106,7 +107,7 @@ client_opts_free(struct client_opts *o)
 		&o->remote_command, &o->control_path, &o->control_persist, &o->bind_address,
 		&o->host_key_alias, &o->stdio_forward_host,
 		&o->hostbased_accepted_algorithms, &o->identity_agent,
-		&o->forward_agent_sock,
+		&o->forward_agent_sock, &o->xauth_location,
 		&o->ignore_unknown, &o->local_command,
 		&o->known_hosts_command, &o->revoked_host_keys,
 		&o->ca_signature_algorithms,

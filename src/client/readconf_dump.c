@@ -239,6 +239,9 @@ readconf_dump(const struct client_opts *o, FILE *f)
 	    "false" : o->update_host_keys == 2 ? "ask" : "true");
 	fprintf(f, "verifyhostkeydns %s\n", o->verify_host_key_dns == 0 ?
 	    "false" : o->verify_host_key_dns == 2 ? "ask" : "true");
+	fprintf(f, "forwardx11 %s\n", yesno(o->forward_x11));
+	fprintf(f, "forwardx11trusted %s\n", yesno(o->forward_x11_trusted));
+	fprintf(f, "forwardx11timeout %d\n", o->forward_x11_timeout);
 	dump_more(o, f);
 	fprintf(f, "numberofpasswordprompts %d\n",
 	    o->number_of_password_prompts);
@@ -255,6 +258,7 @@ readconf_dump(const struct client_opts *o, FILE *f)
 	    o->hostbased_accepted_algorithms);
 	dump_str(f, "preferredauthentications", o->preferred_authentications);
 	dump_str(f, "bindaddress", o->bind_address);
+	dump_str(f, "xauthlocation", o->xauth_location);
 	if (p->nident_written != 0)
 		dump_list(f, "identityfile", p->ident_written,
 		    p->nident_written, 0);

@@ -525,6 +525,8 @@ finish_defaults(struct client_opts *o)
 		o->add_keys_to_agent_lifespan = 0;
 	if (o->connect_timeout <= 0)
 		o->connect_timeout = -1;
+	if (o->xauth_location == NULL)
+		o->xauth_location = x_strdup(CLIENT_XAUTH_PATH);
 	/* OpenSSH 9.2's IPQoS default: lowdelay, throughput. */
 	if (o->ipqos_interactive == -2) {
 		o->ipqos_interactive = 0x10;

@@ -476,7 +476,7 @@ static const struct int_default int_defaults[] = {
 	D(allow_streamlocal_forwarding, 3), D(streamlocal_bind_mask, 0177),
 	D(compression, 1), D(authorized_keys_command_timeout, 30),
 	D(ignore_rhosts, IGNORE_RHOSTS_YES), D(permit_user_rc, 1),
-	D(debian_banner, 1),
+	D(debian_banner, 1), D(x11_display_offset, 10), D(x11_use_localhost, 1),
 };
 #undef D
 
@@ -597,6 +597,8 @@ servconf_finish(struct servconf *sc)
 		sc->pid_file = x_strdup("/run/sshd.pid");
 	if (sc->pam_service_name == NULL)
 		sc->pam_service_name = x_strdup("sshd");
+	if (sc->xauth_location == NULL)
+		sc->xauth_location = x_strdup("/usr/bin/xauth");
 	if (sc->nports == 0)
 		sc->ports[sc->nports++] = 22;
 	if (sc->nhostkeys == 0) {

@@ -136,6 +136,9 @@ struct servconf {
 	int use_dns;
 	int allow_tcp_forwarding;	/* FWD_ALLOW_* bits: 1 remote, 2 local */
 	int x11_forwarding;
+	int x11_display_offset;		/* first display number tried */
+	int x11_use_localhost;
+	char *xauth_location;		/* default /usr/bin/xauth */
 	int allow_agent_forwarding;
 	int gateway_ports;
 	int permit_tunnel;

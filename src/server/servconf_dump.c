@@ -138,6 +138,7 @@ dump_names(const struct servconf *sc, FILE *f)
 	put_str(f, "pidfile", sc->pid_file);
 	put_str(f, "modulifile", sc->moduli_file ? sc->moduli_file :
 	    MOAT_SSHDIR "/moduli");
+	put_str(f, "xauthlocation", sc->xauth_location);
 }
 
 static void
@@ -216,6 +217,7 @@ static const struct dump_row dump_rows[] = {
 	FN(dump_listen), YN("usepam", use_pam),
 	STR("pamservicename", pam_service_name),
 	INT("logingracetime", login_grace_time),
+	INT("x11displayoffset", x11_display_offset),
 	INT("maxauthtries", max_auth_tries), INT("maxsessions", max_sessions),
 	INT("clientaliveinterval", client_alive_interval),
 	INT("clientalivecountmax", client_alive_count_max),
@@ -231,7 +233,8 @@ static const struct dump_row dump_rows[] = {
 	YN("passwordauthentication", password_authentication),
 	YN("kbdinteractiveauthentication", kbd_interactive_authentication),
 	YN("printmotd", print_motd), YN("printlastlog", print_last_log),
-	YN("x11forwarding", x11_forwarding), YN("permittty", permit_tty),
+	YN("x11forwarding", x11_forwarding),
+	YN("x11uselocalhost", x11_use_localhost), YN("permittty", permit_tty),
 	YN("permituserrc", permit_user_rc), YN("strictmodes", strict_modes),
 	YN("tcpkeepalive", tcp_keep_alive),
 	YN("permitemptypasswords", permit_empty_passwords),

@@ -9,7 +9,7 @@
  * ChannelTimeout (type=interval words, or "none" alone),
  * UnusedConnectionTimeout (an interval or "none") and PubkeyAuthOptions
  * (none, touch-required, verify-required). Keywords of features we do
- * not have (GSSAPI, Kerberos, X11 display settings, a host key agent,
+ * not have (GSSAPI, Kerberos, a host key agent,
  * a security key provider) get their value checked too, then an
  * "Unsupported option" line, as an OpenSSH built without them prints.
  * The sshd -T lines of these keywords are printed here as well.

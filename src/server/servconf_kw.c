@@ -31,7 +31,6 @@
 #include "servconf_int.h"
 
 static const int unsupp_flag = SC_UNSUPP_FLAG;
-static const int unsupp_int = SC_UNSUPP_INT;
 static const int unsupp_str = SC_UNSUPP_STR;
 
 static const struct conf_enum enum_root[] = {
@@ -127,6 +126,9 @@ const struct sc_kw sc_keywords[] = {
 	{ "allowtcpforwarding", T_ENUM, M, F(allow_tcp_forwarding), 0,
 	    enum_fwd },
 	{ "x11forwarding", T_FLAG, M, F(x11_forwarding), 0, NULL },
+	{ "x11displayoffset", T_INT, M, F(x11_display_offset), 0, NULL },
+	{ "x11uselocalhost", T_FLAG, M, F(x11_use_localhost), 0, NULL },
+	{ "xauthlocation", T_STR, 0, F(xauth_location), 0, NULL },
 	{ "allowagentforwarding", T_FLAG, M, F(allow_agent_forwarding), 0,
 	    NULL },
 	{ "gatewayports", T_ENUM, M, F(gateway_ports), 0, enum_gw },
@@ -202,9 +204,6 @@ const struct sc_kw sc_keywords[] = {
 	{ "kerberosticketcleanup", T_UNSUPP, 0, 0, 0, &unsupp_flag },
 	{ "hostkeyagent", T_UNSUPP, 0, 0, 0, &unsupp_str },
 	{ "securitykeyprovider", T_UNSUPP, 0, 0, 0, &unsupp_str },
-	{ "x11displayoffset", T_UNSUPP, M, 0, 0, &unsupp_int },
-	{ "x11uselocalhost", T_UNSUPP, M, 0, 0, &unsupp_flag },
-	{ "xauthlocation", T_UNSUPP, 0, 0, 0, &unsupp_str },
 	/*
 	 * Gone from OpenSSH long ago; its sshd still starts with them in
 	 * the file (old Debian configurations name several) and says so.

@@ -39,6 +39,7 @@
 #include "err.h"
 #include "fdio.h"
 #include "fwd_agent.h"
+#include "x11srv.h"
 #include "installdirs.h"
 #include "log.h"
 #include "loginrec.h"
@@ -102,6 +103,8 @@ build_env(struct session *s, const char *original_command,
 		sess_env_set(e, "TERM", s->term);
 	if (conn->agent != NULL)
 		sess_env_set(e, "SSH_AUTH_SOCK", fwd_agent_path(conn->agent));
+	if (s->x11 != NULL)
+		sess_env_set(e, "DISPLAY", x11_srv_display(s->x11));
 	for (i = 0; conn->opts != NULL && i < conn->opts->nenv; i++) {
 		v = x_strdup(conn->opts->env[i]);
 		if ((eq = strchr(v, '=')) != NULL) {
@@ -228,23 +231,39 @@ print_login_messages(const struct servconf *sc, const char *lastlog_msg)
 		print_motd();
 }
 
-/* Run argv (a shell) with stdin empty; wait for it. */
+/* Run argv (a shell) with input (NULL: nothing) on its stdin; wait. */
 static void
-run_and_wait(char **argv, char **envp)
+run_and_wait(char **argv, char **envp, const char *input)
 {
 	pid_t pid;
-	int fd, status;
+	int fd, status, p[2] = { -1, -1 };
 
-	if ((pid = fork()) == -1)
+	if (input != NULL && pipe(p) != 0)
 		return;
+	if ((pid = fork()) == -1) {
+		if (p[0] != -1) {
+			close(p[0]);
+			close(p[1]);
+		}
+		return;
+	}
 	if (pid == 0) {
-		if ((fd = open("/dev/null", O_RDONLY)) != -1 &&
-		    fd != STDIN_FILENO) {
+		if (p[0] != -1) {
+			close(p[1]);
+			fd = p[0];
+		} else
+			fd = open("/dev/null", O_RDONLY);
+		if (fd != -1 && fd != STDIN_FILENO) {
 			(void)dup2(fd, STDIN_FILENO);
 			close(fd);
 		}
 		execve(argv[0], argv, envp);
 		_exit(127);
+	}
+	if (p[0] != -1) {
+		close(p[0]);
+		(void)fd_write_full(p[1], input, strlen(input));
+		close(p[1]);
 	}
 	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
 		;
@@ -252,8 +271,9 @@ run_and_wait(char **argv, char **envp)
 
 /*
  * ~/.ssh/rc (through the user's shell), else /etc/ssh/sshrc (through
- * /bin/sh), before the command or shell, as OpenSSH does; we have no
- * X11 forwarding, so there is no xauth data for their stdin. The
+ * /bin/sh), before the command or shell, as OpenSSH does; with X11
+ * forwarding their stdin holds "PROTO COOKIE", and with neither file
+ * XAuthLocation adds the cookie for DISPLAY itself. The
  * user's file is skipped for a subsystem, under ForceCommand, with
  * PermitUserRC no or a no-user-rc key option. The working directory is
  * the home.
@@ -263,8 +283,10 @@ run_rc_files(const struct session *s, char **envp)
 {
 	const struct sess_conn *conn = s->conn;
 	const struct authopts *o = conn->opts;
-	char *argv[4];
+	char *argv[4], *input;
 	struct stat st;
+
+	input = s->x11 != NULL ? x11_srv_rc_input(s->x11) : NULL;
 
 	if (!s->is_subsystem && conn->sc->permit_user_rc &&
 	    conn->sc->force_command == NULL &&
@@ -273,13 +295,22 @@ run_rc_files(const struct session *s, char **envp)
 		argv[1] = "-c";
 		argv[2] = "/bin/sh " SESS_USER_RC;
 		argv[3] = NULL;
-		run_and_wait(argv, envp);
+		run_and_wait(argv, envp, input);
 	} else if (stat(SESS_SYSTEM_RC, &st) == 0) {
 		argv[0] = "/bin/sh";
 		argv[1] = SESS_SYSTEM_RC;
 		argv[2] = NULL;
-		run_and_wait(argv, envp);
+		run_and_wait(argv, envp, input);
+	} else if (s->x11 != NULL) {
+		x_free(input);
+		input = x11_srv_xauth_input(s->x11);
+		argv[0] = conn->sc->xauth_location;
+		argv[1] = "-q";
+		argv[2] = "-";
+		argv[3] = NULL;
+		run_and_wait(argv, envp, input);
 	}
+	x_free(input);
 }
 
 int

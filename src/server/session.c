@@ -23,6 +23,7 @@
 #include <strings.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,6 +50,7 @@
 #include "session_priv.h"
 #include "timeouts.h"
 #include "transport.h"
+#include "x11srv.h"
 
 /* "env" requests accepted per session; past it each is refused. */
 #define SESS_MAX_ENV	256
@@ -309,10 +311,67 @@ req_auth_agent(struct session *s, struct sbuf *b)
 	    &conn->agent);
 }
 
+/*
+ * x11-req: single connection, protocol, cookie (hex), screen. One per
+ * session, before it starts; the listener lives as long as the session.
+ */
+static int
+req_x11(struct session *s, struct sbuf *b)
+{
+	const struct servconf *sc = s->conn->sc;
+	char *proto = NULL, *cookie = NULL;
+	const char *rule;
+	struct stat st;
+	uint32_t screen;
+	uint8_t single;
+	int r;
+
+	if ((r = sbuf_get_u8(b, &single)) != 0 ||
+	    (r = sbuf_get_cstring(b, &proto, NULL)) != 0 ||
+	    (r = sbuf_get_cstring(b, &cookie, NULL)) != 0 ||
+	    (r = sbuf_get_u32(b, &screen)) != 0)
+		goto out;
+	r = ERR_PERMISSION_DENIED;
+	if (s->x11 != NULL || s->started) {
+		log_error("session_x11_req: session %d: x11 forwarding "
+		    "already active", s->id);
+		goto out;
+	}
+	if (!x11_srv_valid_word(proto) || !x11_srv_valid_word(cookie) ||
+	    screen > 65535) {
+		log_error("Invalid X11 forwarding data");
+		goto out;
+	}
+	if ((rule = x11_srv_refusal(sc, s->conn->opts)) != NULL) {
+		/* OpenSSH 9.2's lines, then which rule said no. */
+		if (strcmp(rule, "X11Forwarding") == 0 ||
+		    strcmp(rule, "DisableForwarding") == 0)
+			log_debug("X11 forwarding disabled in server "
+			    "configuration file.");
+		else
+			log_debug("X11 forwarding disabled by key options.");
+		log_debug("X11 forwarding refused by %s", rule);
+		goto out;
+	}
+	if (sc->xauth_location == NULL || stat(sc->xauth_location, &st) != 0) {
+		log_debug("No xauth program; cannot forward X11.");
+		goto out;
+	}
+	r = x11_srv_listen(s->conn->cs, sc, single != 0, proto, cookie,
+	    screen, &s->x11);
+ out:
+	if (cookie != NULL)
+		x_wipe(cookie, strlen(cookie));
+	x_free(proto);
+	x_free(cookie);
+	return r;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(struct session *, struct sbuf *);
 } sess_reqs[] = {
+	{ "x11-req",		req_x11 },
 	{ "pty-req",		req_pty },
 	{ "env",		req_env },
 	{ "exec",		req_exec },
@@ -392,6 +451,7 @@ sess_free(struct chan_set *cs, struct chan *c)
 	log_debug("session %d: closed%s", s->id,
 	    s->pid > 0 ? ", child still running" : "");
 	record_logout(s);
+	x11_srv_free(cs, s->x11);
 	if (s->ptyfd != -1)
 		close(s->ptyfd);
 	if (s->ttyfd != -1)

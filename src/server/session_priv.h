@@ -14,6 +14,7 @@
 struct chan_set;
 struct chan;
 struct fwd_agent;
+struct x11_srv;
 
 /* One connection. */
 struct sess_conn {
@@ -49,6 +50,7 @@ struct session {
 	struct sess_env env;		/* accepted "env" requests */
 	char *chroot_path;		/* checked ChrootDirectory, or NULL */
 	int internal_sftp;		/* SESS_ISFTP_* */
+	struct x11_srv *x11;		/* X11 forwarding's listener */
 };
 
 /* What the child does with an internal-sftp command. */

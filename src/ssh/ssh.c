@@ -6,7 +6,7 @@
  * it (OpenSSH accepts "ssh host -p 2222"), until the first word of the
  * remote command. Command-line values go into the options first, so they
  * win over every file ("first value wins"). Flags for features we do not
- * have yet (forwarding, agent, X11, multiplexing, GSSAPI) are refused
+ * have yet (tunnels, GSSAPI...) are refused
  * with a clear message rather than ignored.
  */
 #include <sys/socket.h>
@@ -55,8 +55,7 @@ unsupported(int ch)
 	static const struct { int ch; const char *what; } tab[] = {
 		{ 'D', "dynamic forwarding" },
 		{ 'L', "local forwarding" }, { 'R', "remote forwarding" },
-		{ 'W', "stdio forwarding" }, { 'X', "X11 forwarding" },
-		{ 'Y', "X11 forwarding" },
+		{ 'W', "stdio forwarding" },
 		{ 'w', "tunnel forwarding" }, { 'I', "PKCS#11" },
 		{ 'K', "GSSAPI authentication" }, { 'B', "BindInterface" },
 		{ 'P', "tags" },
@@ -179,7 +178,11 @@ one_option(struct client_opts *o, struct ssh_cmdline *cl, int ch,
 	 * -o stays. */
 	case 'A': o->forward_agent = 1; break;
 	case 'a': o->forward_agent = 0; break;
-	case 'x': case 'k': break;	/* X11, GSSAPI delegation: off anyway */
+	/* -X, -Y and -x beat ForwardX11 in any file, as in ssh(1). */
+	case 'X': o->forward_x11 = 1; break;
+	case 'Y': o->forward_x11 = 1; o->forward_x11_trusted = 1; break;
+	case 'x': o->forward_x11 = 0; break;
+	case 'k': break;	/* GSSAPI delegation: off anyway */
 	case 'b': set_or_die(o, "BindAddress", arg); break;
 	case 'c': set_or_die(o, "Ciphers", arg); break;
 	case 'm': set_or_die(o, "MACs", arg); break;

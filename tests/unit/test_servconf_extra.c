@@ -1,9 +1,9 @@
 /*
  * test_servconf_extra.c: the keywords with values of their own
  * (RequiredRSASize, FingerprintHash, IPQoS, ChannelTimeout,
- * UnusedConnectionTimeout, PubkeyAuthOptions, CASignatureAlgorithms...)
- * and those of features we lack (GSSAPI, Kerberos, X11 display
- * settings): good values load, bad ones fail with the message Debian's
+ * UnusedConnectionTimeout, PubkeyAuthOptions, CASignatureAlgorithms,
+ * X11 display settings) and those of features we lack (GSSAPI,
+ * Kerberos): good values load, bad ones fail with the message Debian's
  * sshd -t prints for the same line, and sshd -T prints what Debian's
  * prints. Each row below was checked against Debian's sshd -t/-T.
  */
@@ -137,9 +137,10 @@ static const struct row good[] = {
 	    "cfg line 2: Unsupported option KerberosAuthentication", NULL },
 	{ "GSSAPIKeyExchange no", "Unsupported option GSSAPIKeyExchange",
 	    NULL },
-	{ "X11DisplayOffset 5", "Unsupported option X11DisplayOffset", NULL },
-	{ "XAuthLocation /usr/bin/xauth",
-	    "Unsupported option XAuthLocation", NULL },
+	{ "X11DisplayOffset 5", NULL, "x11displayoffset 5" },
+	{ "X11UseLocalhost no", NULL, "x11uselocalhost no" },
+	{ "XAuthLocation /opt/bin/xauth", NULL,
+	    "xauthlocation /opt/bin/xauth" },
 	{ "HostKeyAgent none", "Unsupported option HostKeyAgent", NULL },
 	{ "SecurityKeyProvider internal",
 	    "Unsupported option SecurityKeyProvider", NULL },
