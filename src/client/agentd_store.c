@@ -325,3 +325,16 @@ agentd_add(struct agentd *a, struct sbuf *m, int *okp)
 		x_freezero(comment, strlen(comment));
 	return r;
 }
+
+int
+agentd_constraints(struct sbuf *m, uint32_t *lifep, int *confirmp)
+{
+	return read_constraints(m, lifep, confirmp);
+}
+
+int
+agentd_put(struct agentd *a, struct key *k, struct key_cert *c,
+    char *comment, uint32_t life, int confirm)
+{
+	return put_id(a, k, c, comment, life, confirm);
+}
