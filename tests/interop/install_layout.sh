@@ -36,7 +36,7 @@ debian_path() { # NAME: Debian's path of OpenSSH's program NAME
 	fi
 }
 for p in sshd ssh ssh-keygen ssh-keyscan sftp scp ssh-agent ssh-add \
-    ssh-keysign sftp-server; do
+    ssh-keysign sftp-server ssh-pkcs11-helper; do
 	[ -x "$BIN/$p" ] || continue
 	deb=$(debian_path "$p")
 	[ -n "$deb" ] || { fail "$p: no Debian path found"; continue; }

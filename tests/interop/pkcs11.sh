@@ -121,6 +121,32 @@ rc=$?
 check "wrong PIN: no login, exit 255" [ "$rc" = 255 -a "$out" != bad ]
 check "... ssh says why" grep -q "Permission denied (publickey" "$T/err"
 
+# --- a hostile module costs only its helper: ssh goes on with a file key ---
+if command -v cc >/dev/null 2>&1 &&
+    cc -shared -fPIC -I "$SRC/src/pkcs11-helper" -o "$T/hostile.so" \
+    "$SRC/tests/interop/data/p11_hostile.c" 2>"$T/cc.err"; then
+	P11_HOSTILE=none "$BIN/ssh-keygen" -D "$T/hostile.so" \
+	    > "$T/hostile.pub" 2>/dev/null
+	check "the hostile module lists its key" grep -q bad-ec "$T/hostile.pub"
+	cat "$T/hostile.pub" >> "$T/authorized_keys"
+	ED_FP=$(ssh-keygen -lf "$T/id_ed25519.pub" | cut -d' ' -f2)
+	for m in crash garbage huge badkey bigattr; do
+		restart_sshd
+		out=$(P11_HOSTILE=$m mssh -v -i "$T/id_ed25519" \
+		    -I "$T/hostile.so" "$ME@127.0.0.1" "echo $m-ok" 2>"$T/err")
+		check "hostile module ($m): login with the file key" \
+		    [ "$out" = "$m-ok" ]
+		[ "$out" = "$m-ok" ] || cat "$T/err" >&2
+		check "... accepted as the ED25519 key" \
+		    grep -q "Accepted publickey for $ME .* ED25519 $ED_FP" "$T/sshd.log"
+	done
+	check "... a crashing module: the token refused, ssh went on" \
+	    eval "P11_HOSTILE=crash mssh -v -i '$T/id_ed25519' -I '$T/hostile.so' \
+	    '$ME@127.0.0.1' true 2>&1 | grep -q 'token refused to sign'"
+else
+	fail "could not build the hostile module: $(cat "$T/cc.err")"
+fi
+
 # --- into Debian's sshd ---
 if [ -x /usr/sbin/sshd ]; then
 	DPORT=$(free_port)
