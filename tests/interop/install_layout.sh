@@ -30,7 +30,7 @@ debian_path() { # NAME: Debian's path of OpenSSH's program NAME
 	else
 		case $1 in
 		sshd) echo /usr/sbin/sshd ;;
-		ssh-keysign|sftp-server) echo "/usr/lib/openssh/$1" ;;
+		ssh-keysign|sftp-server|ssh-pkcs11-helper) echo "/usr/lib/openssh/$1" ;;
 		*) echo "/usr/bin/$1" ;;
 		esac
 	fi
