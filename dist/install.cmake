@@ -4,7 +4,7 @@
 #
 #   sbin/sshd; bin/ssh, ssh-keygen, ssh-keyscan, sftp, scp, ssh-agent,
 #   ssh-add; lib/openssh/ssh-keysign (setuid root when installed by
-#   root), lib/openssh/sftp-server; the manual pages;
+#   root), lib/openssh/sftp-server, ssh-pkcs11-helper; the manual pages;
 #   SSHDIR/sshd_config, ssh_config and the empty sshd_config.d and
 #   ssh_config.d; /etc/pam.d/sshd; lib/systemd/system/ssh.service.
 #
@@ -55,7 +55,8 @@ endif()")
 foreach(name ${MOAT_BUILT_PROGRAMS})
 	if(name STREQUAL "sshd")
 		install(TARGETS ${name} DESTINATION ${MOAT_SBINDIR})
-	elseif(name STREQUAL "ssh-keysign" OR name STREQUAL "sftp-server")
+	elseif(name STREQUAL "ssh-keysign" OR name STREQUAL "sftp-server" OR
+	    name STREQUAL "ssh-pkcs11-helper")
 		install(TARGETS ${name} DESTINATION ${MOAT_LIBEXECDIR})
 	else()
 		install(TARGETS ${name} DESTINATION ${MOAT_BINDIR})

@@ -65,4 +65,8 @@ int add_list(struct add_opts *o, int fingerprints);
 int add_delete_all(struct add_opts *o);
 int add_lock(struct add_opts *o, int lock);
 
+/* ---- add_card.c ---- */
+/* -s (add 1) or -e provider; 0 or -1, having said why. */
+int add_card(struct add_opts *o, const char *provider, int add);
+
 #endif

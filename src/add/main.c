@@ -216,6 +216,8 @@ add_defaults(struct add_opts *o, int deleting)
 /* The flags that pick the action, as parse_flags read them. */
 struct add_cli {
 	int lflag, xflag, dflag, Dflag, Tflag;
+	const char *card;	/* -s / -e provider */
+	int card_add;
 	int loglevel;
 	char **dests;		/* -h, in order */
 	size_t ndests;
@@ -291,7 +293,11 @@ parse_flag(int ch, struct add_opts *o, struct add_cli *c)
 		    sizeof(*c->dests));
 		c->dests[c->ndests++] = optarg;
 		break;
-	case 'K': case 'S': case 's': case 'e':
+	case 's': case 'e':
+		c->card = optarg;
+		c->card_add = ch == 's';
+		break;
+	case 'K': case 'S':
 		unsupported(ch);
 		break;
 	default:
@@ -320,6 +326,11 @@ run_action(struct add_opts *o, const struct add_cli *c, int argc,
 		return add_list(o, c->lflag == 'l') != 0;
 	if (c->Dflag)
 		return add_delete_all(o) != 0;
+	if (c->card != NULL) {
+		for (i = 0; i < (int)c->ndests; i++)
+			add_dest_constraint(o, c->dests[i]);
+		return add_card(o, c->card, c->card_add) != 0;
+	}
 	/* As OpenSSH: -h is looked at only by the other actions. */
 	for (i = 0; i < (int)c->ndests; i++)
 		add_dest_constraint(o, c->dests[i]);

@@ -466,3 +466,37 @@ agent_bind_transport(int fd, const struct transport *t, int forwarding,
 	    r == ERR_PERMISSION_DENIED ? "agent refused operation" :
 	    err_str(r));
 }
+
+int
+agent_update_card(int fd, int add, const char *provider, const char *pin,
+    const struct agent_constraints *cons)
+{
+	struct sbuf *req = sbuf_new();
+	int constrained, r;
+
+	constrained = add && cons != NULL && (cons->lifetime != 0 ||
+	    cons->confirm || cons->dest != NULL);
+	if ((r = sbuf_put_u8(req, !add ? SSH_AGENTC_REMOVE_SMARTCARD_KEY :
+	    constrained ? SSH_AGENTC_ADD_SMARTCARD_KEY_CONSTRAINED :
+	    SSH_AGENTC_ADD_SMARTCARD_KEY)) != 0 ||
+	    (r = sbuf_put_cstring(req, provider)) != 0 ||
+	    (r = sbuf_put_cstring(req, pin != NULL ? pin : "")) != 0)
+		goto out;
+	if (constrained && cons->lifetime != 0 &&
+	    ((r = sbuf_put_u8(req, SSH_AGENT_CONSTRAIN_LIFETIME)) != 0 ||
+	    (r = sbuf_put_u32(req, cons->lifetime)) != 0))
+		goto out;
+	if (constrained && cons->confirm &&
+	    (r = sbuf_put_u8(req, SSH_AGENT_CONSTRAIN_CONFIRM)) != 0)
+		goto out;
+	if (constrained && cons->dest != NULL &&
+	    ((r = sbuf_put_u8(req, SSH_AGENT_CONSTRAIN_EXTENSION)) != 0 ||
+	    (r = sbuf_put_cstring(req, AGENT_RESTRICT_DESTINATION)) != 0 ||
+	    (r = sbuf_put_stringb(req, cons->dest)) != 0))
+		goto out;
+	r = simple_request(fd, req);
+ out:
+	sbuf_wipe(req);
+	sbuf_free(req);
+	return r;
+}

@@ -146,5 +146,12 @@ int agent_remove(int fd, const unsigned char *blob, size_t bloblen);
 int agent_remove_all(int fd);
 /* LOCK (lock 1) or UNLOCK with password. */
 int agent_lock(int fd, int lock, const char *password);
+/*
+ * ADD_SMARTCARD_KEY (_CONSTRAINED when cons sets a lifetime,
+ * confirmation or destinations) of a PKCS#11 provider with its PIN, or
+ * with add 0 REMOVE_SMARTCARD_KEY (the PIN then unused but sent).
+ */
+int agent_update_card(int fd, int add, const char *provider,
+    const char *pin, const struct agent_constraints *cons);
 
 #endif

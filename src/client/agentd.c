@@ -24,6 +24,7 @@
 #include "err.h"
 #include "log.h"
 #include "mem.h"
+#include "p11_client.h"
 
 #define SESSION_BIND	"session-bind@openssh.com"
 #define MAX_UNLOCK_FAILS 100		/* pause at most 10 s */
@@ -69,6 +70,7 @@ agentd_free(struct agentd *a)
 	if (a == NULL)
 		return;
 	agentd_remove_all(a);
+	agentd_p11_free(a);
 	x_free(a->ids);
 	x_freezero(a, sizeof(*a));
 }
@@ -231,7 +233,9 @@ do_sign(struct agentd *a, const struct agentd_conn *c, struct sbuf *m,
 		return put_status(reply, 0);
 	}
 	sig = sbuf_new();
-	if ((r = key_sign(id->key, sign_alg(id->key, flags), data, dlen,
+	if ((r = id->p11 != NULL ? p11_helper_sign(id->p11, id->key,
+	    sign_alg(id->key, flags), data, dlen, NULL, sig, NULL) :
+	    key_sign(id->key, sign_alg(id->key, flags), data, dlen,
 	    sig)) != 0) {
 		log_error("process_sign_request2: sign: %s", err_str(r));
 		r = put_status(reply, 0);
@@ -493,7 +497,17 @@ agentd_request(struct agentd *a, struct agentd_conn *c,
 	case SSH_AGENTC_EXTENSION:
 		r = do_extension(c, m, reply);
 		break;
-	default:	/* smartcards, SSH1 and unknown messages */
+	case SSH_AGENTC_ADD_SMARTCARD_KEY:
+	case SSH_AGENTC_ADD_SMARTCARD_KEY_CONSTRAINED:
+		if ((r = agentd_add_card(a, m, type ==
+		    SSH_AGENTC_ADD_SMARTCARD_KEY_CONSTRAINED, &ok)) == 0)
+			r = put_status(reply, ok);
+		break;
+	case SSH_AGENTC_REMOVE_SMARTCARD_KEY:
+		if ((r = agentd_remove_card(a, m, &ok)) == 0)
+			r = put_status(reply, ok);
+		break;
+	default:	/* SSH1 and unknown messages */
 		log_verbose("Unknown message %d", type);
 		r = put_status(reply, 0);
 		break;

@@ -52,6 +52,12 @@ struct agentd_config {
 	void (*delay)(unsigned long usec);
 	/* Monotonic seconds (NULL: CLOCK_MONOTONIC). */
 	uint64_t (*now)(void);
+	/*
+	 * PKCS#11 modules ADD_SMARTCARD_KEY may name (-P), a pattern
+	 * list; NULL: OpenSSH's default, files under /usr/lib* and
+	 * /usr/local/lib* (DEFAULT_ALLOWED in agentd_p11.c).
+	 */
+	const char *p11_allowed;
 };
 
 struct agentd;

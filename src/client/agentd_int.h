@@ -39,6 +39,13 @@ struct agentd_id {
 	int confirm;			/* ask before each signature */
 	struct agentd_dest *dests;	/* ssh-add -h; none: anywhere */
 	size_t ndests;
+	struct p11_helper *p11;		/* a token's key: this signs */
+};
+
+/* A PKCS#11 provider the agent has a helper for (agentd_p11.c). */
+struct agentd_p11 {
+	char *provider;			/* the resolved path */
+	struct p11_helper *h;
 };
 
 struct agentd {
@@ -49,6 +56,8 @@ struct agentd {
 	unsigned char lock_salt[AGENTD_LOCK_SALT_LEN];
 	unsigned char lock_hash[AGENTD_LOCK_HASH_LEN];
 	unsigned int unlock_fails;
+	struct agentd_p11 *p11s;
+	size_t np11;
 };
 
 struct agentd_binding {
@@ -85,6 +94,18 @@ int agentd_add(struct agentd *a, const struct agentd_conn *c,
 /* Remove (and wipe) the identity at index i. */
 void agentd_remove_at(struct agentd *a, size_t i);
 void agentd_remove_all(struct agentd *a);
+/* Constraints after an added key's comment (agentd_store.c). */
+int agentd_constraints(struct sbuf *m, uint32_t *lifep, int *confirmp);
+/* Store k (taken, public for a token key) with comment (taken). */
+int agentd_put(struct agentd *a, struct key *k, struct key_cert *c,
+    char *comment, uint32_t life, int confirm);
+
+/* agentd_p11.c: *okp 1 when done; an error only when malformed. */
+int agentd_add_card(struct agentd *a, struct sbuf *m, int constrained,
+    int *okp);
+int agentd_remove_card(struct agentd *a, struct sbuf *m, int *okp);
+/* Stop every provider's helper (and drop its keys). */
+void agentd_p11_free(struct agentd *a);
 
 /*
  * agentd_dest.c. Parse a restrict-destination-v00@openssh.com body into

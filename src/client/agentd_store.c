@@ -375,3 +375,16 @@ agentd_add(struct agentd *a, const struct agentd_conn *conn, struct sbuf *m,
 		x_freezero(comment, strlen(comment));
 	return r;
 }
+
+int
+agentd_constraints(struct sbuf *m, uint32_t *lifep, int *confirmp)
+{
+	return read_constraints(m, lifep, confirmp);
+}
+
+int
+agentd_put(struct agentd *a, struct key *k, struct key_cert *c,
+    char *comment, uint32_t life, int confirm)
+{
+	return put_id(a, k, c, comment, life, confirm);
+}

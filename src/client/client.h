@@ -138,6 +138,7 @@ struct client_opts {
 	int permit_local_command;
 	char *known_hosts_command;	/* tokens unexpanded */
 	char *revoked_host_keys;	/* ~ and tokens unexpanded */
+	char *pkcs11_provider;		/* PKCS11Provider, -I; "none": off */
 	int no_host_auth_localhost;	/* NoHostAuthenticationForLocalhost */
 	int canonicalize_hostname;	/* 0 no, 1 yes, 2 always */
 	char *canonical_domains[CO_MAX_LIST];

@@ -20,6 +20,7 @@ struct transport;
 struct key_cert;
 struct agent_identity;
 struct ca_agent;
+struct p11_helper;
 
 struct ca_identity {
 	char *path;
@@ -37,6 +38,7 @@ struct ca_identity {
 	int used;			/* succeeded (partially) already */
 	/* The agent holds the private key: it signs, nothing is loaded. */
 	const struct agent_identity *agent;
+	int p11;			/* a PKCS#11 token key (clientp11.c) */
 };
 
 struct ca_ctx {
@@ -49,6 +51,7 @@ struct ca_ctx {
 	struct ca_identity *ids;
 	size_t nids;
 	struct ca_agent *agent;		/* NULL: no agent in use */
+	struct p11_helper *p11;		/* PKCS11Provider's helper, or NULL */
 	size_t id_next;			/* publickey: next identity to try */
 	struct ca_identity *id_cur;	/* awaiting PK_OK or the answer */
 	const char *id_alg;		/* signature algorithm offered */
@@ -109,6 +112,15 @@ void ca_agent_free(struct ca_ctx *c);
 void ca_agent_add_loaded(struct ca_ctx *c, struct ca_identity *id);
 /* Have the agent sign data for id with algorithm alg into sig. */
 int ca_agent_sign(struct ca_ctx *c, const struct ca_identity *id,
+    const char *alg, const unsigned char *data, size_t dlen,
+    struct sbuf *sig);
+
+/* clientp11.c */
+/* Before ca_agent_load: the PKCS11Provider's keys, IdentitiesOnly kept. */
+void ca_p11_load(struct ca_ctx *c);
+void ca_p11_free(struct ca_ctx *c);
+/* Have the token sign for id (asking for its PIN when it wants one). */
+int ca_p11_sign(struct ca_ctx *c, const struct ca_identity *id,
     const char *alg, const unsigned char *data, size_t dlen,
     struct sbuf *sig);
 

@@ -21,6 +21,9 @@
  * the agent will not sign with (locked, refused, a bad answer) is
  * skipped like a key whose passphrase was not given.
  *
+ * Keys on a PKCS#11 token (PKCS11Provider, clientp11.c) come before
+ * the files; the token signs for them.
+ *
  * Certificates: for each identity whose public key is known, the
  * CertificateFile entries certifying that key and "FILE-cert.pub" are
  * offered first, each as an identity of its own sharing the key file;
@@ -209,6 +212,7 @@ ca_identities_load(struct ca_ctx *c)
 	}
 	for (i = 0; i < o->ncertificate_files; i++)
 		add_lone_cert(c, o->certificate_files[i]);
+	ca_p11_load(c);
 	ca_agent_load(c);
 }
 
@@ -228,6 +232,7 @@ ca_identities_free(struct ca_ctx *c)
 	c->ids = NULL;
 	c->nids = 0;
 	ca_agent_free(c);
+	ca_p11_free(c);
 }
 
 void
@@ -348,6 +353,9 @@ make_signature(struct ca_ctx *c, struct ca_identity *id, struct sbuf *sig)
 		goto out;
 	if (id->agent != NULL)
 		r = ca_agent_sign(c, id, alg, sbuf_ptr(data), sbuf_len(data),
+		    sig);
+	else if (id->p11)
+		r = ca_p11_sign(c, id, alg, sbuf_ptr(data), sbuf_len(data),
 		    sig);
 	else
 		r = key_sign(id->priv, alg, sbuf_ptr(data), sbuf_len(data),
@@ -477,18 +485,18 @@ ca_pubkey_msg60(struct ca_ctx *c, struct sbuf *p)
 		goto out;
 	}
 	log_debug("Server accepts key: %s", id->path);
-	if (id->agent == NULL && load_private(c, id) != 0) {
+	if (id->agent == NULL && !id->p11 && load_private(c, id) != 0) {
 		r = 0;			/* go on with the next key */
 		goto out;
 	}
-	if (id->agent == NULL)
+	if (id->agent == NULL && !id->p11)
 		ca_agent_add_loaded(c, id);
 	sig = sbuf_new();
 	if ((r = make_signature(c, id, sig)) != 0) {
-		if (id->agent == NULL)
+		if (id->agent == NULL && !id->p11)
 			goto out;
-		log_debug("agent refused to sign with %s: %s", id->path,
-		    err_str(r));
+		log_debug("%s refused to sign with %s: %s", id->p11 ?
+		    "token" : "agent", id->path, err_str(r));
 		r = 0;			/* skip the key */
 		goto out;
 	}

@@ -110,7 +110,7 @@ client_opts_free(struct client_opts *o)
 		&o->forward_agent_sock, &o->xauth_location,
 		&o->ignore_unknown, &o->local_command,
 		&o->known_hosts_command, &o->revoked_host_keys,
-		&o->ca_signature_algorithms,
+		&o->ca_signature_algorithms, &o->pkcs11_provider,
 	};
 	size_t i;
 

@@ -253,6 +253,7 @@ readconf_dump(const struct client_opts *o, FILE *f)
 	dump_str(f, "kexalgorithms", o->kex_algorithms);
 	fprintf(f, "loglevel %s\n", log_level_name(o->log_level));
 	dump_str(f, "macs", o->macs);
+	dump_str(f, "pkcs11provider", o->pkcs11_provider);
 	dump_str(f, "pubkeyacceptedalgorithms", o->pubkey_accepted_algorithms);
 	dump_str(f, "hostbasedacceptedalgorithms",
 	    o->hostbased_accepted_algorithms);

@@ -47,6 +47,7 @@ struct kg_opts {
 	int gen_all;			/* -A */
 	int require_agent;		/* -U (with -Y sign or -s) */
 	const char *moduli_op;		/* -M generate | screen */
+	const char *pkcs11;		/* -D provider */
 	char **args;			/* operands */
 	int nargs;
 };
@@ -68,6 +69,7 @@ int kg_import(struct kg_opts *o);
 /* -i of ssh.com's private key blob: a PEM key on stdout; exit status. */
 int kg_import_sshcom(const struct sbuf *blob);
 int kg_gen_host_keys(struct kg_opts *o);	/* -A */
+int kg_download(struct kg_opts *o);		/* -D (keygen_p11.c) */
 int kg_print_sshfp(struct kg_opts *o);		/* -r */
 /* -Y: SSH signatures (keygen_sshsig.c, keygen_sshsig_check.c). */
 int kg_sshsig(struct kg_opts *o);

@@ -111,6 +111,7 @@ parse_flag(int ch, struct kg_opts *o, enum kg_mode *modep, int *delete_hostp)
 		o->bits = (unsigned int)strtoul(optarg, NULL, 10);
 		break;
 	case 'C': o->comment = optarg; break;
+	case 'D': o->pkcs11 = optarg; break;
 	case 'A': o->gen_all = 1; break;
 	case 'B':
 		o->bubble = 1;
@@ -218,6 +219,8 @@ main(int argc, char **argv)
 	}
 	if (o.moduli_op != NULL && mode == MODE_GENERATE)
 		return kg_moduli(&o);
+	if (o.pkcs11 != NULL)
+		return kg_download(&o);
 	if (o.list && (delete_host || o.hash)) {
 		kg_error("Cannot use -l with -H or -R.");
 		usage();

@@ -56,7 +56,7 @@ unsupported(int ch)
 		{ 'D', "dynamic forwarding" },
 		{ 'L', "local forwarding" }, { 'R', "remote forwarding" },
 		{ 'W', "stdio forwarding" },
-		{ 'w', "tunnel forwarding" }, { 'I', "PKCS#11" },
+		{ 'w', "tunnel forwarding" },
 		{ 'K', "GSSAPI authentication" }, { 'B', "BindInterface" },
 		{ 'P', "tags" },
 	};
@@ -188,6 +188,7 @@ one_option(struct client_opts *o, struct ssh_cmdline *cl, int ch,
 	case 'm': set_or_die(o, "MACs", arg); break;
 	case 'e': set_or_die(o, "EscapeChar", arg); break;
 	case 'i': set_or_die(o, "IdentityFile", arg); break;
+	case 'I': set_or_die(o, "PKCS11Provider", arg); break;
 	case 'l': set_or_die(o, "User", arg); break;
 	case 'J': set_or_die(o, "ProxyJump", arg); break;
 	case 'p':

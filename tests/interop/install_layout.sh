@@ -30,13 +30,13 @@ debian_path() { # NAME: Debian's path of OpenSSH's program NAME
 	else
 		case $1 in
 		sshd) echo /usr/sbin/sshd ;;
-		ssh-keysign|sftp-server) echo "/usr/lib/openssh/$1" ;;
+		ssh-keysign|sftp-server|ssh-pkcs11-helper) echo "/usr/lib/openssh/$1" ;;
 		*) echo "/usr/bin/$1" ;;
 		esac
 	fi
 }
 for p in sshd ssh ssh-keygen ssh-keyscan sftp scp ssh-agent ssh-add \
-    ssh-keysign sftp-server; do
+    ssh-keysign sftp-server ssh-pkcs11-helper; do
 	[ -x "$BIN/$p" ] || continue
 	deb=$(debian_path "$p")
 	[ -n "$deb" ] || { fail "$p: no Debian path found"; continue; }

@@ -1,0 +1,200 @@
+/*
+ * main.c: ssh-pkcs11-helper, the one process that loads a PKCS#11
+ * module for ssh, ssh-agent, ssh-add and ssh-keygen. It reads requests
+ * on standard input and answers on standard output (the protocol is in
+ * src/client/p11_client.h) until its caller closes the pipe; messages
+ * go to standard error. A module that crashes takes only this process
+ * with it.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "fdio.h"
+#include "helper.h"
+#include "log.h"
+#include "mem.h"
+#include "p11_client.h"
+
+static int
+put_fail(struct sbuf *out, int r, const char *why)
+{
+	int e;
+
+	if ((e = sbuf_put_u8(out, P11_FAIL)) != 0 ||
+	    (e = sbuf_put_u32(out, r == ERR_KEY_WRONG_PASSPHRASE ?
+	    P11_FAIL_PIN : P11_FAIL_OTHER)) != 0 ||
+	    (e = sbuf_put_cstring(out, why != NULL ? why : err_str(r))) != 0)
+		return e;
+	return 0;
+}
+
+static int
+do_open(struct p11h *h, struct sbuf *m, struct sbuf *out)
+{
+	char *path = NULL, *pin = NULL, *why = NULL;
+	struct sbuf *blob = sbuf_new();
+	size_t i, pinlen = 0;
+	int r;
+
+	if ((r = sbuf_get_cstring(m, &path, NULL)) != 0 ||
+	    (r = sbuf_get_cstring(m, &pin, &pinlen)) != 0 ||
+	    sbuf_len(m) != 0) {
+		r = put_fail(out, ERR_INVALID_FORMAT, NULL);
+		goto out;
+	}
+	if ((r = p11h_open(h, path, pin, &why)) != 0) {
+		log_error("%s", why != NULL ? why : err_str(r));
+		r = put_fail(out, r, why);
+		goto out;
+	}
+	if ((r = sbuf_put_u8(out, P11_KEYS)) != 0 ||
+	    (r = sbuf_put_u32(out, (uint32_t)h->nkeys)) != 0)
+		goto out;
+	for (i = 0; i < h->nkeys; i++) {
+		sbuf_reset(blob);
+		if ((r = key_to_blob(h->keys[i].pub, blob)) != 0 ||
+		    (r = sbuf_put_stringb(out, blob)) != 0 ||
+		    (r = sbuf_put_cstring(out, h->keys[i].label)) != 0)
+			goto out;
+	}
+ out:
+	x_free(path);
+	if (pin != NULL)
+		x_freezero(pin, pinlen);
+	x_free(why);
+	sbuf_free(blob);
+	return r;
+}
+
+static struct p11h_key *
+find_key(struct p11h *h, const unsigned char *blob, size_t len)
+{
+	struct key *k;
+	size_t i;
+
+	if (key_from_blob(blob, len, &k) != 0)
+		return NULL;
+	for (i = 0; i < h->nkeys; i++)
+		if (key_equal_public(h->keys[i].pub, k))
+			break;
+	key_free(k);
+	return i < h->nkeys ? &h->keys[i] : NULL;
+}
+
+static int
+do_sign(struct p11h *h, struct sbuf *m, struct sbuf *out)
+{
+	const unsigned char *blob, *data;
+	size_t bloblen, dlen, pinlen = 0;
+	struct p11h_key *k;
+	struct p11h_slot *s;
+	struct sbuf *sig = NULL;
+	char *pin = NULL;
+	uint32_t flags;
+	int r;
+
+	if (sbuf_get_string_direct(m, &blob, &bloblen) != 0 ||
+	    sbuf_get_string_direct(m, &data, &dlen) != 0 ||
+	    sbuf_get_u32(m, &flags) != 0 ||
+	    sbuf_get_cstring(m, &pin, &pinlen) != 0 || sbuf_len(m) != 0) {
+		r = put_fail(out, ERR_INVALID_FORMAT, NULL);
+		goto out;
+	}
+	if ((k = find_key(h, blob, bloblen)) == NULL) {
+		r = put_fail(out, ERR_NOT_FOUND, "key not found");
+		goto out;
+	}
+	s = &h->slots[k->slot];
+	if ((r = p11h_login(h, s, pin)) == ERR_PERMISSION_DENIED &&
+	    *pin == '\0') {
+		if ((r = sbuf_put_u8(out, P11_NEED_PIN)) == 0)
+			r = sbuf_put_cstring(out, s->label);
+		goto out;
+	}
+	if (r != 0) {
+		r = put_fail(out, r, "C_Login failed");
+		goto out;
+	}
+	sig = sbuf_new();
+	if ((r = p11h_sign(h, k, data, dlen, flags, sig)) != 0) {
+		r = put_fail(out, r, "signing failed");
+		goto out;
+	}
+	if ((r = sbuf_put_u8(out, P11_SIG)) == 0)
+		r = sbuf_put_stringb(out, sig);
+ out:
+	if (pin != NULL)
+		x_freezero(pin, pinlen);
+	sbuf_free(sig);
+	return r;
+}
+
+/* One framed request from fd 0 into m; ERR_EOF at a clean end. */
+static int
+read_request(struct sbuf *m)
+{
+	unsigned char lenb[4], *bp;
+	uint32_t len;
+	int r;
+
+	if ((r = fd_read_full(STDIN_FILENO, lenb, 4)) != 0)
+		return ERR_EOF;
+	len = (uint32_t)lenb[0] << 24 | (uint32_t)lenb[1] << 16 |
+	    (uint32_t)lenb[2] << 8 | lenb[3];
+	if (len == 0 || len > P11_MAX_MSG)
+		return ERR_PACKET_TOO_LARGE;
+	sbuf_reset(m);
+	if ((r = sbuf_reserve(m, len, &bp)) != 0)
+		return r;
+	return fd_read_full(STDIN_FILENO, bp, len);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct p11h h;
+	struct sbuf *m = sbuf_new(), *reply = sbuf_new(), *framed;
+	uint8_t type;
+	int r, level = LOG_LEVEL_ERROR, ch;
+
+	while ((ch = getopt(argc, argv, "v")) != -1)
+		if (ch == 'v' && level < LOG_LEVEL_DEBUG3)
+			level = level < LOG_LEVEL_DEBUG1 ? LOG_LEVEL_DEBUG1 :
+			    level + 1;
+	log_init("ssh-pkcs11-helper", level, LOG_AUTH, 1);
+	signal(SIGPIPE, SIG_IGN);
+	memset(&h, 0, sizeof(h));
+	while ((r = read_request(m)) == 0) {
+		sbuf_reset(reply);
+		if (sbuf_get_u8(m, &type) != 0)
+			break;
+		if (type == P11_OPEN)
+			r = do_open(&h, m, reply);
+		else if (type == P11_SIGN)
+			r = do_sign(&h, m, reply);
+		else
+			r = put_fail(reply, ERR_INVALID_FORMAT,
+			    "unknown request");
+		sbuf_wipe(m);
+		if (r != 0)
+			break;
+		framed = sbuf_new();
+		r = sbuf_put_stringb(framed, reply);
+		if (r == 0)
+			r = fd_write_full(STDOUT_FILENO, sbuf_ptr(framed),
+			    sbuf_len(framed));
+		sbuf_free(framed);
+		if (r != 0)
+			break;
+	}
+	if (r != 0 && r != ERR_EOF)
+		log_error("%s", err_str(r));
+	p11h_close(&h);
+	sbuf_free(m);
+	sbuf_free(reply);
+	return r == ERR_EOF ? 0 : 1;
+}
