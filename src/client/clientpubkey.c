@@ -20,6 +20,9 @@
  * the agent will not sign with (locked, refused, a bad answer) is
  * skipped like a key whose passphrase was not given.
  *
+ * A FIDO security key's private file holds no secret: the
+ * authenticator signs, through ssh-sk-helper (clientsk.c).
+ *
  * Certificates: for each identity whose public key is known, the
  * CertificateFile entries certifying that key and "FILE-cert.pub" are
  * offered first, each as an identity of its own sharing the key file;
@@ -345,6 +348,9 @@ make_signature(struct ca_ctx *c, struct ca_identity *id, struct sbuf *sig)
 		goto out;
 	if (id->agent != NULL)
 		r = ca_agent_sign(c, id, alg, sbuf_ptr(data), sbuf_len(data),
+		    sig);
+	else if (key_is_sk(id->priv))
+		r = ca_sk_sign(c, id->priv, sbuf_ptr(data), sbuf_len(data),
 		    sig);
 	else
 		r = key_sign(id->priv, alg, sbuf_ptr(data), sbuf_len(data),

@@ -109,7 +109,7 @@ client_opts_free(struct client_opts *o)
 		&o->forward_agent_sock,
 		&o->ignore_unknown, &o->local_command,
 		&o->known_hosts_command, &o->revoked_host_keys,
-		&o->ca_signature_algorithms,
+		&o->ca_signature_algorithms, &o->security_key_provider,
 	};
 	size_t i;
 

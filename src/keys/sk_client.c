@@ -41,12 +41,9 @@ runnable(const char *path)
 char *
 skc_helper_path(void)
 {
-	const char *env = getenv("SSH_SK_HELPER");
 	char exe[PATH_MAX], *slash, *p;
 	ssize_t n;
 
-	if (env != NULL && *env != '\0')
-		return x_strdup(env);
 	if (runnable(MOAT_LIBEXECDIR "/ssh-sk-helper"))
 		return x_strdup(MOAT_LIBEXECDIR "/ssh-sk-helper");
 	/* A build tree: beside the running program. */

@@ -3,9 +3,11 @@
  * ssh-sk-helper, which loads the middleware library (sk_api.h) in a
  * process of its own; the messages are sk_proto.h's.
  *
- * The helper is $SSH_SK_HELPER when set, else ssh-sk-helper in the
- * install's libexec directory, else beside the running program (a
- * build tree). One helper is started per operation and ends with it.
+ * The helper is ssh-sk-helper in the install's libexec directory, else
+ * the one beside the running program (a build tree). (OpenSSH's
+ * $SSH_SK_HELPER names OpenSSH's own helper, which speaks another
+ * protocol: it is not looked at.) One helper is started per operation
+ * and ends with it.
  *
  * Each function returns 0 or an ERR_* code; when the middleware itself
  * refused, the code is ERR_FEATURE_UNSUPPORTED and *skerrp (may be
