@@ -7,8 +7,9 @@
  * exist. Exit 0 on success, 1 when something failed, 255 on a fatal
  * error (a bad flag combination, an unknown hash).
  *
- * Hardware keys (-K, -S) and PKCS#11 providers (-s, -e) are refused
- * with a message: moat has neither.
+ * A FIDO security key file is added with the middleware the agent
+ * signs through (-S, else $SSH_SK_PROVIDER). Downloading resident
+ * keys (-K) and PKCS#11 providers (-s, -e) are refused with a message.
  */
 #include <sys/stat.h>
 
@@ -291,7 +292,10 @@ parse_flag(int ch, struct add_opts *o, struct add_cli *c)
 		    sizeof(*c->dests));
 		c->dests[c->ndests++] = optarg;
 		break;
-	case 'K': case 'S': case 's': case 'e':
+	case 'S':
+		o->sk_provider = optarg;
+		break;
+	case 'K': case 's': case 'e':
 		unsupported(ch);
 		break;
 	default:
@@ -348,6 +352,9 @@ main(int argc, char **argv)
 	int ch, ret = 0;
 
 	memset(&o, 0, sizeof(o));
+	if ((o.sk_provider = getenv("SSH_SK_PROVIDER")) != NULL &&
+	    *o.sk_provider == '\0')
+		o.sk_provider = NULL;
 	memset(&c, 0, sizeof(c));
 	o.fp_hash = KEY_FP_SHA256;
 	c.loglevel = LOG_LEVEL_INFO;

@@ -128,7 +128,8 @@ parse_args(int argc, char **argv, struct opts *o)
 			    strcmp(optarg, "allow-remote-pkcs11") != 0)
 				fatal_exit("Unknown -O option");
 			break;
-		case 'P':	/* no PKCS#11 support: nothing is loaded */
+		case 'P':	/* the middleware clients may name */
+			o->cfg.allowed_providers = optarg;
 			break;
 		case 't':
 			if ((life = conf_parse_time(optarg)) < 0) {

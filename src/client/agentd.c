@@ -220,8 +220,12 @@ do_sign(struct agentd *a, struct sbuf *m, struct sbuf *reply)
 		return put_status(reply, 0);
 	}
 	sig = sbuf_new();
-	if ((r = key_sign(id->key, sign_alg(id->key, flags), data, dlen,
-	    sig)) != 0) {
+	if (key_is_sk(id->key))
+		r = agentd_sk_sign(id, data, dlen, sig);
+	else
+		r = key_sign(id->key, sign_alg(id->key, flags), data, dlen,
+		    sig);
+	if (r != 0) {
 		log_error("process_sign_request2: sign: %s", err_str(r));
 		r = put_status(reply, 0);
 		goto out;

@@ -50,6 +50,12 @@ struct agentd_config {
 	void *confirm_arg;
 	/* Pause after a wrong unlock passphrase (NULL: usleep). */
 	void (*delay)(unsigned long usec);
+	/*
+	 * Security key middleware a client may name (-P): a pattern list
+	 * matched against the library's real path. NULL: OpenSSH's
+	 * default, the system's library directories (agentd_sk.c).
+	 */
+	const char *allowed_providers;
 	/* Monotonic seconds (NULL: CLOCK_MONOTONIC). */
 	uint64_t (*now)(void);
 };

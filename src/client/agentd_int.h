@@ -20,6 +20,7 @@ struct agentd_id {
 	char *comment;
 	uint64_t death;			/* monotonic second; 0: never */
 	int confirm;			/* ask before each signature */
+	char *sk_provider;		/* security keys: the middleware */
 };
 
 struct agentd {
@@ -59,6 +60,15 @@ struct agentd_id *agentd_find(struct agentd *a, const unsigned char *blob,
  * error only when the request is malformed.
  */
 int agentd_add(struct agentd *a, struct sbuf *m, int *okp);
+/*
+ * agentd_sk.c: the "sk-provider@openssh.com" constraint's library (m
+ * after the name) into *providerp when -P allows it (ERR_PERMISSION_
+ * DENIED when not); and a signature by a security key through it.
+ */
+int agentd_sk_provider(const struct agentd *a, struct sbuf *m,
+    char **providerp);
+int agentd_sk_sign(const struct agentd_id *id, const unsigned char *data,
+    size_t dlen, struct sbuf *sig);
 /* Remove (and wipe) the identity at index i. */
 void agentd_remove_at(struct agentd *a, size_t i);
 void agentd_remove_all(struct agentd *a);

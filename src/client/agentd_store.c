@@ -51,6 +51,7 @@ id_clear(struct agentd_id *id)
 	key_free(id->key);
 	cert_free(id->cert);
 	x_free(id->blob);
+	x_free(id->sk_provider);
 	if (id->comment != NULL)
 		x_freezero(id->comment, strlen(id->comment));
 	memset(id, 0, sizeof(*id));
@@ -214,10 +215,12 @@ read_key(struct sbuf *m, struct key **kp, struct key_cert **cp)
 
 /* Constraints after the comment; ERR_FEATURE_UNSUPPORTED refuses. */
 static int
-read_constraints(struct sbuf *m, uint32_t *lifep, int *confirmp)
+read_constraints(struct agentd *a, struct sbuf *m, uint32_t *lifep,
+    int *confirmp, char **skp)
 {
 	uint8_t type;
 	uint32_t secs;
+	char *ext;
 	int r, have_life = 0;
 
 	*lifep = 0;
@@ -238,6 +241,19 @@ read_constraints(struct sbuf *m, uint32_t *lifep, int *confirmp)
 		case SSH_AGENT_CONSTRAIN_CONFIRM:
 			*confirmp = 1;
 			break;
+		case SSH_AGENT_CONSTRAIN_EXTENSION:
+			if ((r = sbuf_get_cstring(m, &ext, NULL)) != 0)
+				return r;
+			r = strcmp(ext, "sk-provider@openssh.com") != 0 ||
+			    *skp != NULL ? ERR_FEATURE_UNSUPPORTED :
+			    agentd_sk_provider(a, m, skp);
+			if (r == ERR_FEATURE_UNSUPPORTED)
+				log_error("Unsupported constraint %.100s",
+				    ext);
+			x_free(ext);
+			if (r != 0)
+				return r;
+			break;
 		default:
 			log_error("Unsupported constraint %u", type);
 			return ERR_FEATURE_UNSUPPORTED;
@@ -248,7 +264,7 @@ read_constraints(struct sbuf *m, uint32_t *lifep, int *confirmp)
 
 static int
 put_id(struct agentd *a, struct key *k, struct key_cert *c, char *comment,
-    uint32_t life, int confirm)
+    uint32_t life, int confirm, char *sk_provider)
 {
 	struct sbuf *blob = sbuf_new();
 	struct agentd_id *id;
@@ -278,6 +294,7 @@ put_id(struct agentd *a, struct key *k, struct key_cert *c, char *comment,
 		life = a->cfg.default_life;
 	id->death = life != 0 ? agentd_now(a) + life : 0;
 	id->confirm = confirm;
+	id->sk_provider = sk_provider;
  out:
 	sbuf_free(blob);
 	return r;
@@ -288,7 +305,7 @@ agentd_add(struct agentd *a, struct sbuf *m, int *okp)
 {
 	struct key *k = NULL;
 	struct key_cert *c = NULL;
-	char *comment = NULL;
+	char *comment = NULL, *sk = NULL;
 	uint32_t life = 0;
 	int r, confirm = 0;
 
@@ -302,12 +319,18 @@ agentd_add(struct agentd *a, struct sbuf *m, int *okp)
 	}
 	if ((r = sbuf_get_cstring(m, &comment, NULL)) != 0)
 		goto out;
-	if ((r = read_constraints(m, &life, &confirm)) != 0) {
+	if ((r = read_constraints(a, m, &life, &confirm, &sk)) != 0) {
 		if (!agentd_malformed(r))
 			r = 0;
 		goto out;
 	}
-	if ((r = put_id(a, k, c, comment, life, confirm)) != 0) {
+	if (key_is_sk(k) != (sk != NULL)) {
+		log_error("agent: add identity: %s", sk == NULL ?
+		    "a security key without its provider" :
+		    "a provider for a key that is no security key");
+		goto out;
+	}
+	if ((r = put_id(a, k, c, comment, life, confirm, sk)) != 0) {
 		log_error("agent: add identity: %s", err_str(r));
 		r = 0;
 		goto out;
@@ -317,8 +340,10 @@ agentd_add(struct agentd *a, struct sbuf *m, int *okp)
 	k = NULL;
 	c = NULL;
 	comment = NULL;
+	sk = NULL;
 	*okp = 1;
  out:
+	x_free(sk);
 	key_free(k);
 	cert_free(c);
 	if (comment != NULL)

@@ -6,8 +6,10 @@
 # them (and a certificate of one) to our sshd and Debian's; OpenSSH
 # 10.5's ssh logs in with a key our ssh-keygen made and ours with one
 # 10.5's made; the private files read the same in both ssh-keygen -y;
-# our ssh-keygen -Y sign is verified by 10.5's; a provider that is not
-# one fails cleanly.
+# our ssh-keygen -Y sign is verified by 10.5's; our ssh-add puts a key
+# into our ssh-agent (which honours -P) and Debian's, and the agents
+# sign through the middleware; a provider that is not one fails
+# cleanly.
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root (Debian's sshd runs beside ours)"
 need_peer_openssh
@@ -114,6 +116,43 @@ for k in ed ec; do
 	theirs "$T/$k"
 	check "OpenSSH 10.5's ssh logs in to our sshd with our $k" [ $? = 0 ]
 done
+# --- ssh-add: the key handle into an agent, which signs through the
+# middleware. Our ssh's own provider is then one that cannot load, so
+# only the agent can have signed. Ours refuses a library outside -P.
+agent() { # agent NAME PROG [flags]: an agent on $T/NAME.sock
+	_n=$1; _p=$2; shift 2
+	"$_p" -D -a "$T/$_n.sock" "$@" >/dev/null 2>"$T/$_n.log" &
+	_pid=$!
+	at_exit "kill $_pid 2>/dev/null"
+	i=0
+	while [ ! -S "$T/$_n.sock" ] && [ $i -lt 100 ]; do
+		sleep 0.05; i=$((i + 1))
+	done
+}
+agent ours_strict "$BIN/ssh-agent"
+SSH_AUTH_SOCK=$T/ours_strict.sock "$BIN/ssh-add" -S "$SKP" "$T/ed" \
+    >/dev/null 2>&1
+check "our agent refuses a provider outside its -P list" [ $? != 0 ]
+agent ours_agent "$BIN/ssh-agent" -P "$SKP"
+agent deb_agent /usr/bin/ssh-agent -P "$SKP"
+for a in ours_agent deb_agent; do
+	SSH_AUTH_SOCK=$T/$a.sock "$BIN/ssh-add" -S "$SKP" "$T/ed" \
+	    >"$T/add.out" 2>&1
+	check "our ssh-add -S adds an sk key to $a" \
+	    grep -q "^Identity added: $T/ed (c-ed)" "$T/add.out"
+	SSH_AUTH_SOCK=$T/$a.sock SSH_SK_PROVIDER=$SKP "$BIN/ssh-add" \
+	    "$T/ec" >/dev/null 2>&1
+	check "... and with SSH_SK_PROVIDER" [ $? = 0 ]
+	SSH_AUTH_SOCK=$T/$a.sock ssh-add -l > "$T/list" 2>&1
+	check "... which lists them" grep -q "(ECDSA-SK)" "$T/list"
+	SSH_AUTH_SOCK=$T/$a.sock ours "$T/ed.pub" \
+	    -o SecurityKeyProvider="$T/nonexistent.so" -o IdentitiesOnly=no
+	check "our ssh logs in with the sk key signed by $a" [ $? = 0 ]
+done
+env -u SSH_SK_PROVIDER SSH_AUTH_SOCK=$T/ours_agent.sock "$BIN/ssh-add" \
+    "$T/nt" >/dev/null 2>"$T/noprov"
+check "ssh-add without a provider refuses an sk key" \
+    grep -q "Cannot load FIDO key" "$T/noprov"
 kill "$SSHD_PID"; wait "$SSHD_PID" 2>/dev/null; SSHD_PID=""
 
 # --- Debian's sshd (9.2): our keys and our ssh.
