@@ -251,8 +251,9 @@ read_constraints(struct agentd *a, struct sbuf *m, uint32_t *lifep,
 				log_error("Unsupported constraint %.100s",
 				    ext);
 			x_free(ext);
+			/* A provider refused or cut short: the key is. */
 			if (r != 0)
-				return r;
+				return ERR_FEATURE_UNSUPPORTED;
 			break;
 		default:
 			log_error("Unsupported constraint %u", type);
