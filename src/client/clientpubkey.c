@@ -481,10 +481,11 @@ ca_pubkey_msg60(struct ca_ctx *c, struct sbuf *p)
 		ca_agent_add_loaded(c, id);
 	sig = sbuf_new();
 	if ((r = make_signature(c, id, sig)) != 0) {
-		if (id->agent == NULL)
+		/* A security key that failed costs that key only. */
+		if (id->agent == NULL && !key_is_sk(id->priv))
 			goto out;
-		log_debug("agent refused to sign with %s: %s", id->path,
-		    err_str(r));
+		log_debug("%s refused to sign with %s: %s", id->agent != NULL ?
+		    "agent" : "security key", id->path, err_str(r));
 		r = 0;			/* skip the key */
 		goto out;
 	}
