@@ -56,7 +56,7 @@ foreach(name ${MOAT_BUILT_PROGRAMS})
 	if(name STREQUAL "sshd")
 		install(TARGETS ${name} DESTINATION ${MOAT_SBINDIR})
 	elseif(name STREQUAL "ssh-keysign" OR name STREQUAL "sftp-server" OR
-	    name STREQUAL "ssh-pkcs11-helper")
+	    name STREQUAL "ssh-pkcs11-helper" OR name STREQUAL "ssh-sk-helper")
 		install(TARGETS ${name} DESTINATION ${MOAT_LIBEXECDIR})
 	else()
 		install(TARGETS ${name} DESTINATION ${MOAT_BINDIR})

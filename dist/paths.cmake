@@ -5,7 +5,7 @@
 #
 #   MOAT_SBINDIR     PREFIX/sbin               sshd
 #   MOAT_BINDIR      PREFIX/bin                ssh, ssh-keygen, ...
-#   MOAT_LIBEXECDIR  PREFIX/lib/openssh        ssh-keysign, sftp-server
+#   MOAT_LIBEXECDIR  PREFIX/lib/openssh        ssh-keysign, sftp-server, ssh-sk-helper
 #   MOAT_SSHDIR      SYSCONFDIR/ssh            sshd_config, ssh_config,
 #                                              host keys
 #   MOAT_UNITDIR     PREFIX/lib/systemd/system ssh.service
@@ -55,7 +55,7 @@ endmacro()
 moat_path(MOAT_SBINDIR "${CMAKE_INSTALL_PREFIX}/sbin" "sshd")
 moat_path(MOAT_BINDIR "${CMAKE_INSTALL_PREFIX}/bin" "ssh, ssh-keygen, ...")
 moat_path(MOAT_LIBEXECDIR "${CMAKE_INSTALL_PREFIX}/lib/openssh"
-	"ssh-keysign, sftp-server")
+	"ssh-keysign, sftp-server, ssh-sk-helper")
 moat_path(MOAT_SSHDIR "${moat_sysconf}/ssh"
 	"sshd_config, ssh_config and host keys")
 moat_path(MOAT_UNITDIR "${CMAKE_INSTALL_PREFIX}/lib/systemd/system"

@@ -25,6 +25,7 @@ struct add_opts {
 	struct sbuf *dest;		/* -h constraints, encoded; or NULL */
 	enum key_fp_hash fp_hash;	/* -E */
 	char *pass;			/* the last passphrase that worked */
+	const char *sk_provider;	/* -S, else $SSH_SK_PROVIDER */
 };
 
 /* A line as OpenSSH's log writes one to standard error ("\r\n"). */

@@ -13,7 +13,7 @@ int
 add_card(struct add_opts *o, const char *provider, int add)
 {
 	struct agent_constraints cons = {
-		o->lifetime, o->confirm, 0, o->dest,
+		.lifetime = o->lifetime, .confirm = o->confirm, .dest = o->dest,
 	};
 	char *pin = NULL;
 	int r;

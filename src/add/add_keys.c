@@ -239,7 +239,7 @@ add_cert(struct add_opts *o, const char *name, const struct key *k,
     const char *comment)
 {
 	struct agent_constraints cons = { o->lifetime, o->confirm,
-	    o->maxsign, o->dest };
+	    o->maxsign, o->dest, NULL };
 	struct pub p;
 	char *certpath = x_asprintf("%s-cert.pub", name);
 	int r;
@@ -270,7 +270,7 @@ int
 add_file(struct add_opts *o, const char *path)
 {
 	struct agent_constraints cons = { o->lifetime, o->confirm,
-	    o->maxsign, o->dest };
+	    o->maxsign, o->dest, NULL };
 	const char *name = strcmp(path, "-") == 0 ? "(stdin)" : path;
 	struct sbuf *file = NULL;
 	struct key *k = NULL;
@@ -285,6 +285,14 @@ add_file(struct add_opts *o, const char *path)
 		x_free(comment);
 		comment = x_strdup(name);
 	}
+	if (key_is_sk(k)) {
+		/* The agent signs through the middleware named here. */
+		if ((cons.sk_provider = o->sk_provider) == NULL) {
+			fprintf(stderr, "Cannot load FIDO key %s without "
+			    "provider\n", name);
+			goto out;
+		}
+	}
 	if ((r = agent_add(o->fd, k, NULL, comment, &cons)) == 0) {
 		ret = 0;
 		if (!o->quiet) {
@@ -295,7 +303,7 @@ add_file(struct add_opts *o, const char *path)
 	} else
 		fprintf(stderr, "Could not add identity \"%s\": %s\n", name,
 		    add_agent_err(r));
-	if (!o->key_only)
+	if (!o->key_only && !key_is_sk(k))
 		add_cert(o, name, k, comment);
  out:
 	sbuf_free(file);

@@ -7,8 +7,9 @@
  * exist. Exit 0 on success, 1 when something failed, 255 on a fatal
  * error (a bad flag combination, an unknown hash).
  *
- * Hardware keys (-K, -S) and PKCS#11 providers (-s, -e) are refused
- * with a message: moat has neither.
+ * A FIDO security key file is added with the middleware the agent
+ * signs through (-S, else $SSH_SK_PROVIDER). Downloading resident
+ * keys (-K) and PKCS#11 providers (-s, -e) are refused with a message.
  */
 #include <sys/stat.h>
 
@@ -297,7 +298,10 @@ parse_flag(int ch, struct add_opts *o, struct add_cli *c)
 		c->card = optarg;
 		c->card_add = ch == 's';
 		break;
-	case 'K': case 'S':
+	case 'S':
+		o->sk_provider = optarg;
+		break;
+	case 'K':
 		unsupported(ch);
 		break;
 	default:
@@ -359,6 +363,9 @@ main(int argc, char **argv)
 	int ch, ret = 0;
 
 	memset(&o, 0, sizeof(o));
+	if ((o.sk_provider = getenv("SSH_SK_PROVIDER")) != NULL &&
+	    *o.sk_provider == '\0')
+		o.sk_provider = NULL;
 	memset(&c, 0, sizeof(c));
 	o.fp_hash = KEY_FP_SHA256;
 	c.loglevel = LOG_LEVEL_INFO;

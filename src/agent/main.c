@@ -128,8 +128,8 @@ parse_args(int argc, char **argv, struct opts *o)
 			    strcmp(optarg, "allow-remote-pkcs11") != 0)
 				fatal_exit("Unknown -O option");
 			break;
-		case 'P':
-			o->cfg.p11_allowed = optarg;
+		case 'P':	/* PKCS#11 modules and security key middleware */
+			o->cfg.allowed_providers = optarg;
 			break;
 		case 't':
 			if ((life = conf_parse_time(optarg)) < 0) {

@@ -237,6 +237,16 @@ agent_identities_free(struct agent_identity *ids, size_t n)
 	x_free(ids);
 }
 
+/*
+ * A security key's signature carries byte flags and uint32 counter
+ * after the signature (PROTOCOL.u2f); the verifier checks them.
+ */
+static int
+sk_tail(const char *salg, size_t left)
+{
+	return strncmp(salg, "sk-", 3) == 0 && left == 5;
+}
+
 int
 agent_sign(int fd, const unsigned char *blob, size_t bloblen,
     const unsigned char *data, size_t dlen, const char *alg,
@@ -264,7 +274,7 @@ agent_sign(int fd, const unsigned char *blob, size_t bloblen,
 	    sbuf_len(ans) != 0 || (view = sbuf_from(s, slen)) == NULL ||
 	    sbuf_get_cstring(view, &salg, NULL) != 0 ||
 	    sbuf_get_string_direct(view, NULL, NULL) != 0 ||
-	    sbuf_len(view) != 0) {
+	    (sbuf_len(view) != 0 && !sk_tail(salg, sbuf_len(view)))) {
 		log_debug("agent: malformed answer %u to sign", type);
 		r = ERR_PROTOCOL;
 		goto out;
@@ -342,7 +352,8 @@ agent_add(int fd, const struct key *k, const struct key_cert *c,
 	int constrained, r;
 
 	constrained = cons != NULL && (cons->lifetime != 0 || cons->confirm ||
-	    cons->maxsign != 0 || cons->dest != NULL);
+	    cons->maxsign != 0 || cons->dest != NULL ||
+	    cons->sk_provider != NULL);
 	if ((r = sbuf_put_u8(req, constrained ? SSH_AGENTC_ADD_ID_CONSTRAINED :
 	    SSH_AGENTC_ADD_IDENTITY)) != 0 ||
 	    (r = put_private(req, k, c)) != 0 ||
@@ -363,6 +374,11 @@ agent_add(int fd, const struct key *k, const struct key_cert *c,
 	    ((r = sbuf_put_u8(req, SSH_AGENT_CONSTRAIN_EXTENSION)) != 0 ||
 	    (r = sbuf_put_cstring(req, AGENT_RESTRICT_DESTINATION)) != 0 ||
 	    (r = sbuf_put_stringb(req, cons->dest)) != 0))
+		goto out;
+	if (constrained && cons->sk_provider != NULL &&
+	    ((r = sbuf_put_u8(req, SSH_AGENT_CONSTRAIN_EXTENSION)) != 0 ||
+	    (r = sbuf_put_cstring(req, "sk-provider@openssh.com")) != 0 ||
+	    (r = sbuf_put_cstring(req, cons->sk_provider)) != 0))
 		goto out;
 	r = simple_request(fd, req);
  out:

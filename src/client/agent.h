@@ -128,6 +128,11 @@ struct agent_constraints {
 	 * encoded constraints (each a string), or NULL.
 	 */
 	const struct sbuf *dest;
+	/*
+	 * sk-provider@openssh.com (PROTOCOL.u2f): the middleware of a
+	 * security key, or NULL.
+	 */
+	const char *sk_provider;
 };
 /*
  * ADD_IDENTITY (ADD_ID_CONSTRAINED when cons sets anything) of the

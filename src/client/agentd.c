@@ -233,10 +233,15 @@ do_sign(struct agentd *a, const struct agentd_conn *c, struct sbuf *m,
 		return put_status(reply, 0);
 	}
 	sig = sbuf_new();
-	if ((r = id->p11 != NULL ? p11_helper_sign(id->p11, id->key,
-	    sign_alg(id->key, flags), data, dlen, NULL, sig, NULL) :
-	    key_sign(id->key, sign_alg(id->key, flags), data, dlen,
-	    sig)) != 0) {
+	if (id->p11 != NULL)
+		r = p11_helper_sign(id->p11, id->key, sign_alg(id->key, flags),
+		    data, dlen, NULL, sig, NULL);
+	else if (key_is_sk(id->key))
+		r = agentd_sk_sign(id, data, dlen, sig);
+	else
+		r = key_sign(id->key, sign_alg(id->key, flags), data, dlen,
+		    sig);
+	if (r != 0) {
 		log_error("process_sign_request2: sign: %s", err_str(r));
 		r = put_status(reply, 0);
 		goto out;

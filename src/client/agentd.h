@@ -50,15 +50,19 @@ struct agentd_config {
 	void *confirm_arg;
 	/* Pause after a wrong unlock passphrase (NULL: usleep). */
 	void (*delay)(unsigned long usec);
+	/*
+	 * PKCS#11 modules (ADD_SMARTCARD_KEY) and security key middleware
+	 * (sk-provider@openssh.com) a client may name (-P): a pattern
+	 * list matched against the library's resolved path. NULL:
+	 * OpenSSH's default, AGENTD_DEFAULT_PROVIDERS.
+	 */
+	const char *allowed_providers;
 	/* Monotonic seconds (NULL: CLOCK_MONOTONIC). */
 	uint64_t (*now)(void);
-	/*
-	 * PKCS#11 modules ADD_SMARTCARD_KEY may name (-P), a pattern
-	 * list; NULL: OpenSSH's default, files under /usr/lib* and
-	 * /usr/local/lib* (DEFAULT_ALLOWED in agentd_p11.c).
-	 */
-	const char *p11_allowed;
 };
+
+/* The system's library directories, as OpenSSH's agent allows. */
+#define AGENTD_DEFAULT_PROVIDERS	"/usr/lib*/*,/usr/local/lib*/*"
 
 struct agentd;
 struct agentd_conn;

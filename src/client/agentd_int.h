@@ -40,6 +40,7 @@ struct agentd_id {
 	struct agentd_dest *dests;	/* ssh-add -h; none: anywhere */
 	size_t ndests;
 	struct p11_helper *p11;		/* a token's key: this signs */
+	char *sk_provider;		/* security keys: the middleware */
 };
 
 /* A PKCS#11 provider the agent has a helper for (agentd_p11.c). */
@@ -91,6 +92,15 @@ struct agentd_id *agentd_find(struct agentd *a, const unsigned char *blob,
  */
 int agentd_add(struct agentd *a, const struct agentd_conn *c,
     struct sbuf *m, int *okp);
+/*
+ * agentd_sk.c: the "sk-provider@openssh.com" constraint's library (m
+ * after the name) into *providerp when -P allows it (ERR_PERMISSION_
+ * DENIED when not); and a signature by a security key through it.
+ */
+int agentd_sk_provider(const struct agentd *a, struct sbuf *m,
+    char **providerp);
+int agentd_sk_sign(const struct agentd_id *id, const unsigned char *data,
+    size_t dlen, struct sbuf *sig);
 /* Remove (and wipe) the identity at index i. */
 void agentd_remove_at(struct agentd *a, size_t i);
 void agentd_remove_all(struct agentd *a);

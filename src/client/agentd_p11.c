@@ -24,7 +24,6 @@
 #include "mem.h"
 #include "p11_client.h"
 
-#define DEFAULT_ALLOWED	"/usr/lib*/*,/usr/local/lib*/*"
 
 static struct agentd_p11 *
 find_provider(struct agentd *a, const char *path)
@@ -123,8 +122,8 @@ int
 agentd_add_card(struct agentd *a, struct sbuf *m, int constrained, int *okp)
 {
 	char *provider = NULL, *pin = NULL, canon[PATH_MAX];
-	const char *allow = a->cfg.p11_allowed != NULL ?
-	    a->cfg.p11_allowed : DEFAULT_ALLOWED;
+	const char *allow = a->cfg.allowed_providers != NULL ?
+	    a->cfg.allowed_providers : AGENTD_DEFAULT_PROVIDERS;
 	size_t pinlen = 0;
 	uint32_t life = 0;
 	int r, confirm = 0;

@@ -54,6 +54,7 @@ id_clear(struct agentd_id *id)
 	cert_free(id->cert);
 	x_free(id->blob);
 	agentd_dest_free(id->dests, id->ndests);
+	x_free(id->sk_provider);
 	if (id->comment != NULL)
 		x_freezero(id->comment, strlen(id->comment));
 	memset(id, 0, sizeof(*id));
@@ -221,11 +222,23 @@ struct constraints {
 	int confirm;
 	struct agentd_dest *dests;
 	size_t ndests;
+	char *sk_provider;		/* sk-provider@openssh.com */
 };
 
-/* A constraint extension: destinations are all we know. */
+static void
+constraints_clear(struct constraints *cs)
+{
+	agentd_dest_free(cs->dests, cs->ndests);
+	x_free(cs->sk_provider);
+	memset(cs, 0, sizeof(*cs));
+}
+
+/*
+ * A constraint extension: destinations, or the middleware of a security
+ * key (not for a token's keys, where a is NULL).
+ */
 static int
-read_extension(struct sbuf *m, struct constraints *cs)
+read_extension(struct agentd *a, struct sbuf *m, struct constraints *cs)
 {
 	char *name = NULL;
 	int r;
@@ -233,9 +246,16 @@ read_extension(struct sbuf *m, struct constraints *cs)
 	if ((r = sbuf_get_cstring(m, &name, NULL)) != 0)
 		return r;
 	log_debug("parse_key_constraint_extension: constraint ext %s", name);
-	if (strcmp(name, "restrict-destination-v00@openssh.com") == 0)
+	if (strcmp(name, "restrict-destination-v00@openssh.com") == 0 &&
+	    cs->dests == NULL)
 		r = agentd_dest_parse(m, &cs->dests, &cs->ndests);
-	else {
+	else if (strcmp(name, "sk-provider@openssh.com") == 0 && a != NULL &&
+	    cs->sk_provider == NULL) {
+		r = agentd_sk_provider(a, m, &cs->sk_provider);
+		/* A provider refused or cut short: the key is. */
+		if (r != 0)
+			r = ERR_FEATURE_UNSUPPORTED;
+	} else {
 		log_error("parse_key_constraint_extension: unsupported "
 		    "constraint \"%s\"", name);
 		r = ERR_FEATURE_UNSUPPORTED;
@@ -246,7 +266,7 @@ read_extension(struct sbuf *m, struct constraints *cs)
 
 /* Constraints after the comment; ERR_FEATURE_UNSUPPORTED refuses. */
 static int
-read_constraints(struct sbuf *m, struct constraints *cs)
+read_constraints(struct agentd *a, struct sbuf *m, struct constraints *cs)
 {
 	uint8_t type;
 	uint32_t secs;
@@ -269,7 +289,7 @@ read_constraints(struct sbuf *m, struct constraints *cs)
 			cs->confirm = 1;
 			break;
 		case SSH_AGENT_CONSTRAIN_EXTENSION:
-			if ((r = read_extension(m, cs)) != 0)
+			if ((r = read_extension(a, m, cs)) != 0)
 				return r;
 			break;
 		default:
@@ -280,6 +300,11 @@ read_constraints(struct sbuf *m, struct constraints *cs)
 	return 0;
 }
 
+/*
+ * Store k with what cs asks (its destinations and provider taken).
+ * conn NULL: a token's key, never one already stored (agentd_p11.c
+ * skips those), so there is nothing to replace.
+ */
 static int
 put_id(struct agentd *a, const struct agentd_conn *conn, struct key *k,
     struct key_cert *c, char *comment, struct constraints *cs)
@@ -294,7 +319,7 @@ put_id(struct agentd *a, const struct agentd_conn *conn, struct key *k,
 		goto out;
 	if ((id = agentd_find(a, sbuf_ptr(blob), sbuf_len(blob))) != NULL) {
 		/* Not visible to this connection: not to be replaced. */
-		if (!agentd_dest_permitted(id, conn, NULL)) {
+		if (conn == NULL || !agentd_dest_permitted(id, conn, NULL)) {
 			r = ERR_PERMISSION_DENIED;
 			goto out;
 		}
@@ -320,8 +345,10 @@ put_id(struct agentd *a, const struct agentd_conn *conn, struct key *k,
 	id->confirm = cs->confirm;
 	id->dests = cs->dests;
 	id->ndests = cs->ndests;
+	id->sk_provider = cs->sk_provider;
 	cs->dests = NULL;
 	cs->ndests = 0;
+	cs->sk_provider = NULL;
  out:
 	sbuf_free(blob);
 	return r;
@@ -349,9 +376,15 @@ agentd_add(struct agentd *a, const struct agentd_conn *conn, struct sbuf *m,
 	}
 	if ((r = sbuf_get_cstring(m, &comment, NULL)) != 0)
 		goto out;
-	if ((r = read_constraints(m, &cs)) != 0) {
+	if ((r = read_constraints(a, m, &cs)) != 0) {
 		if (!agentd_malformed(r))
 			r = 0;
+		goto out;
+	}
+	if (key_is_sk(k) != (cs.sk_provider != NULL)) {
+		log_error("agent: add identity: %s", cs.sk_provider == NULL ?
+		    "a security key without its provider" :
+		    "a provider for a key that is no security key");
 		goto out;
 	}
 	nd = cs.ndests;
@@ -368,7 +401,7 @@ agentd_add(struct agentd *a, const struct agentd_conn *conn, struct sbuf *m,
 	comment = NULL;
 	*okp = 1;
  out:
-	agentd_dest_free(cs.dests, cs.ndests);
+	constraints_clear(&cs);
 	key_free(k);
 	cert_free(c);
 	if (comment != NULL)
@@ -376,15 +409,36 @@ agentd_add(struct agentd *a, const struct agentd_conn *conn, struct sbuf *m,
 	return r;
 }
 
+/*
+ * A token's keys take a lifetime and confirmation; destinations on them
+ * are not supported here and refuse the request.
+ */
 int
 agentd_constraints(struct sbuf *m, uint32_t *lifep, int *confirmp)
 {
-	return read_constraints(m, lifep, confirmp);
+	struct constraints cs;
+	int r;
+
+	memset(&cs, 0, sizeof(cs));
+	if ((r = read_constraints(NULL, m, &cs)) == 0 && cs.ndests > 0) {
+		log_error("destination constraints on PKCS#11 keys are not "
+		    "supported");
+		r = ERR_FEATURE_UNSUPPORTED;
+	}
+	*lifep = cs.life;
+	*confirmp = cs.confirm;
+	constraints_clear(&cs);
+	return r;
 }
 
 int
 agentd_put(struct agentd *a, struct key *k, struct key_cert *c,
     char *comment, uint32_t life, int confirm)
 {
-	return put_id(a, k, c, comment, life, confirm);
+	struct constraints cs;
+
+	memset(&cs, 0, sizeof(cs));
+	cs.life = life;
+	cs.confirm = confirm;
+	return put_id(a, NULL, k, c, comment, &cs);
 }

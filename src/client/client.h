@@ -60,6 +60,7 @@ struct client_opts {
 	size_t ncertificate_files;
 	int identities_only;
 	char *identity_agent;		/* NULL: $SSH_AUTH_SOCK; "none"... */
+	char *security_key_provider;	/* path, "$VAR" or "internal" */
 	char *ciphers, *macs, *kex_algorithms, *hostkey_algorithms;
 	char *pubkey_accepted_algorithms;	/* resolved (+,-,^ applied) */
 	int strict_host_key_checking;		/* enum strict_hostkey */

@@ -137,6 +137,12 @@ struct sbuf *ca_request_start(struct ca_ctx *c, const char *method);
 /* Ask the user; 0 with *answerp, or ERR_PERMISSION_DENIED. */
 int ca_ask(struct ca_ctx *c, const char *prompt, int echo, char **answerp);
 /*
+ * clientsk.c: the signature of a private security key k over data,
+ * through SecurityKeyProvider's middleware (sk_client.h).
+ */
+int ca_sk_sign(struct ca_ctx *c, const struct key *k,
+    const unsigned char *data, size_t dlen, struct sbuf *sig);
+/*
  * The next method to try (pure): the first of preferred (NULL: the
  * default order) that the server lists, that we have in ours (a
  * comma-separated list), and that is not in done. NULL when none.

@@ -24,6 +24,9 @@
  * Keys on a PKCS#11 token (PKCS11Provider, clientp11.c) come before
  * the files; the token signs for them.
  *
+ * A FIDO security key's private file holds no secret: the
+ * authenticator signs, through ssh-sk-helper (clientsk.c).
+ *
  * Certificates: for each identity whose public key is known, the
  * CertificateFile entries certifying that key and "FILE-cert.pub" are
  * offered first, each as an identity of its own sharing the key file;
@@ -357,6 +360,9 @@ make_signature(struct ca_ctx *c, struct ca_identity *id, struct sbuf *sig)
 	else if (id->p11)
 		r = ca_p11_sign(c, id, alg, sbuf_ptr(data), sbuf_len(data),
 		    sig);
+	else if (key_is_sk(id->priv))
+		r = ca_sk_sign(c, id->priv, sbuf_ptr(data), sbuf_len(data),
+		    sig);
 	else
 		r = key_sign(id->priv, alg, sbuf_ptr(data), sbuf_len(data),
 		    sig);
@@ -493,10 +499,12 @@ ca_pubkey_msg60(struct ca_ctx *c, struct sbuf *p)
 		ca_agent_add_loaded(c, id);
 	sig = sbuf_new();
 	if ((r = make_signature(c, id, sig)) != 0) {
-		if (id->agent == NULL && !id->p11)
+		/* A token or security key that failed costs that key only. */
+		if (id->agent == NULL && !id->p11 && !key_is_sk(id->priv))
 			goto out;
-		log_debug("%s refused to sign with %s: %s", id->p11 ?
-		    "token" : "agent", id->path, err_str(r));
+		log_debug("%s refused to sign with %s: %s", id->agent != NULL ?
+		    "agent" : id->p11 ? "token" : "security key", id->path,
+		    err_str(r));
 		r = 0;			/* skip the key */
 		goto out;
 	}

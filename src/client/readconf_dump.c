@@ -170,6 +170,7 @@ dump_more(const struct client_opts *o, FILE *f)
 	dump_str(f, "ignoreunknown", o->ignore_unknown);
 	dump_str(f, "knownhostscommand", o->known_hosts_command);
 	dump_str(f, "revokedhostkeys", o->revoked_host_keys);
+	dump_str(f, "securitykeyprovider", o->security_key_provider);
 	fprintf(f, "requiredrsasize %d\n", o->required_rsa_size);
 	dump_str(f, "casignaturealgorithms", o->ca_signature_algorithms);
 	if (o->npermit_remote_open == 0)

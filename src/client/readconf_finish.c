@@ -436,6 +436,13 @@ finish_files(struct client_opts *o)
 	if (o->control_path != NULL && strcmp(o->control_path, "none") != 0 &&
 	    (r = expand_path(o, &o->control_path)) != 0)
 		return r;
+	/*
+	 * Without built-in authenticator support, the middleware named in
+	 * the environment, as an OpenSSH built without it (resolved when
+	 * a security key signs).
+	 */
+	if (o->security_key_provider == NULL)
+		o->security_key_provider = x_strdup("$SSH_SK_PROVIDER");
 	/* IdentityAgent: a path is expanded; its other forms are kept. */
 	if (o->identity_agent != NULL &&
 	    strcmp(o->identity_agent, "none") != 0 &&

@@ -194,6 +194,8 @@ const struct rc_kw rc_keywords[] = {
 	{ "ipqos", RT_IPQOS, F(ipqos_interactive), F(ipqos_bulk), NULL, 0 },
 	{ "casignaturealgorithms", RT_ALGS, F(ca_signature_algorithms), 0,
 	    &conf_alg_ca, 0 },
+	{ "securitykeyprovider", RT_STR, F(security_key_provider), 0, NULL,
+	    0 },
 	{ NULL, RT_IGNORE, 0, 0, NULL, 0 },
 };
 
@@ -206,7 +208,7 @@ static const char *const ignored_keywords[] = {
 	"proxyusefdpass",
 	"tunnel", "tunneldevice",
 	"logverbose",
-	"securitykeyprovider", "smartcarddevice",
+	"smartcarddevice",
 	"bindinterface", "useroaming",
 	"protocol", "usersh", "cipher", "rhostsrsaauthentication",
 	"rsaauthentication", "compressionlevel", "useprivilegedport",

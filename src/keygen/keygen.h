@@ -48,6 +48,7 @@ struct kg_opts {
 	int require_agent;		/* -U (with -Y sign or -s) */
 	const char *moduli_op;		/* -M generate | screen */
 	const char *pkcs11;		/* -D provider */
+	const char *sk_provider;	/* -w */
 	char **args;			/* operands */
 	int nargs;
 };
@@ -85,6 +86,19 @@ int kg_sig_opts(const struct kg_opts *o, const char **hashalgp,
 /* Digest what fd holds; a failure reported as OpenSSH's, naming who. */
 int kg_sig_hash(const char *hashalg, int fd, const char *who,
     struct sbuf *h);
+
+/* FIDO security keys (keygen_sk.c). */
+/* 0 and *typep for "ed25519-sk", "ecdsa-sk" or their full names. */
+int kg_sk_type(const char *name, enum key_type *typep);
+/* -t ed25519-sk | ecdsa-sk: the key made by the authenticator, saved. */
+int kg_generate_sk(struct kg_opts *o, enum key_type type);
+int kg_download_sk(struct kg_opts *o);		/* -K */
+/*
+ * A signature by private security key k over data (PIN asked for when
+ * the authenticator wants one), appended to sig; 0 or an ERR_* code.
+ */
+int kg_sk_sign(const struct kg_opts *o, const struct key *k,
+    const unsigned char *data, size_t dlen, struct sbuf *sig);
 
 /* -M: DH group generation and screening (keygen_moduli.c). */
 int kg_moduli(struct kg_opts *o);

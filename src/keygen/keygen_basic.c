@@ -50,6 +50,8 @@ kg_generate(struct kg_opts *o)
 	int nid, r, ret = 1;
 	size_t i;
 
+	if (o->type != NULL && kg_sk_type(o->type, &type) == 0)
+		return kg_generate_sk(o, type);
 	if (o->type != NULL) {
 		for (i = 0; i < sizeof(gentypes) / sizeof(gentypes[0]); i++)
 			if (strcasecmp(o->type, gentypes[i].name) == 0)

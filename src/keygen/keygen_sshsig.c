@@ -34,6 +34,7 @@ struct signer {
 	struct key_cert *cert;	/* when signing with a certificate */
 	struct key *priv;	/* NULL when the agent signs */
 	int agent_fd;		/* -1: no agent */
+	const struct kg_opts *opts;	/* -w, for a security key */
 	struct sbuf *blob;	/* the key or certificate blob signed with */
 };
 
@@ -291,6 +292,9 @@ make_signature(const struct signer *s, const struct sbuf *data,
 		return agent_sign(s->agent_fd, sbuf_ptr(s->blob),
 		    sbuf_len(s->blob), sbuf_ptr(data), sbuf_len(data), alg,
 		    sig);
+	if (key_is_sk(s->priv))
+		return kg_sk_sign(s->opts, s->priv, sbuf_ptr(data),
+		    sbuf_len(data), sig);
 	return key_sign(s->priv, alg, sbuf_ptr(data), sbuf_len(data), sig);
 }
 
@@ -378,7 +382,7 @@ sign_one(const struct kg_opts *o, const struct signer *s,
 static int
 sig_sign(struct kg_opts *o)
 {
-	struct signer s = { .agent_fd = -1 };
+	struct signer s = { .agent_fd = -1, .opts = o };
 	const char *hashalg;
 	int i, fd, r, ret = 255;
 

@@ -180,6 +180,8 @@ default_key_name(const struct kg_opts *o)
 		return "id_ecdsa";
 	if (o->type != NULL && strcasecmp(o->type, "ed25519") == 0)
 		return "id_ed25519";
+	if (o->type != NULL && kg_sk_type(o->type, &type) == 0)
+		return type == KEY_ECDSA_SK ? "id_ecdsa_sk" : "id_ed25519_sk";
 	if (o->type != NULL && key_type_from_name(o->type, &type, &nid) != 0)
 		type = KEY_RSA;
 	return type == KEY_ECDSA ? "id_ecdsa" : type == KEY_ED25519 ?

@@ -20,7 +20,7 @@ enum kg_mode {
 	MODE_GENERATE, MODE_PUBLIC, MODE_FINGERPRINT, MODE_PASSPHRASE,
 	MODE_COMMENT, MODE_FIND, MODE_HASH, MODE_REMOVE, MODE_SIGN,
 	MODE_SHOWCERT, MODE_KRL, MODE_QUERY, MODE_EXPORT, MODE_IMPORT,
-	MODE_SSHFP, MODE_HOSTKEYS,
+	MODE_SSHFP, MODE_HOSTKEYS, MODE_DOWNLOAD_SK,
 };
 
 static const struct {
@@ -43,6 +43,7 @@ static const struct {
 	{ MODE_IMPORT, kg_import },
 	{ MODE_SSHFP, kg_print_sshfp },
 	{ MODE_HOSTKEYS, kg_gen_host_keys },
+	{ MODE_DOWNLOAD_SK, kg_download_sk },
 };
 
 static void
@@ -52,7 +53,8 @@ usage(void)
 	    "usage: ssh-keygen [-q] [-a rounds] [-b bits] [-C comment] "
 	    "[-f output_keyfile]\n"
 	    "                  [-m format] [-N new_passphrase] "
-	    "[-t ecdsa | ed25519 | rsa]\n"
+	    "[-t ecdsa | ecdsa-sk | ed25519 | ed25519-sk | rsa]\n"
+	    "                  [-O option] [-w provider]\n"
 	    "       ssh-keygen -p [-a rounds] [-f keyfile] [-m format] "
 	    "[-N new_passphrase]\n"
 	    "                   [-P old_passphrase]\n"
@@ -77,6 +79,7 @@ usage(void)
 	    "[-z serial_number] file ...\n"
 	    "       ssh-keygen -L [-f input_keyfile]\n"
 	    "       ssh-keygen -A [-a rounds] [-f prefix_path]\n"
+	    "       ssh-keygen -K [-a rounds] [-w provider]\n"
 	    "       ssh-keygen -k [-u] -f krl_file [-s ca_public] "
 	    "[-z version_number]\n"
 	    "                  file ...\n"
@@ -188,6 +191,8 @@ parse_flag(int ch, struct kg_opts *o, enum kg_mode *modep, int *delete_hostp)
 	case 'V': o->validity = optarg; break;
 	case 'v': o->verbose++; break;
 	case 'y': *modep = MODE_PUBLIC; break;
+	case 'w': o->sk_provider = optarg; break;
+	case 'K': *modep = MODE_DOWNLOAD_SK; break;
 	case 'Y': o->sign_op = optarg; break;
 	case 'z': o->serial = optarg; o->have_serial = 1; break;
 	default:

@@ -196,6 +196,8 @@ key_free(struct key *k)
 		return;
 	EVP_PKEY_free(k->pkey);
 	x_free(k->sk_application);
+	x_freezero(k->sk_key_handle, k->sk_key_handle_len);
+	x_free(k->sk_reserved);
 	x_freezero(k, sizeof(*k));
 }
 

@@ -12,11 +12,13 @@
  * signature algorithm is separate from the key type name ("ssh-rsa").
  *
  * FIDO security keys (PROTOCOL.u2f), "sk-ssh-ed25519@openssh.com" and
- * "sk-ecdsa-sha2-nistp256@openssh.com", are public keys only here: an
- * Ed25519 or P-256 key plus the application string the authenticator
- * bound it to. Their signatures are verified (key_verify_details()
- * hands back the authenticator's flags and counter); making them needs
- * the authenticator and is not done by this module.
+ * "sk-ecdsa-sha2-nistp256@openssh.com", are an Ed25519 or P-256 public
+ * key plus the application string the authenticator bound it to. Their
+ * signatures are verified here (key_verify_details() hands back the
+ * authenticator's flags and counter). Their "private" form holds no
+ * secret, only what the authenticator needs to sign (flags, key
+ * handle): has_private is set for it, but key_sign() refuses it; the
+ * signing goes through the middleware (sk_client.h).
  */
 #ifndef MOAT_KEY_H
 #define MOAT_KEY_H
@@ -43,6 +45,12 @@ struct key {
 	int has_private;
 	EVP_PKEY *pkey;
 	char *sk_application;	/* security keys: "ssh:"...; else NULL */
+	/* Private security keys only (PROTOCOL.u2f's private fields): */
+	unsigned char sk_flags;	/* SSH_SK_* of sk_api.h */
+	unsigned char *sk_key_handle;
+	size_t sk_key_handle_len;
+	unsigned char *sk_reserved;
+	size_t sk_reserved_len;
 };
 
 /* Authenticator flags in a security key signature (PROTOCOL.u2f). */
@@ -192,6 +200,11 @@ int key_private_to_sbuf(const struct key *k, struct sbuf *b);
  * ECDSA mpint d; RSA mpint d, iqmp, p, q.
  */
 int key_private_cert_fields_to_sbuf(const struct key *k, struct sbuf *b);
+/*
+ * A private security key's fields after its application: byte flags,
+ * string key handle, string reserved.
+ */
+int key_sk_private_to_sbuf(const struct key *k, struct sbuf *b);
 
 void key_free(struct key *k);
 

@@ -467,7 +467,8 @@ key_save_private_as(const struct key *k, const char *path,
 	ssize_t n;
 	int fd = -1, r;
 
-	if (fmt == KEY_FILE_OPENSSH || (k != NULL && k->type == KEY_ED25519))
+	if (fmt == KEY_FILE_OPENSSH || (k != NULL &&
+	    (k->type == KEY_ED25519 || key_is_sk(k))))
 		r = key_serialize_private(k, passphrase, comment, rounds, out);
 	else
 		r = key_serialize_pem(k, passphrase, fmt == KEY_FILE_PKCS8,

@@ -6,6 +6,10 @@
  * follow the public ones (key_private_cert_fields_to_sbuf). Keys read
  * here are built through the same libcrypto import as public blobs
  * (key.c).
+ *
+ * A security key's body (PROTOCOL.u2f) is its public fields, the
+ * application among them, then byte flags, string key handle, string
+ * reserved: the secret stays in the authenticator.
  */
 #include <string.h>
 
@@ -100,6 +104,62 @@ rsa_private_from_sbuf(struct sbuf *b, EVP_PKEY **pkeyp)
 	return r;
 }
 
+#define SK_MAX_HANDLE	(64 * 1024)
+
+/* The fields after a security key's public ones, into k. */
+static int
+sk_private_from_sbuf(struct sbuf *b, struct key *k)
+{
+	const unsigned char *kh, *res;
+	size_t khlen, reslen;
+	int r;
+
+	if ((r = sbuf_get_u8(b, &k->sk_flags)) != 0 ||
+	    (r = sbuf_get_string_direct(b, &kh, &khlen)) != 0 ||
+	    (r = sbuf_get_string_direct(b, &res, &reslen)) != 0)
+		return r;
+	if (khlen > SK_MAX_HANDLE || reslen > SK_MAX_HANDLE)
+		return ERR_KEY_INVALID;
+	k->sk_key_handle = x_malloc(khlen + 1);
+	if (khlen > 0)
+		memcpy(k->sk_key_handle, kh, khlen);
+	k->sk_key_handle_len = khlen;
+	k->sk_reserved = x_malloc(reslen + 1);
+	if (reslen > 0)
+		memcpy(k->sk_reserved, res, reslen);
+	k->sk_reserved_len = reslen;
+	k->has_private = 1;
+	return 0;
+}
+
+static int
+sk_key_from_sbuf(const struct keytype *kt, struct sbuf *b, struct key **keyp)
+{
+	int r;
+
+	if ((r = key_public_from_sbuf(kt, b, keyp)) != 0)
+		return r;
+	if ((r = sk_private_from_sbuf(b, *keyp)) != 0) {
+		key_free(*keyp);
+		*keyp = NULL;
+	}
+	return r;
+}
+
+int
+key_sk_private_to_sbuf(const struct key *k, struct sbuf *b)
+{
+	int r;
+
+	if (!key_is_sk(k) || k->sk_key_handle == NULL)
+		return ERR_INVALID_ARGUMENT;
+	if ((r = sbuf_put_u8(b, k->sk_flags)) != 0 ||
+	    (r = sbuf_put_string(b, k->sk_key_handle,
+	    k->sk_key_handle_len)) != 0)
+		return r;
+	return sbuf_put_string(b, k->sk_reserved, k->sk_reserved_len);
+}
+
 int
 key_private_from_sbuf(struct sbuf *b, struct key **keyp)
 {
@@ -115,6 +175,10 @@ key_private_from_sbuf(struct sbuf *b, struct key **keyp)
 		r = ERR_KEY_TYPE_UNKNOWN;
 		goto out;
 	}
+	if (kt->type == KEY_ED25519_SK || kt->type == KEY_ECDSA_SK) {
+		r = sk_key_from_sbuf(kt, b, keyp);
+		goto out;
+	}
 	switch (kt->type) {
 	case KEY_ED25519:
 		r = ed25519_private_from_sbuf(b, &pkey);
@@ -126,7 +190,6 @@ key_private_from_sbuf(struct sbuf *b, struct key **keyp)
 		r = rsa_private_from_sbuf(b, &pkey);
 		break;
 	default:
-		/* A security key's secret is in the authenticator. */
 		r = ERR_KEY_TYPE_UNKNOWN;
 		break;
 	}
@@ -198,6 +261,11 @@ key_private_to_sbuf(const struct key *k, struct sbuf *b)
 	if ((r = sbuf_put_cstring(b, key_type_name(k))) != 0)
 		return r;
 	switch (k->type) {
+	case KEY_ED25519_SK:
+	case KEY_ECDSA_SK:
+		if ((r = key_public_fields_to_sbuf(k, b)) != 0)
+			return r;
+		return key_sk_private_to_sbuf(k, b);
 	case KEY_ED25519:
 		return ed25519_private_to_sbuf(k, b);
 	case KEY_ECDSA:
@@ -218,6 +286,9 @@ key_private_cert_fields_to_sbuf(const struct key *k, struct sbuf *b)
 	if (keytype_of(k) == NULL || !k->has_private)
 		return ERR_INVALID_ARGUMENT;
 	switch (k->type) {
+	case KEY_ED25519_SK:
+	case KEY_ECDSA_SK:
+		return ERR_FEATURE_UNSUPPORTED;
 	case KEY_ED25519:
 		return ed25519_private_to_sbuf(k, b);
 	case KEY_ECDSA:

@@ -150,6 +150,8 @@ key_sign(const struct key *k, const char *name,
 
 	if (k == NULL || k->pkey == NULL || !k->has_private)
 		return ERR_INVALID_ARGUMENT;
+	if (key_is_sk(k))
+		return ERR_FEATURE_UNSUPPORTED;	/* the authenticator signs */
 	if (name == NULL)
 		name = k->type == KEY_RSA ? "rsa-sha2-512" : key_type_name(k);
 	if ((sa = sigalg_by_name(name)) == NULL)

@@ -110,7 +110,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* No module is allowed: smartcard requests never start a helper. */
 	struct agentd_config cfg = { .now = fz_now, .delay = fz_delay,
-	    .confirm = fz_confirm, .p11_allowed = "/nonexistent/*" };
+	    .confirm = fz_confirm, .allowed_providers = "/nonexistent/*" };
 	struct agentd_conn *c;
 	struct sbuf *out;
 	struct agentd *a;

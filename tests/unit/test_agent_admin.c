@@ -39,7 +39,7 @@ static int
 run(enum op op, size_t i, const unsigned char *raw, size_t len,
     struct sbuf *sent)
 {
-	struct agent_constraints cons = { 5, 1, 7, NULL };
+	struct agent_constraints cons = { 5, 1, 7, NULL, NULL };
 	unsigned char buf[4096];
 	struct sbuf *blob, *dest = sbuf_new();
 	ssize_t n;

@@ -306,6 +306,14 @@ test_constraints(void)
 	sbuf_put_u8(cons, SSH_AGENT_CONSTRAIN_EXTENSION);
 	sbuf_put_cstring(cons, "sk-provider@openssh.com");
 	CHECK(add(a, c, k, NULL, "x", cons) == SSH_AGENT_FAILURE);
+	/* A provider for a key that is no security key; one not allowed. */
+	sbuf_put_cstring(cons, "/usr/lib");
+	CHECK(add(a, c, k, NULL, "x", cons) == SSH_AGENT_FAILURE);
+	sbuf_reset(cons);
+	sbuf_put_u8(cons, SSH_AGENT_CONSTRAIN_EXTENSION);
+	sbuf_put_cstring(cons, "sk-provider@openssh.com");
+	sbuf_put_cstring(cons, "/tmp");
+	CHECK(add(a, c, k, NULL, "x", cons) == SSH_AGENT_FAILURE);
 	sbuf_reset(cons);
 	sbuf_put_u8(cons, SSH_AGENT_CONSTRAIN_LIFETIME);
 	sbuf_put_u32(cons, 5);
