@@ -364,6 +364,24 @@ reset_methods(struct ca_ctx *c)
 	ca_hostbased_reset(c);
 }
 
+/* The context of one authentication, before anything is sent. */
+static void
+ctx_init(struct ca_ctx *c, struct transport *t, const struct client_opts *o,
+    const char *user, const char *host_for_prompts,
+    const struct client_auth_args *a)
+{
+	memset(c, 0, sizeof(*c));
+	c->t = t;
+	c->o = o;
+	c->hb_cur = -1;
+	c->user = user;
+	c->host = host_for_prompts != NULL ? host_for_prompts : "";
+	c->prompt = a != NULL && a->prompt != NULL ? a->prompt :
+	    client_read_passphrase;
+	c->prompt_arg = a != NULL && a->prompt != NULL ? a->prompt_arg :
+	    (void *)o;
+}
+
 int
 client_auth_ex(struct transport *t, const struct client_opts *o,
     const char *user, const char *host_for_prompts,
@@ -376,16 +394,7 @@ client_auth_ex(struct transport *t, const struct client_opts *o,
 	uint8_t type;
 	int partial, r;
 
-	memset(&c, 0, sizeof(c));
-	c.t = t;
-	c.o = o;
-	c.hb_cur = -1;
-	c.user = user;
-	c.host = host_for_prompts != NULL ? host_for_prompts : "";
-	c.prompt = a != NULL && a->prompt != NULL ? a->prompt :
-	    client_read_passphrase;
-	c.prompt_arg = a != NULL && a->prompt != NULL ? a->prompt_arg :
-	    (void *)o;
+	ctx_init(&c, t, o, user, host_for_prompts, a);
 	if (a != NULL)
 		a->method = NULL;
 	ours = ours_list(o);

@@ -181,8 +181,9 @@ dump_more(const struct client_opts *o, FILE *f)
 	    conf_ipqos_name(o->ipqos_bulk, b));
 }
 
-void
-readconf_dump(const struct client_opts *o, FILE *f)
+/* The keywords that take a list: files, environment. */
+static void
+dump_lists(const struct client_opts *o, FILE *f)
 {
 	const struct rc_priv *p = o->priv;
 	static const char *const defids[] = {
@@ -190,6 +191,26 @@ readconf_dump(const struct client_opts *o, FILE *f)
 		"~/.ssh/id_ed25519", "~/.ssh/id_ed25519_sk",
 		"~/.ssh/id_xmss", "~/.ssh/id_dsa",
 	};
+
+	if (p->nident_written != 0)
+		dump_list(f, "identityfile", p->ident_written,
+		    p->nident_written, 0);
+	else
+		dump_list(f, "identityfile", (char *const *)defids,
+		    sizeof(defids) / sizeof(defids[0]), 0);
+	dump_list(f, "certificatefile", o->certificate_files,
+	    o->ncertificate_files, 0);
+	dump_list(f, "globalknownhostsfile", o->global_known_hosts_files,
+	    o->nglobal_known_hosts_files, 1);
+	dump_list(f, "userknownhostsfile", o->user_known_hosts_files,
+	    o->nuser_known_hosts_files, 1);
+	dump_list(f, "sendenv", o->send_env, o->nsend_env, 0);
+	dump_list(f, "setenv", o->set_env, o->nset_env, 1);
+}
+
+void
+readconf_dump(const struct client_opts *o, FILE *f)
+{
 	const struct { const char *kw; int v; } flags[] = {
 		{ "batchmode", o->batch_mode },
 		{ "checkhostip", o->check_host_ip },
@@ -261,20 +282,7 @@ readconf_dump(const struct client_opts *o, FILE *f)
 	dump_str(f, "preferredauthentications", o->preferred_authentications);
 	dump_str(f, "bindaddress", o->bind_address);
 	dump_str(f, "xauthlocation", o->xauth_location);
-	if (p->nident_written != 0)
-		dump_list(f, "identityfile", p->ident_written,
-		    p->nident_written, 0);
-	else
-		dump_list(f, "identityfile", (char *const *)defids,
-		    sizeof(defids) / sizeof(defids[0]), 0);
-	dump_list(f, "certificatefile", o->certificate_files,
-	    o->ncertificate_files, 0);
-	dump_list(f, "globalknownhostsfile", o->global_known_hosts_files,
-	    o->nglobal_known_hosts_files, 1);
-	dump_list(f, "userknownhostsfile", o->user_known_hosts_files,
-	    o->nuser_known_hosts_files, 1);
-	dump_list(f, "sendenv", o->send_env, o->nsend_env, 0);
-	dump_list(f, "setenv", o->set_env, o->nset_env, 1);
+	dump_lists(o, f);
 	dump_fwds(f, o, 'L');
 	dump_fwds(f, o, 'R');
 	dump_fwds(f, o, 'D');
