@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "auth.h"
-#include "authinfo.h"
+#include "authinfo_rec.h"
 #include "err.h"
 #include "kexalg.h"
 #include "log.h"
@@ -25,7 +25,6 @@
 #define MAX_PRE_SIGNS		16	/* KEX, a few rekeys, prove */
 #define MAX_AUTH_REQUESTS	1024	/* key queries, tries, failures */
 #define MAX_MODULI		4	/* one group exchange; room to spare */
-#define MAX_KEYS_USED		16
 
 struct monitor {
 	struct authority *a;		/* the backend; ours */
@@ -39,14 +38,8 @@ struct monitor {
 	struct servconf *sc;
 	struct auth_chains *chains;
 	/* The monitor's own record of what it said yes to. */
-	int chain_done;			/* an AuthenticationMethods chain */
+	struct authrec rec;
 	int account_ok;			/* the PAM account check passed */
-	int forced;			/* a key with command="..." logged in */
-	struct authopts *opts;		/* the restrictions of that last key */
-	char *method;			/* the last method that succeeded */
-	struct sbuf *authinfo;		/* each one's line (ExposeAuthInfo) */
-	struct sbuf *keys_used[MAX_KEYS_USED];
-	size_t nkeys_used;
 	int authenticated;
 	int broken;			/* the child broke a conversation */
 	/* Counts. */
@@ -69,15 +62,13 @@ monitor_new(struct authority *backend, int fd)
 	m->in = sbuf_new();
 	m->out = sbuf_new();
 	m->ptys = ptyrecords_new();
-	m->authinfo = sbuf_new();
+	authrec_init(&m->rec);
 	return m;
 }
 
 void
 monitor_free(struct monitor *m)
 {
-	size_t i;
-
 	if (m == NULL)
 		return;
 	authority_free(m->a);
@@ -88,14 +79,10 @@ monitor_free(struct monitor *m)
 	if (m->sc != NULL)
 		servconf_free(m->sc);
 	auth_chains_free(m->chains);
-	authopts_free(m->opts);
-	x_free(m->method);
-	sbuf_free(m->authinfo);
+	authrec_clear(&m->rec);
 	x_free(m->client);
 	ptyrecords_free(m->ptys);
 	sbuf_free(m->state);		/* wipes the keys it holds */
-	for (i = 0; i < m->nkeys_used; i++)
-		sbuf_free(m->keys_used[i]);
 	x_free(m);
 }
 
@@ -145,12 +132,7 @@ monitor_take_result(struct monitor *m, struct auth_result *res)
 	res->pw = auth_pw_dup(m->pw);
 	res->sc = m->sc;
 	m->sc = NULL;
-	res->opts = m->opts != NULL ? m->opts : authopts_new();
-	m->opts = NULL;
-	res->method = m->method;
-	m->method = NULL;
-	res->auth_info = x_strndup((const char *)sbuf_ptr(m->authinfo),
-	    sbuf_len(m->authinfo));
+	authrec_take(&m->rec, res);
 }
 
 int
@@ -253,35 +235,13 @@ counted(struct monitor *m)
 	return 0;
 }
 
-/*
- * The backend said yes to method: a step of the user's chains, if
- * PermitRootLogin lets root in that way (as auth.c's root_allowed()),
- * and a line of ExposeAuthInfo's text when it was due (authinfo.h).
- */
+/* The backend said yes to method: the record decides what it counts for. */
 static void
 record_success(struct monitor *m, const char *method,
     const unsigned char *blob, size_t bloblen, const char *info)
 {
-	if (m->pw->pw_uid == 0) {
-		int p = m->sc->permit_root_login, ok = 0;
-
-		if (p == PERMIT_ROOT_YES)
-			ok = 1;
-		else if (p == PERMIT_ROOT_NO_PASSWORD)
-			ok = strcmp(method, "publickey") == 0 ||
-			    strcmp(method, "hostbased") == 0;
-		else if (p == PERMIT_ROOT_FORCED_ONLY)
-			ok = strcmp(method, "publickey") == 0 && m->forced;
-		if (!ok)
-			return;
-	}
-	x_free(m->method);
-	m->method = x_strdup(method);
-	if (auth_chains_allowed(m->chains, method) &&
-	    authinfo_add(m->authinfo, method, blob, bloblen, info) != 0)
-		log_error("monitor: %s: no ExposeAuthInfo line", method);
-	if (auth_chains_complete(m->chains, method))
-		m->chain_done = 1;
+	authrec_success(&m->rec, m->pw, m->sc->permit_root_login, m->chains,
+	    method, blob, bloblen, info);
 }
 
 static int
@@ -372,23 +332,6 @@ op_banner(struct monitor *m, struct sbuf *q)
 	return answer(m, r);
 }
 
-/* 1 if the key blob already served as a step (it may not serve twice). */
-static int
-key_used(struct monitor *m, const unsigned char *blob, size_t len)
-{
-	struct sbuf *b = sbuf_from(blob, len);
-	size_t i;
-	int used = 0;
-
-	for (i = 0; i < m->nkeys_used && !used; i++)
-		used = sbuf_equal(m->keys_used[i], b);
-	if (!used && m->nkeys_used < MAX_KEYS_USED)
-		m->keys_used[m->nkeys_used++] = b;
-	else
-		sbuf_free(b);
-	return used;
-}
-
 static int
 op_pubkey_check(struct monitor *m, struct sbuf *q)
 {
@@ -420,11 +363,8 @@ op_pubkey_check(struct monitor *m, struct sbuf *q)
 		if ((r = sbuf_put_u8(m->out, ok != 0)) == 0 && ok)
 			r = mon_put_authopts(m->out, opts);
 		if (r == 0 && ok && pq.has_sig &&
-		    !key_used(m, pq.blob, pq.bloblen)) {
-			m->forced = opts->force_command != NULL;
-			/* As auth.c: the last key's restrictions rule. */
-			authopts_free(m->opts);
-			m->opts = opts;
+		    !authrec_key_used(&m->rec, pq.blob, pq.bloblen)) {
+			authrec_set_key_opts(&m->rec, opts);
 			opts = NULL;
 			record_success(m, "publickey", pq.blob, pq.bloblen,
 			    NULL);
@@ -645,7 +585,7 @@ op_authenticated(struct monitor *m, struct sbuf *q)
 	x_free(user);
 	if (r != 0)
 		return r;
-	if (!m->valid || !m->chain_done ||
+	if (!m->valid || !m->rec.chain_done ||
 	    (m->sc->use_pam && !m->account_ok))
 		return refuse("an authenticated claim the answers given do "
 		    "not support");
