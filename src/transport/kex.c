@@ -208,10 +208,7 @@ derive_keys(struct transport *t, const struct sbuf *K, const unsigned char *H)
 	size_t hlen = t->kex->hash_len;
 	int r;
 
-	if (t->session_id_len == 0) {
-		memcpy(t->session_id, H, hlen);
-		t->session_id_len = hlen;
-	}
+	firstkex_session_id(t, H, hlen);
 	if ((r = derive_dir(t, &t->nk_send, !t->server, K, H, hlen)) != 0 ||
 	    (r = derive_dir(t, &t->nk_recv, t->server, K, H, hlen)) != 0)
 		return r;
@@ -366,19 +363,6 @@ server_kex_reply(struct transport *t, uint8_t reply_type)
 	return r;
 }
 
-int
-tr_first_kex(const struct transport *t, const unsigned char **hkp,
-    size_t *hklenp, const unsigned char **sigp, size_t *siglenp)
-{
-	if (t->first_hostkey == NULL || t->first_sig == NULL)
-		return ERR_INVALID_ARGUMENT;
-	*hkp = t->first_hostkey;
-	*hklenp = t->first_hostkey_len;
-	*sigp = t->first_sig;
-	*siglenp = t->first_sig_len;
-	return 0;
-}
-
 /* Client: the server's reply arrived; check it and send NEWKEYS. */
 static int
 client_kex_reply(struct transport *t)
@@ -454,12 +438,7 @@ client_kex_reply(struct transport *t)
 		    "Host key verification failed.");
 		goto out;
 	}
-	if (t->first_hostkey == NULL) {
-		t->first_hostkey = x_memdup(kblob, kbloblen);
-		t->first_hostkey_len = kbloblen;
-		t->first_sig = x_memdup(sig, siglen);
-		t->first_sig_len = siglen;
-	}
+	firstkex_keep(t, kblob, kbloblen, sig, siglen);
 	if ((r = derive_keys(t, K, H)) != 0 || (r = send_newkeys(t)) != 0)
 		goto out;
 	t->expect = SSH2_MSG_NEWKEYS;

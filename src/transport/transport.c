@@ -123,11 +123,7 @@ tr_free(struct transport *t)
 	sbuf_free(t->compose);
 	sbuf_free(t->deferred);
 	x_free(t->peer_version);
-	x_free(t->peer_sig_algs);
-	x_free(t->peer_hostkey_algs);
-	x_wipe(t->session_id, sizeof(t->session_id));
-	x_free(t->first_hostkey);
-	x_free(t->first_sig);
+	firstkex_clear(t);
 	x_freezero(t, sizeof(*t));
 }
 
@@ -135,30 +131,9 @@ int tr_fd_in(const struct transport *t) { return t->fd_in; }
 int tr_fd_out(const struct transport *t) { return t->fd_out; }
 int tr_is_server(const struct transport *t) { return t->server; }
 const char *tr_peer_version(const struct transport *t) { return t->peer_version; }
-const char *tr_peer_sig_algs(const struct transport *t) { return t->peer_sig_algs; }
 int tr_peer_wants_ext_info(const struct transport *t) { return t->peer_ext_info; }
 uint64_t tr_last_input_time(const struct transport *t) { return t->last_input; }
-const struct key *tr_hostkey(const struct transport *t) { return t->hostkey; }
-int tr_peer_hostbound(const struct transport *t) { return t->peer_hostbound; }
-const char *tr_peer_hostkey_algs(const struct transport *t) { return t->peer_hostkey_algs; }
 
-struct key *const *
-tr_hostkeys(const struct transport *t, size_t *np)
-{
-	*np = t->server ? t->cfg.nhostkeys : 0;
-	return t->server ? t->cfg.hostkeys : NULL;
-}
-
-int
-tr_hostkey_sign(struct transport *t, const struct key *pub,
-    const char *sigalg, const unsigned char *data, size_t dlen,
-    struct sbuf *sig)
-{
-	if (!t->server || t->cfg.hostkey_sign == NULL)
-		return ERR_INVALID_ARGUMENT;
-	return t->cfg.hostkey_sign(t->cfg.hostkey_arg, pub, sigalg, data,
-	    dlen, sig);
-}
 void
 tr_set_authenticated(struct transport *t)
 {
@@ -182,13 +157,6 @@ tr_io_errno(const struct transport *t, int *readp)
 	return t->io_errno;
 }
 int tr_kex_running(const struct transport *t) { return t->kex_state != KEX_IDLE; }
-
-const unsigned char *
-tr_session_id(const struct transport *t, size_t *lenp)
-{
-	*lenp = t->session_id_len;
-	return t->session_id;
-}
 
 const char *
 tr_negotiated(const struct transport *t, const char *what)
@@ -572,42 +540,6 @@ handle_disconnect(struct transport *t)
 	return ERR_DISCONNECTED;
 }
 
-static int
-handle_ext_info(struct transport *t)
-{
-	uint32_t n, i;
-	char *name = NULL;
-	const unsigned char *val;
-	size_t vlen;
-	int r;
-
-	if ((r = sbuf_get_u32(t->body, &n)) != 0)
-		return r;
-	for (i = 0; i < n && i < 1024; i++) {
-		if ((r = sbuf_get_cstring(t->body, &name, NULL)) != 0 ||
-		    (r = sbuf_get_string_direct(t->body, &val, &vlen)) != 0) {
-			x_free(name);
-			return r;
-		}
-		if (strcmp(name, "server-sig-algs") == 0 && !t->server) {
-			x_free(t->peer_sig_algs);
-			t->peer_sig_algs = x_strndup((const char *)val, vlen);
-			log_debug("kex_input_ext_info: server-sig-algs=<%s>",
-			    t->peer_sig_algs);
-		} else if (strcmp(name, "publickey-hostbound@openssh.com")
-		    == 0 && !t->server) {
-			/* Only version "0" is known (OpenSSH's PROTOCOL). */
-			t->peer_hostbound = vlen == 1 && val[0] == '0';
-			log_debug("kex_ext_info_check_ver: "
-			    "publickey-hostbound@openssh.com=<%.*s>",
-			    (int)(vlen > 32 ? 32 : vlen), (const char *)val);
-		}
-		x_free(name);
-		name = NULL;
-	}
-	return 0;
-}
-
 int
 tr_next_message(struct transport *t, uint8_t *typep, struct sbuf **payloadp)
 {
@@ -668,7 +600,7 @@ tr_next_message(struct transport *t, uint8_t *typep, struct sbuf **payloadp)
 			log_debug("Received SSH2_MSG_UNIMPLEMENTED");
 			continue;
 		case SSH2_MSG_EXT_INFO:
-			if ((r = handle_ext_info(t)) != 0)
+			if ((r = firstkex_ext_info(t)) != 0)
 				return tr_protocol_error(t,
 				    SSH2_DISCONNECT_PROTOCOL_ERROR,
 				    "bad ext-info: %s", err_str(r));

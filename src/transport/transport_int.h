@@ -189,6 +189,18 @@ int kex_dispatch(struct transport *t, uint8_t type);
 int kex_need_rekey(struct transport *t);
 void kex_clear(struct transport *t);
 
+/* firstkex.c */
+/* The first exchange's hash H becomes the session ID; later ones do not. */
+void firstkex_session_id(struct transport *t, const unsigned char *H,
+    size_t hlen);
+/* Client: K_S and the signature of the first exchange, kept once. */
+void firstkex_keep(struct transport *t, const unsigned char *kblob,
+    size_t kbloblen, const unsigned char *sig, size_t siglen);
+/* SSH_MSG_EXT_INFO in t->body (after its type byte). */
+int firstkex_ext_info(struct transport *t);
+/* Frees and wipes what it kept (from tr_free()). */
+void firstkex_clear(struct transport *t);
+
 /* transport.c */
 /* A transport with empty buffers and no keys, that has sent nothing. */
 struct transport *tr_alloc(int fd_in, int fd_out, const struct tr_config *cfg);
