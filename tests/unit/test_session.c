@@ -2,13 +2,15 @@
  * test_session.c: session_serve() and the connection loop end to end, in
  * one process tree, over a socketpair.
  *
- * The real transport needs keys and ciphers; this test instead links a
- * stand-in transport (defined below, so the library's is not pulled in)
- * that frames each message as uint32 length + payload, with no crypto.
- * Everything above it is the real code: conn_loop, the channel table,
- * the session requests, fork/exec of real shell commands, reaping, exit
- * status and EOF/CLOSE ordering. The server runs in a forked process; the
- * test is the client and checks every message it gets.
+ * Both ends are the real transport (trpair.h: one fixed, quick set of
+ * algorithms), so the test depends on transport.h only as any caller
+ * does and a new transport function cannot break its link. Everything
+ * above it is the real code: conn_loop, the channel table, the session
+ * requests, fork/exec of real shell commands, reaping, exit status and
+ * EOF/CLOSE ordering. The server runs in a forked process; the test is
+ * the client and checks every message it gets, except the server's
+ * hostkeys-00@openssh.com notice, which it drops as a client that does
+ * not update host keys would.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,196 +32,16 @@
 #include "session.h"
 #include "testlib.h"
 #include "transport.h"
+#include "trpair.h"
 
-/* ---- stand-in transport: framed plaintext messages ---- */
+/* ---- the two ends: the real transport, one key exchange each ---- */
 
-struct transport {
-	int fd;
-	struct sbuf *in, *out, *compose, *msg;
-};
+static struct trp_host host;
 
 static struct transport *
-fake_tr_new(int fd)
+srv_end(int fd)
 {
-	struct transport *t = x_calloc(1, sizeof(*t));
-
-	t->fd = fd;
-	(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-	t->in = sbuf_new();
-	t->out = sbuf_new();
-	t->compose = sbuf_new();
-	t->msg = sbuf_new();
-	return t;
-}
-
-static void
-fake_tr_free(struct transport *t)
-{
-	sbuf_free(t->in);
-	sbuf_free(t->out);
-	sbuf_free(t->compose);
-	sbuf_free(t->msg);
-	x_free(t);
-}
-
-int tr_fd_in(const struct transport *t) { return t->fd; }
-int tr_fd_out(const struct transport *t) { return t->fd; }
-int tr_want_write(const struct transport *t) { return sbuf_len(t->out) > 0; }
-size_t tr_output_pending(const struct transport *t) { return sbuf_len(t->out); }
-int tr_kex_running(const struct transport *t) { (void)t; return 0; }
-int tr_is_server(const struct transport *t) { (void)t; return 1; }
-
-/* Host key rotation (hostkeys_notify.c): a server without host keys. */
-struct key *const *
-tr_hostkeys(const struct transport *t, size_t *np)
-{
-	(void)t;
-	*np = 0;
-	return NULL;
-}
-int
-tr_hostkey_sign(struct transport *t, const struct key *pub,
-    const char *sigalg, const unsigned char *data, size_t dlen,
-    struct sbuf *sig)
-{
-	(void)t, (void)pub, (void)sigalg, (void)data, (void)dlen, (void)sig;
-	return ERR_INVALID_ARGUMENT;
-}
-const char *tr_peer_version(const struct transport *t) { (void)t; return NULL; }
-const char *tr_peer_hostkey_algs(const struct transport *t) { (void)t; return NULL; }
-const char *
-tr_negotiated(const struct transport *t, const char *what)
-{
-	(void)t, (void)what;
-	return NULL;
-}
-const unsigned char *
-tr_session_id(const struct transport *t, size_t *lenp)
-{
-	(void)t;
-	*lenp = 0;
-	return NULL;
-}
-
-int
-tr_fd_read(struct transport *t)
-{
-	unsigned char buf[65536];
-	ssize_t n = read(t->fd, buf, sizeof(buf));
-
-	if (n < 0)
-		return (errno == EAGAIN || errno == EINTR) ? ERR_AGAIN :
-		    ERR_SYSTEM;
-	if (n == 0)
-		return ERR_CONN_CLOSED;
-	return sbuf_put(t->in, buf, (size_t)n);
-}
-
-int
-tr_fd_write(struct transport *t)
-{
-	ssize_t n;
-
-	if (sbuf_len(t->out) == 0)
-		return 0;
-	n = write(t->fd, sbuf_ptr(t->out), sbuf_len(t->out));
-	if (n < 0)
-		return (errno == EAGAIN || errno == EINTR) ? ERR_AGAIN :
-		    ERR_SYSTEM;
-	sbuf_consume(t->out, (size_t)n);
-	return sbuf_len(t->out) ? ERR_AGAIN : 0;
-}
-
-int
-tr_poll_timeout(const struct transport *t)
-{
-	(void)t;
-	return -1;
-}
-
-int
-tr_check_rekey(struct transport *t)
-{
-	(void)t;
-	return 0;
-}
-
-void
-tr_poll_done(struct transport *t)
-{
-	(void)t;
-}
-
-int
-tr_flush(struct transport *t)
-{
-	struct pollfd p = { t->fd, POLLOUT, 0 };
-	int r;
-
-	while ((r = tr_fd_write(t)) == ERR_AGAIN)
-		(void)poll(&p, 1, 1000);
-	return r;
-}
-
-int
-tr_next_message(struct transport *t, uint8_t *typep, struct sbuf **msgp)
-{
-	const unsigned char *p = sbuf_ptr(t->in);
-	uint32_t len;
-
-	if (sbuf_len(t->in) < 4)
-		return ERR_AGAIN;
-	len = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	    (uint32_t)p[2] << 8 | p[3];
-	if (len == 0 || len > TR_MAX_PACKET)
-		return ERR_PROTOCOL;
-	if (sbuf_len(t->in) < 4 + (size_t)len)
-		return ERR_AGAIN;
-	*typep = p[4];
-	sbuf_reset(t->msg);
-	sbuf_put(t->msg, p + 5, len - 1);
-	sbuf_consume(t->in, 4 + (size_t)len);
-	*msgp = t->msg;
-	if (*typep == SSH2_MSG_DISCONNECT)
-		return ERR_DISCONNECTED;
-	return 0;
-}
-
-struct sbuf *
-tr_msg_start(struct transport *t, uint8_t type)
-{
-	sbuf_reset(t->compose);
-	sbuf_put_u8(t->compose, type);
-	return t->compose;
-}
-
-int
-tr_msg_send(struct transport *t)
-{
-	int r;
-
-	if ((r = sbuf_put_stringb(t->out, t->compose)) == 0)
-		sbuf_reset(t->compose);
-	return r;
-}
-
-int
-tr_unimplemented(struct transport *t)
-{
-	tr_msg_start(t, SSH2_MSG_UNIMPLEMENTED);
-	sbuf_put_u32(t->compose, 0);
-	return tr_msg_send(t);
-}
-
-int
-tr_disconnect(struct transport *t, uint32_t reason, const char *fmt, ...)
-{
-	tr_msg_start(t, SSH2_MSG_DISCONNECT);
-	sbuf_put_u32(t->compose, reason);
-	sbuf_put_cstring(t->compose, fmt);
-	sbuf_put_cstring(t->compose, "");
-	tr_msg_send(t);
-	return tr_flush(t);
+	return trp_end(fd, 1, &host);
 }
 
 /* ---- the client side, driven by the test ---- */
@@ -248,6 +70,25 @@ c_send(uint8_t type, const char *fmt, ...)
 	tr_msg_send(cli);
 }
 
+/* 1 for the server's unsolicited list of its host keys. */
+static int
+hostkeys_notice(uint8_t type, const struct sbuf *m)
+{
+	struct sbuf *b;
+	char *name = NULL;
+	int want = 1, is;
+
+	if (type != SSH2_MSG_GLOBAL_REQUEST)
+		return 0;
+	b = sbuf_from(sbuf_ptr(m), sbuf_len(m));
+	is = sbuf_get_cstring(b, &name, NULL) == 0 &&
+	    sbuf_get_bool(b, &want) == 0 && want == 0 &&
+	    strcmp(name, "hostkeys-00@openssh.com") == 0;
+	x_free(name);
+	sbuf_free(b);
+	return is;
+}
+
 /* Next message, pumping our output meanwhile; -1 on timeout/EOF. */
 static int
 c_recv(struct sbuf **mp)
@@ -256,10 +97,13 @@ c_recv(struct sbuf **mp)
 	int r;
 
 	for (;;) {
-		struct pollfd p = { cli->fd, POLLIN, 0 };
+		struct pollfd p = { tr_fd_in(cli), POLLIN, 0 };
 
-		if ((r = tr_next_message(cli, &type, mp)) == 0)
+		if ((r = tr_next_message(cli, &type, mp)) == 0) {
+			if (hostkeys_notice(type, *mp))
+				continue;
 			return type;
+		}
 		if (r != ERR_AGAIN)
 			return -1;
 		if (tr_want_write(cli))
@@ -629,12 +473,12 @@ test_client_alive(void)
 		sc.max_sessions = 1;
 		sc.client_alive_interval = 1;
 		sc.client_alive_count_max = 2;
-		_exit(session_serve(fake_tr_new(sv[1]), &sc,
+		_exit(session_serve(srv_end(sv[1]), &sc,
 		    getpwuid(getuid()), NULL, "10.1.2.3", 2222) ==
 		    ERR_CONN_TIMEOUT ? 0 : 1);
 	}
 	close(sv[1]);
-	cli = fake_tr_new(sv[0]);
+	cli = trp_end(sv[0], 0, &host);
 	for (i = 0; i < 2; i++) {
 		CHECK(c_recv(&m) == SSH2_MSG_GLOBAL_REQUEST);
 		name = NULL;
@@ -644,9 +488,9 @@ test_client_alive(void)
 		x_free(name);
 	}
 	t = c_recv(&m);
-	CHECK(t == -1);		/* DISCONNECT, reported by the stand-in */
+	CHECK(t == -1);		/* DISCONNECT, reported by the transport */
 	CHECK(time(NULL) - start >= 2 && time(NULL) - start <= 6);
-	fake_tr_free(cli);
+	tr_free(cli);
 	cli = NULL;
 	close(sv[0]);
 	CHECK(waitpid(pid, &status, 0) == pid);
@@ -740,11 +584,11 @@ test_forced_and_user(void)
 		ao.force_command = (char *)"echo \"forced:$SSH_ORIGINAL_COMMAND"
 		    "\"; id -u; id -G; pwd";
 		ao.permit_pty = 0;
-		_exit(session_serve(fake_tr_new(sv[1]), &sc, &pw, &ao,
+		_exit(session_serve(srv_end(sv[1]), &sc, &pw, &ao,
 		    "10.1.2.3", 2222) == 0 ? 0 : 1);
 	}
 	close(sv[1]);
-	cli = fake_tr_new(sv[0]);
+	cli = trp_end(sv[0], 0, &host);
 	rid = c_open(1, 1000, 1000, &ok);
 	CHECK(ok);
 	c_send(SSH2_MSG_CHANNEL_REQUEST, "usbsuuuus", rid, "pty-req", 1,
@@ -773,7 +617,7 @@ test_forced_and_user(void)
 		    access(pw.pw_dir, F_OK) == 0);
 	}
 	run_free(&rn);
-	fake_tr_free(cli);
+	tr_free(cli);
 	cli = NULL;
 	close(sv[0]);
 	CHECK(waitpid(pid, &status, 0) == pid);
@@ -811,11 +655,11 @@ test_env_cap(void)
 		sc.max_sessions = 1;
 		sc.accept_env[0] = accept;
 		sc.naccept_env = 1;
-		_exit(session_serve(fake_tr_new(sv[1]), &sc,
+		_exit(session_serve(srv_end(sv[1]), &sc,
 		    getpwuid(getuid()), NULL, "10.1.2.3", 2222) == 0 ? 0 : 1);
 	}
 	close(sv[1]);
-	cli = fake_tr_new(sv[0]);
+	cli = trp_end(sv[0], 0, &host);
 	rid = c_open(1, 1000, 1000, &ok);
 	CHECK(ok);
 	for (i = 0; i < 260; i++) {
@@ -826,7 +670,7 @@ test_env_cap(void)
 			nok++;
 	}
 	CHECK(nok == 256);
-	fake_tr_free(cli);
+	tr_free(cli);
 	cli = NULL;
 	close(sv[0]);
 	CHECK(waitpid(pid, &status, 0) == pid);
@@ -852,6 +696,10 @@ main(void)
 	pid_t pid;
 
 	log_init("test_session", LOG_LEVEL_ERROR, 0, 1);
+	CHECK_OK(key_generate(KEY_ED25519, 0, &host.key));
+	CHECK_OK(key_demote(host.key, &host.pub));
+	if (host.pub == NULL)
+		return TEST_DONE();
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
 		return 1;
 	if ((pid = fork()) == 0) {
@@ -873,12 +721,12 @@ main(void)
 		sc.subsystems[0].name = sub_name;
 		sc.subsystems[0].command = sub_cmd;
 		sc.nsubsystems = 1;
-		t = fake_tr_new(sv[1]);
+		t = srv_end(sv[1]);
 		r = session_serve(t, &sc, pw, NULL, "10.1.2.3", 2222);
 		_exit(r == 0 ? 0 : 10 - r);
 	}
 	close(sv[1]);
-	cli = fake_tr_new(sv[0]);
+	cli = trp_end(sv[0], 0, &host);
 	test_refusals();
 	test_exec_basic();
 	test_env_and_vars();
@@ -890,7 +738,7 @@ main(void)
 	test_subsystem();
 	/* Closing the connection ends session_serve with 0. */
 	tr_flush(cli);
-	fake_tr_free(cli);
+	tr_free(cli);
 	cli = NULL;
 	close(sv[0]);
 	CHECK(waitpid(pid, &status, 0) == pid);
@@ -898,5 +746,7 @@ main(void)
 	test_client_alive();
 	test_forced_and_user();
 	test_env_cap();
+	key_free(host.key);
+	key_free(host.pub);
 	return TEST_DONE();
 }
