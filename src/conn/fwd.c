@@ -273,23 +273,23 @@ split_hostport(const char *ent, char *host, size_t hlen, int *portp)
 		const char *e = strchr(ent, ']');
 
 		if (e == NULL || e[1] != ':')
-			return -1;
+			return ERR_INVALID_FORMAT;
 		h = ent + 1;
 		len = (size_t)(e - h);
 		colon = e + 1;
 	} else {
 		if ((colon = strrchr(ent, ':')) == NULL)
-			return -1;
+			return ERR_INVALID_FORMAT;
 		len = (size_t)(colon - ent);
 	}
 	if (len == 0 || len >= hlen)
-		return -1;
+		return ERR_INVALID_FORMAT;
 	memcpy(host, h, len);
 	host[len] = '\0';
 	if (strcmp(colon + 1, "*") == 0)
 		*portp = -1;
 	else if (parse_port(colon + 1, 0, portp) != 0)
-		return -1;
+		return ERR_INVALID_FORMAT;
 	return 0;
 }
 
@@ -384,7 +384,7 @@ set_nonblock_cloexec(int fd)
 	if ((fl = fcntl(fd, F_GETFL)) == -1 ||
 	    fcntl(fd, F_SETFL, fl | O_NONBLOCK) == -1 ||
 	    fcntl(fd, F_SETFD, FD_CLOEXEC) == -1)
-		return -1;
+		return ERR_SYSTEM;
 	return 0;
 }
 

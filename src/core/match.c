@@ -140,7 +140,7 @@ addr_parse(const char *s, struct net_addr *a)
 		a->af = AF_INET6;
 		return 0;
 	}
-	return -1;
+	return ERR_INVALID_FORMAT;
 }
 
 static int
@@ -408,7 +408,7 @@ nl_add_expanded(struct namelist *nl, const char *entry, const char *all)
 	return found;
 }
 
-/* Expand every entry of spec against all; -1 if one names nothing. */
+/* Expand every entry of spec against all; an error if one names nothing. */
 static int
 expand_spec(struct namelist *nl, const char *spec, const char *all)
 {
@@ -420,7 +420,7 @@ expand_spec(struct namelist *nl, const char *spec, const char *all)
 		if (ent[0] == '\0')
 			continue;
 		if (toolong || nl_add_expanded(nl, ent, all) == 0)
-			return -1;
+			return ERR_INVALID_ARGUMENT;
 	}
 	return 0;
 }

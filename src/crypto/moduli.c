@@ -46,7 +46,7 @@ hex_value(char c)
 	return -1;
 }
 
-/* Split into exactly MODULI_FIELDS fields; -1 for more or fewer. */
+/* Split into exactly MODULI_FIELDS fields; an error for more or fewer. */
 static int
 split_fields(const char *s, size_t len, struct field *f)
 {
@@ -59,7 +59,7 @@ split_fields(const char *s, size_t len, struct field *f)
 		if (i == len)
 			break;
 		if (n == MODULI_FIELDS)
-			return -1;
+			return ERR_INVALID_FORMAT;
 		start = i;
 		while (i < len && !is_blank(s[i]))
 			i++;
@@ -67,7 +67,7 @@ split_fields(const char *s, size_t len, struct field *f)
 		f[n].len = i - start;
 		n++;
 	}
-	return n == MODULI_FIELDS ? 0 : -1;
+	return n == MODULI_FIELDS ? 0 : ERR_INVALID_FORMAT;
 }
 
 /* Digits only, at most 32 bits (leading zeros are fine). */
@@ -79,14 +79,14 @@ parse_u32(const struct field *f, int base, uint32_t *vp)
 	int d;
 
 	if (f->len == 0)
-		return -1;
+		return ERR_INVALID_FORMAT;
 	for (i = 0; i < f->len; i++) {
 		d = hex_value(f->p[i]);
 		if (d < 0 || d >= base)
-			return -1;
+			return ERR_INVALID_FORMAT;
 		v = v * (uint64_t)base + (uint64_t)d;
 		if (v > UINT32_MAX)
-			return -1;
+			return ERR_INVALID_FORMAT;
 	}
 	*vp = (uint32_t)v;
 	return 0;

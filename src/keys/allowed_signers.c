@@ -24,8 +24,8 @@
 
 /*
  * The principals field at line into *fieldp; *restp after it and the
- * whitespace that follows. -1 when nothing ends it or a quote is not
- * closed.
+ * whitespace that follows. ERR_INVALID_FORMAT when nothing ends it or
+ * a quote is not closed.
  */
 static int
 principals_field(const char *line, char **fieldp, const char **restp)
@@ -33,14 +33,14 @@ principals_field(const char *line, char **fieldp, const char **restp)
 	const char *p = line + strcspn(line, FIELD_END "\""), *q;
 
 	if (*p == '\0')
-		return -1;
+		return ERR_INVALID_FORMAT;
 	if (*p != '"') {
 		*fieldp = x_strndup(line, (size_t)(p - line));
 		*restp = p + 1 + strspn(p + 1, FIELD_END);
 		return 0;
 	}
 	if ((q = strchr(p + 1, '"')) == NULL)
-		return -1;
+		return ERR_INVALID_FORMAT;
 	*fieldp = x_asprintf("%.*s%.*s", (int)(p - line), line,
 	    (int)(q - p - 1), p + 1);
 	*restp = q + 1 + strspn(q + 1, FIELD_END);
@@ -400,7 +400,7 @@ allowed_signer_parse_time(const char *s, uint64_t *tp)
 	}
 	if ((len != 8 && len != 12 && len != 14) ||
 	    strspn(s, "0123456789") < len)
-		return -1;
+		return ERR_INVALID_FORMAT;
 	memset(&tm, 0, sizeof(tm));
 	tm.tm_year = digits(s, 4) - 1900;
 	tm.tm_mon = digits(s + 4, 2) - 1;
@@ -414,11 +414,11 @@ allowed_signer_parse_time(const char *s, uint64_t *tp)
 	if (tm.tm_mon < 0 || tm.tm_mon > 11 || tm.tm_mday < 1 ||
 	    tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 ||
 	    tm.tm_sec > 61)
-		return -1;
+		return ERR_INVALID_FORMAT;
 	/* tm_isdst stays 0, as strptime() leaves it for OpenSSH. */
 	t = utc ? timegm(&tm) : mktime(&tm);
 	if (t < 0)
-		return -1;
+		return ERR_INVALID_FORMAT;
 	*tp = (uint64_t)t;
 	return 0;
 }

@@ -70,7 +70,7 @@ int allowed_signer_check(const struct allowed_signer *as,
 /*
  * A time as these files and "-O verify-time=" write it: YYYYMMDD,
  * YYYYMMDDHHMM or YYYYMMDDHHMMSS, local time unless it ends in "Z" or
- * "UTC". -1 when it is not one.
+ * "UTC". ERR_INVALID_FORMAT when it is not one.
  */
 int allowed_signer_parse_time(const char *s, uint64_t *tp);
 /* "2024-01-31T23:59:59" in local time. */

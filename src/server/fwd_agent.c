@@ -105,7 +105,8 @@ accept_cb(struct chan_set *cs, int lfd, short revents, void *arg)
 /*
  * mkdtemp(3) with every one of the name's last FWD_AGENT_RANDOM
  * characters random, as OpenSSH's directories are named (glibc's draws
- * only six): dir ends in that many 'X's, replaced in place.
+ * only six): dir ends in that many 'X's, replaced in place. 0, or
+ * ERR_SYSTEM with errno set.
  */
 static int
 make_private_dir(char *dir)
@@ -119,7 +120,7 @@ make_private_dir(char *dir)
 
 	for (try = 0; try < FWD_AGENT_TRIES; try++) {
 		if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
-			return -1;
+			return ERR_SYSTEM;
 		/* Bytes past a multiple of 62 are skipped: no bias. */
 		for (i = j = 0; i < sizeof(rnd) && j < FWD_AGENT_RANDOM; i++)
 			if (rnd[i] < 248)
@@ -129,10 +130,10 @@ make_private_dir(char *dir)
 		if (mkdir(dir, 0700) == 0)
 			return 0;
 		if (errno != EEXIST)
-			return -1;
+			return ERR_SYSTEM;
 	}
 	errno = EEXIST;
-	return -1;
+	return ERR_SYSTEM;
 }
 
 /* Remove the socket and the directory (fds already closed or not). */

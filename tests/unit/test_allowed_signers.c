@@ -140,7 +140,8 @@ test_times(void)
 	    t == T2030 + 1);
 	CHECK(allowed_signer_parse_time("20300101", &t) == 0 && t != 0);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		CHECK(allowed_signer_parse_time(bad[i], &t) == -1);
+		CHECK(allowed_signer_parse_time(bad[i], &t) ==
+		    ERR_INVALID_FORMAT);
 }
 
 /* Check a line (formatted with key text kt) against a signer. */
