@@ -13,6 +13,7 @@
 
 #include "agent.h"
 #include "agentd.h"
+#include "agentdtest.h"
 #include "cert.h"
 #include "key.h"
 #include "key_int.h"
@@ -24,29 +25,6 @@
 
 static struct key *user_key, *host_a, *host_b, *host_x, *ca;
 static struct sbuf *user_blob;
-
-/* One request; the answer's type, or -1 when the connection closes. */
-static int
-req(struct agentd *a, struct agentd_conn *c, int type, const struct sbuf *body,
-    struct sbuf *reply)
-{
-	struct sbuf *m = sbuf_new(), *out = sbuf_new();
-	uint8_t t;
-	int rt = -1;
-
-	sbuf_put_u8(m, (uint8_t)type);
-	if (body != NULL)
-		sbuf_putb(m, body);
-	if (agentd_request(a, c, sbuf_ptr(m), sbuf_len(m), out) == 0 &&
-	    sbuf_get_u8(out, &t) == 0) {
-		rt = t;
-		if (reply != NULL)
-			sbuf_putb(reply, out);
-	}
-	sbuf_free(m);
-	sbuf_free(out);
-	return rt;
-}
 
 static void
 put_key(struct sbuf *b, const struct key *k)
@@ -109,7 +87,7 @@ add_raw(struct agentd *a, struct agentd_conn *c, const struct sbuf *list,
 		sbuf_put_cstring(b, "restrict-destination-v00@openssh.com");
 		sbuf_put_stringb(b, list);
 	}
-	t = req(a, c, SSH_AGENTC_ADD_ID_CONSTRAINED, b, NULL);
+	t = agentd_req(a, c, SSH_AGENTC_ADD_ID_CONSTRAINED, b, NULL);
 	sbuf_free(b);
 	return t;
 }
@@ -127,7 +105,7 @@ bind_blob(struct agentd *a, struct agentd_conn *c, const struct sbuf *hkblob,
 	sbuf_put_string(b, sid, 32);
 	sbuf_put_stringb(b, sig);
 	sbuf_put_u8(b, (uint8_t)fwd);
-	t = req(a, c, SSH_AGENTC_EXTENSION, b, NULL);
+	t = agentd_req(a, c, SSH_AGENTC_EXTENSION, b, NULL);
 	sbuf_free(b);
 	sbuf_free(sig);
 	return t;
@@ -144,19 +122,6 @@ bind_key(struct agentd *a, struct agentd_conn *c, const struct key *hk,
 	t = bind_blob(a, c, kb, hk, sid, fwd);
 	sbuf_free(kb);
 	return t;
-}
-
-static uint32_t
-list_count(struct agentd *a, struct agentd_conn *c)
-{
-	struct sbuf *r = sbuf_new();
-	uint32_t n = 99;
-
-	if (req(a, c, SSH_AGENTC_REQUEST_IDENTITIES, NULL, r) ==
-	    SSH_AGENT_IDENTITIES_ANSWER)
-		sbuf_get_u32(r, &n);
-	sbuf_free(r);
-	return n;
 }
 
 /* Sign a userauth request (hk NULL: plain publickey) or raw text. */
@@ -184,7 +149,7 @@ sign_ua(struct agentd *a, struct agentd_conn *c, const unsigned char *sid,
 	sbuf_put_stringb(b, user_blob);
 	sbuf_put_stringb(b, d);
 	sbuf_put_u32(b, 0);
-	t = req(a, c, SSH_AGENTC_SIGN_REQUEST, b, NULL);
+	t = agentd_req(a, c, SSH_AGENTC_SIGN_REQUEST, b, NULL);
 	sbuf_free(d);
 	sbuf_free(b);
 	return t;
@@ -272,7 +237,7 @@ test_parse(void)
 	sbuf_put_cstring(l, "c");
 	sbuf_put_u8(l, SSH_AGENT_CONSTRAIN_EXTENSION);
 	sbuf_put_cstring(l, "no-such-constraint@example.com");
-	CHECK(req(a, c, SSH_AGENTC_ADD_ID_CONSTRAINED, l, NULL) ==
+	CHECK(agentd_req(a, c, SSH_AGENTC_ADD_ID_CONSTRAINED, l, NULL) ==
 	    SSH_AGENT_FAILURE);
 	CHECK(agentd_count(a) == 1);
 	sbuf_free(h);
@@ -308,13 +273,13 @@ test_first_hop(void)
 	a = agent_with(l);
 	/* Unbound: the local user lists it but may not have it sign. */
 	c = agentd_conn_new();
-	CHECK(list_count(a, c) == 1);
+	CHECK(agentd_list_count(a, c) == 1);
 	CHECK(sign_ua(a, c, sid, "alice", host_a, NULL) == SSH_AGENT_FAILURE);
 	agentd_conn_free(c);
 	/* Bound to A. */
 	c = agentd_conn_new();
 	CHECK(bind_key(a, c, host_a, sid, 0) == SSH_AGENT_SUCCESS);
-	CHECK(list_count(a, c) == 1);
+	CHECK(agentd_list_count(a, c) == 1);
 	CHECK(sign_ua(a, c, sid, "alice", host_a, NULL) ==
 	    SSH_AGENT_SIGN_RESPONSE);
 	/* Plain publickey on the first hop: as OpenSSH's agent, allowed. */
@@ -331,14 +296,14 @@ test_first_hop(void)
 	/* Bound to X: hidden, no signature, not removable. */
 	c = agentd_conn_new();
 	CHECK(bind_key(a, c, host_x, sid, 0) == SSH_AGENT_SUCCESS);
-	CHECK(list_count(a, c) == 0);
+	CHECK(agentd_list_count(a, c) == 0);
 	CHECK(sign_ua(a, c, sid, "alice", host_x, NULL) == SSH_AGENT_FAILURE);
-	CHECK(req(a, c, SSH_AGENTC_REMOVE_IDENTITY, NULL, NULL) == -1);
+	CHECK(agentd_req(a, c, SSH_AGENTC_REMOVE_IDENTITY, NULL, NULL) == -1);
 	{
 		struct sbuf *b = sbuf_new();
 
 		sbuf_put_stringb(b, user_blob);
-		CHECK(req(a, c, SSH_AGENTC_REMOVE_IDENTITY, b, NULL) ==
+		CHECK(agentd_req(a, c, SSH_AGENTC_REMOVE_IDENTITY, b, NULL) ==
 		    SSH_AGENT_FAILURE);
 		CHECK(agentd_count(a) == 1);
 		sbuf_free(b);
@@ -356,7 +321,7 @@ test_first_hop(void)
 		    SSH_AGENT_FAILURE);
 		sbuf_free(kb);
 	}
-	CHECK(list_count(a, c) == 0);
+	CHECK(agentd_list_count(a, c) == 0);
 	agentd_conn_free(c);
 	agentd_free(a);
 	sbuf_free(l);
@@ -377,9 +342,9 @@ test_forwarding(void)
 	a = agent_with(l);
 	c = agentd_conn_new();
 	CHECK(bind_key(a, c, host_a, s1, 1) == SSH_AGENT_SUCCESS);
-	CHECK(list_count(a, c) == 0);
+	CHECK(agentd_list_count(a, c) == 0);
 	CHECK(bind_key(a, c, host_b, s2, 0) == SSH_AGENT_SUCCESS);
-	CHECK(list_count(a, c) == 0);
+	CHECK(agentd_list_count(a, c) == 0);
 	CHECK(sign_ua(a, c, s2, "u", host_b, NULL) == SSH_AGENT_FAILURE);
 	agentd_conn_free(c);
 	agentd_free(a);
@@ -388,10 +353,10 @@ test_forwarding(void)
 	a = agent_with(l);
 	c = agentd_conn_new();
 	CHECK(bind_key(a, c, host_a, s1, 1) == SSH_AGENT_SUCCESS);
-	CHECK(list_count(a, c) == 1);
+	CHECK(agentd_list_count(a, c) == 1);
 	CHECK(sign_ua(a, c, s1, "u", host_a, NULL) == SSH_AGENT_FAILURE);
 	CHECK(bind_key(a, c, host_b, s2, 0) == SSH_AGENT_SUCCESS);
-	CHECK(list_count(a, c) == 1);
+	CHECK(agentd_list_count(a, c) == 1);
 	CHECK(sign_ua(a, c, s2, "u", host_b, NULL) == SSH_AGENT_SIGN_RESPONSE);
 	/* Past the first hop the host key must be in the request. */
 	CHECK(sign_ua(a, c, s2, "u", NULL, NULL) == SSH_AGENT_FAILURE);
@@ -401,7 +366,7 @@ test_forwarding(void)
 	c = agentd_conn_new();
 	CHECK(bind_key(a, c, host_x, s1, 1) == SSH_AGENT_SUCCESS);
 	CHECK(bind_key(a, c, host_b, s2, 0) == SSH_AGENT_SUCCESS);
-	CHECK(list_count(a, c) == 0);
+	CHECK(agentd_list_count(a, c) == 0);
 	CHECK(sign_ua(a, c, s2, "u", host_b, NULL) == SSH_AGENT_FAILURE);
 	agentd_conn_free(c);
 	c = agentd_conn_new();
@@ -443,16 +408,16 @@ test_ca(void)
 	a = agent_with(l);
 	c = agentd_conn_new();
 	CHECK(bind_blob(a, c, good, host_a, sid, 0) == SSH_AGENT_SUCCESS);
-	CHECK(list_count(a, c) == 1);
+	CHECK(agentd_list_count(a, c) == 1);
 	agentd_conn_free(c);
 	c = agentd_conn_new();
 	CHECK(bind_blob(a, c, wrong, host_a, sid, 0) == SSH_AGENT_SUCCESS);
-	CHECK(list_count(a, c) == 0);
+	CHECK(agentd_list_count(a, c) == 0);
 	agentd_conn_free(c);
 	/* The plain host key is no match for a CA entry. */
 	c = agentd_conn_new();
 	CHECK(bind_key(a, c, host_a, sid, 0) == SSH_AGENT_SUCCESS);
-	CHECK(list_count(a, c) == 0);
+	CHECK(agentd_list_count(a, c) == 0);
 	agentd_conn_free(c);
 	agentd_free(a);
 	sbuf_free(l);

@@ -13,6 +13,7 @@
 
 #include "agent.h"
 #include "agentd.h"
+#include "agentdtest.h"
 #include "cert.h"
 #include "key.h"
 #include "key_int.h"
@@ -35,31 +36,6 @@ fake_confirm(void *arg, const char *prompt)
 	confirm_asked++;
 	snprintf(last_prompt, sizeof(last_prompt), "%s", prompt);
 	return confirm_answer;
-}
-
-/* Send one request (type, body) and return the answer's type (-1: the
- * handler returned an error, i.e. close). *replyp, when not NULL, gets
- * the answer after its type byte. */
-static int
-req(struct agentd *a, struct agentd_conn *c, int type, const struct sbuf *body,
-    struct sbuf *reply)
-{
-	struct sbuf *m = sbuf_new(), *out = sbuf_new();
-	uint8_t t;
-	int rt = -1;
-
-	sbuf_put_u8(m, (uint8_t)type);
-	if (body != NULL)
-		sbuf_putb(m, body);
-	if (agentd_request(a, c, sbuf_ptr(m), sbuf_len(m), out) == 0 &&
-	    sbuf_get_u8(out, &t) == 0) {
-		rt = t;
-		if (reply != NULL)
-			sbuf_putb(reply, out);
-	}
-	sbuf_free(m);
-	sbuf_free(out);
-	return rt;
 }
 
 /* The private fields of k as a certificate's ADD carries them. */
@@ -106,24 +82,11 @@ add(struct agentd *a, struct agentd_conn *c, const struct key *k,
     const struct sbuf *constraints)
 {
 	struct sbuf *b = add_body(k, cert, comment, constraints);
-	int t = req(a, c, constraints != NULL ? SSH_AGENTC_ADD_ID_CONSTRAINED :
+	int t = agentd_req(a, c, constraints != NULL ? SSH_AGENTC_ADD_ID_CONSTRAINED :
 	    SSH_AGENTC_ADD_IDENTITY, b, NULL);
 
 	sbuf_free(b);
 	return t;
-}
-
-static uint32_t
-list_count(struct agentd *a, struct agentd_conn *c)
-{
-	struct sbuf *r = sbuf_new();
-	uint32_t n = 99;
-
-	if (req(a, c, SSH_AGENTC_REQUEST_IDENTITIES, NULL, r) ==
-	    SSH_AGENT_IDENTITIES_ANSWER)
-		sbuf_get_u32(r, &n);
-	sbuf_free(r);
-	return n;
 }
 
 static struct sbuf *
@@ -151,7 +114,7 @@ sign(struct agentd *a, struct agentd_conn *c, const struct sbuf *blob,
 
 	if (algp != NULL)
 		*algp = NULL;
-	t = req(a, c, SSH_AGENTC_SIGN_REQUEST, b, r);
+	t = agentd_req(a, c, SSH_AGENTC_SIGN_REQUEST, b, r);
 	if (t == SSH_AGENT_SIGN_RESPONSE) {
 		CHECK(sbuf_get_string_direct(r, &sig, &siglen) == 0);
 		CHECK_OK(key_verify(k, sig, siglen,
@@ -193,7 +156,7 @@ test_keys_and_certs(void)
 	size_t i;
 
 	agentd_new(&cfg, &a);
-	CHECK(list_count(a, c) == 0);
+	CHECK(agentd_list_count(a, c) == 0);
 	CHECK_OK(key_generate(KEY_ED25519, 0, &ca));
 	for (i = 0; i < 5; i++) {
 		CHECK_OK(key_generate(types[i].t, types[i].bits, &keys[i]));
@@ -204,7 +167,7 @@ test_keys_and_certs(void)
 		CHECK(add(a, c, keys[i], certs[i], "cert", NULL) ==
 		    SSH_AGENT_SUCCESS);
 	}
-	CHECK(list_count(a, c) == 10);
+	CHECK(agentd_list_count(a, c) == 10);
 	for (i = 0; i < 5; i++) {
 		blob = blob_of(keys[i], NULL);
 		CHECK(sign(a, c, blob, keys[i], 0, NULL) ==
@@ -229,25 +192,25 @@ test_keys_and_certs(void)
 	x_free(alg);
 	/* Re-adding replaces: still 10; removing: 9, again refused. */
 	CHECK(add(a, c, keys[4], NULL, "renamed", NULL) == SSH_AGENT_SUCCESS);
-	CHECK(list_count(a, c) == 10);
+	CHECK(agentd_list_count(a, c) == 10);
 	sbuf_free(blob);
 	blob = sbuf_new();
 	{
 		struct sbuf *kb = blob_of(keys[0], NULL);
 
 		sbuf_put_stringb(blob, kb);
-		CHECK(req(a, c, SSH_AGENTC_REMOVE_IDENTITY, blob, NULL) ==
+		CHECK(agentd_req(a, c, SSH_AGENTC_REMOVE_IDENTITY, blob, NULL) ==
 		    SSH_AGENT_SUCCESS);
-		CHECK(req(a, c, SSH_AGENTC_REMOVE_IDENTITY, blob, NULL) ==
+		CHECK(agentd_req(a, c, SSH_AGENTC_REMOVE_IDENTITY, blob, NULL) ==
 		    SSH_AGENT_FAILURE);
 		CHECK(sign(a, c, kb, keys[0], 0, NULL) == SSH_AGENT_FAILURE);
 		sbuf_free(kb);
 	}
 	sbuf_free(blob);
 	CHECK(agentd_count(a) <= 9);
-	CHECK(req(a, c, SSH_AGENTC_REMOVE_ALL_IDENTITIES, NULL, NULL) ==
+	CHECK(agentd_req(a, c, SSH_AGENTC_REMOVE_ALL_IDENTITIES, NULL, NULL) ==
 	    SSH_AGENT_SUCCESS);
-	CHECK(list_count(a, c) == 0);
+	CHECK(agentd_list_count(a, c) == 0);
 	/* A certificate whose key is not the private key sent. */
 	CHECK(add(a, c, keys[1], certs[2], "wrong", NULL) == SSH_AGENT_FAILURE);
 	CHECK(agentd_count(a) == 0);
@@ -278,9 +241,9 @@ test_constraints(void)
 	CHECK(add(a, c, k, NULL, "short", cons) == SSH_AGENT_SUCCESS);
 	CHECK(agentd_expire(a) == 5);
 	fake_time += 4;
-	CHECK(list_count(a, c) == 1);
+	CHECK(agentd_list_count(a, c) == 1);
 	fake_time += 2;
-	CHECK(list_count(a, c) == 0);
+	CHECK(agentd_list_count(a, c) == 0);
 	CHECK(agentd_expire(a) == -1);
 	/* Confirm: denied, then allowed; the prompt names the key. */
 	sbuf_reset(cons);
@@ -326,7 +289,7 @@ test_constraints(void)
 	agentd_new(&cfg, &a);
 	CHECK(add(a, c, k, NULL, "default", NULL) == SSH_AGENT_SUCCESS);
 	fake_time += 3;
-	CHECK(list_count(a, c) == 0);
+	CHECK(agentd_list_count(a, c) == 0);
 	agentd_free(a);
 	key_free(k);
 	sbuf_free(blob);
@@ -341,7 +304,7 @@ lock(struct agentd *a, struct agentd_conn *c, int type, const char *pw)
 	int t;
 
 	sbuf_put_cstring(b, pw);
-	t = req(a, c, type, b, NULL);
+	t = agentd_req(a, c, type, b, NULL);
 	sbuf_free(b);
 	return t;
 }
@@ -362,16 +325,16 @@ test_lock(void)
 	CHECK(lock(a, c, SSH_AGENTC_UNLOCK, "pw") == SSH_AGENT_FAILURE);
 	CHECK(lock(a, c, SSH_AGENTC_LOCK, "pw") == SSH_AGENT_SUCCESS);
 	CHECK(lock(a, c, SSH_AGENTC_LOCK, "pw") == SSH_AGENT_FAILURE);
-	CHECK(list_count(a, c) == 0);
+	CHECK(agentd_list_count(a, c) == 0);
 	CHECK(sign(a, c, blob, k, 0, NULL) == SSH_AGENT_FAILURE);
 	last_delay = 0;
 	CHECK(lock(a, c, SSH_AGENTC_UNLOCK, "wrong") == SSH_AGENT_FAILURE);
 	CHECK(last_delay == 100000);
 	CHECK(lock(a, c, SSH_AGENTC_UNLOCK, "pwx") == SSH_AGENT_FAILURE);
 	CHECK(last_delay == 200000);
-	CHECK(list_count(a, c) == 0);
+	CHECK(agentd_list_count(a, c) == 0);
 	CHECK(lock(a, c, SSH_AGENTC_UNLOCK, "pw") == SSH_AGENT_SUCCESS);
-	CHECK(list_count(a, c) == 1);
+	CHECK(agentd_list_count(a, c) == 1);
 	CHECK(sign(a, c, blob, k, 0, NULL) == SSH_AGENT_SIGN_RESPONSE);
 	/* The failure count starts again after a good unlock. */
 	CHECK(lock(a, c, SSH_AGENTC_LOCK, "pw2") == SSH_AGENT_SUCCESS);
@@ -398,7 +361,7 @@ bind_req(struct agentd *a, struct agentd_conn *c, const struct key *hk,
 	sbuf_put_string(b, sid, sidlen);
 	sbuf_put_stringb(b, sig);
 	sbuf_put_u8(b, (uint8_t)fwd);
-	t = req(a, c, SSH_AGENTC_EXTENSION, b, NULL);
+	t = agentd_req(a, c, SSH_AGENTC_EXTENSION, b, NULL);
 	sbuf_free(b);
 	sbuf_free(kb);
 	sbuf_free(sig);
@@ -434,14 +397,14 @@ test_session_bind(void)
 	CHECK(bind_req(a, c, hk, hk, sid2, 16, 1) == SSH_AGENT_FAILURE);
 	/* Other extensions and messages. */
 	sbuf_put_cstring(b, "query");
-	CHECK(req(a, c, SSH_AGENTC_EXTENSION, b, NULL) == SSH_AGENT_FAILURE);
-	CHECK(req(a, c, SSH_AGENTC_ADD_SMARTCARD_KEY, b, NULL) ==
+	CHECK(agentd_req(a, c, SSH_AGENTC_EXTENSION, b, NULL) == SSH_AGENT_FAILURE);
+	CHECK(agentd_req(a, c, SSH_AGENTC_ADD_SMARTCARD_KEY, b, NULL) ==
 	    SSH_AGENT_FAILURE);
-	CHECK(req(a, c, SSH_AGENTC_REMOVE_SMARTCARD_KEY, b, NULL) ==
+	CHECK(agentd_req(a, c, SSH_AGENTC_REMOVE_SMARTCARD_KEY, b, NULL) ==
 	    SSH_AGENT_FAILURE);
-	CHECK(req(a, c, 200, NULL, NULL) == SSH_AGENT_FAILURE);
+	CHECK(agentd_req(a, c, 200, NULL, NULL) == SSH_AGENT_FAILURE);
 	/* Trailing bytes after a list request: malformed. */
-	CHECK(req(a, c, SSH_AGENTC_REQUEST_IDENTITIES, b, NULL) == -1);
+	CHECK(agentd_req(a, c, SSH_AGENTC_REQUEST_IDENTITIES, b, NULL) == -1);
 	key_free(hk);
 	key_free(other);
 	sbuf_free(b);
@@ -460,11 +423,11 @@ cut_everywhere(struct agentd *a, int type, const struct sbuf *body)
 	for (i = 0; i < sbuf_len(body); i++) {
 		sbuf_reset(part);
 		sbuf_put(part, sbuf_ptr(body), i);
-		if (req(a, c, type, part, NULL) != -1)
+		if (agentd_req(a, c, type, part, NULL) != -1)
 			bad++;
 	}
 	CHECK(bad == 0);
-	CHECK(req(a, c, type, body, NULL) != -1);
+	CHECK(agentd_req(a, c, type, body, NULL) != -1);
 	sbuf_free(part);
 	agentd_conn_free(c);
 }

@@ -14,56 +14,34 @@
 #include "client.h"
 #include "log.h"
 #include "mem.h"
+#include "conftest.h"
 #include "testlib.h"
 
-static char dir[64];
-
+/* The value of one -G line, or NULL (caller frees). */
 static char *
-write_file(const char *name, const char *text)
+dump_value(const struct client_opts *o, const char *kw)
 {
-	char *path = x_asprintf("%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
+	char *buf = NULL, *ret;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
 
-	if (f == NULL) {
-		perror(path);
-		exit(1);
-	}
-	fputs(text, f);
+	readconf_dump(o, f);
 	fclose(f);
-	chmod(path, 0600);
-	return path;
+	ret = conftest_line(buf, kw, 1);
+	free(buf);
+	return ret;
 }
 
 static struct client_opts *
 load(const char *host, const char *text, int *rp)
 {
 	struct client_opts *o = client_opts_new();
-	char *path = write_file("config", text);
+	char *path = conftest_write("config", text, 0600);
 
 	o->host_arg = x_strdup(host);
 	*rp = readconf_load(o, path, 1);
 	x_free(path);
 	return o;
-}
-
-/* The value of one -G line, or NULL (caller frees). */
-static char *
-dump_value(const struct client_opts *o, const char *kw)
-{
-	char *buf = NULL, *line, *save = NULL, *ret = NULL;
-	size_t len = 0, n = strlen(kw);
-	FILE *f = open_memstream(&buf, &len);
-
-	readconf_dump(o, f);
-	fclose(f);
-	for (line = strtok_r(buf, "\n", &save); line != NULL;
-	    line = strtok_r(NULL, "\n", &save))
-		if (strncmp(line, kw, n) == 0 && line[n] == ' ') {
-			ret = x_strdup(line + n + 1);
-			break;
-		}
-	free(buf);
-	return ret;
 }
 
 static void
@@ -146,10 +124,10 @@ static void
 test_cmdline_first(void)
 {
 	struct client_opts *o = client_opts_new();
-	char *path = write_file("config",
+	char *path = conftest_write("config",
 	    "User fromfile\nPort 2222\nCiphers aes128-ctr\n"
 	    "UserKnownHostsFile /a /b\nUserKnownHostsFile /c\n"
-	    "SendEnv LANG LC_*\nSendEnv -LANG\n");
+	    "SendEnv LANG LC_*\nSendEnv -LANG\n", 0600);
 
 	o->host_arg = x_strdup("h");
 	CHECK_OK(readconf_parse_line(o, "User=fromcmd", "command-line", 0));
@@ -204,13 +182,13 @@ test_include_and_errors(void)
 	char *inc, *cfg, *dump;
 	int r;
 
-	inc = write_file("inc1.conf", "Host incl\n  Port 4444\n"
-	    "Host *\n  User included\n");
+	inc = conftest_write("inc1.conf", "Host incl\n  Port 4444\n"
+	    "Host *\n  User included\n", 0600);
 	x_free(inc);
-	inc = write_file("inc2.conf", "GSSAPIAuthentication yes\n");
+	inc = conftest_write("inc2.conf", "GSSAPIAuthentication yes\n", 0600);
 	x_free(inc);
 	cfg = x_asprintf("Include %s/inc*.conf\nHost other\n  User no\n"
-	    "Host incl\n  ForwardX11 no\n", dir);
+	    "Host incl\n  ForwardX11 no\n", conftest_dir);
 	o = load("incl", cfg, &r);
 	x_free(cfg);
 	CHECK_OK(r);
@@ -393,8 +371,8 @@ test_ignore_unknown(void)
 	    ERR_CONFIG);
 	client_opts_free(o);
 	/* An included file is read with the same rules. */
-	x_free(write_file("inc_unknown.conf", "NoSuchThing 1\n"));
-	v = x_asprintf("Include %s/inc_unknown.conf\n", dir);
+	x_free(conftest_write("inc_unknown.conf", "NoSuchThing 1\n", 0600));
+	v = x_asprintf("Include %s/inc_unknown.conf\n", conftest_dir);
 	o = load("h", v, &r);
 	CHECK_ERR(r, ERR_CONFIG);
 	client_opts_free(o);
@@ -536,11 +514,11 @@ test_canonical(void)
 	char *path, *host, *v;
 	int r;
 
-	path = write_file("canon.conf", "CanonicalizeHostname yes\n"
+	path = conftest_write("canon.conf", "CanonicalizeHostname yes\n"
 	    "IdentityFile ~/.ssh/k1\nSendEnv A B\nLocalForward 1 h:2\n"
 	    "Host 127.0.0.1\n  Port 2345\n  SendEnv C\n"
 	    "Match canonical\n  User canon\n"
-	    "Match !canonical\n  ServerAliveInterval 7\n");
+	    "Match !canonical\n  ServerAliveInterval 7\n", 0600);
 	o = client_opts_new();
 	o->host_arg = x_strdup("127.1");
 	CHECK_OK(readconf_load(o, path, 1));
@@ -594,11 +572,8 @@ int
 main(void)
 {
 	log_init("test_readconf", LOG_LEVEL_QUIET, 0, 1);
-	snprintf(dir, sizeof(dir), "/tmp/moat-readconf-XXXXXX");
-	if (mkdtemp(dir) == NULL) {
-		perror("mkdtemp");
+	if (conftest_mkdir("readconf") != 0)
 		return 1;
-	}
 	test_host_blocks();
 	test_match();
 	test_cmdline_first();
@@ -611,12 +586,6 @@ main(void)
 	test_session_keywords();
 	test_more_tokens();
 	test_canonical();
-	{
-		char *cmd = x_asprintf("rm -rf %s", dir);
-
-		if (system(cmd) != 0)
-			fprintf(stderr, "could not remove %s\n", dir);
-		x_free(cmd);
-	}
+	conftest_rmdir();
 	return TEST_DONE();
 }

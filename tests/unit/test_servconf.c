@@ -22,30 +22,14 @@
 #include "kexalg.h"
 #include "mac.h"
 #include "match.h"
+#include "conftest.h"
 #include "testlib.h"
-
-static char dir[64];
-
-static char *
-write_file(const char *name, const char *text)
-{
-	char *path = x_asprintf("%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-
-	if (f == NULL) {
-		perror(path);
-		exit(1);
-	}
-	fputs(text, f);
-	fclose(f);
-	return path;
-}
 
 /* Load text as a config; returns the load result, *scp finished. */
 static int
 load_text(const char *text, struct servconf **scp)
 {
-	char *path = write_file("sshd_config", text);
+	char *path = conftest_write("sshd_config", text, 0);
 	struct servconf *sc = servconf_new();
 	int r = servconf_load(sc, path);
 
@@ -310,14 +294,15 @@ test_include(void)
 	struct servconf *sc;
 	char *p, *sub, *text;
 
-	sub = x_asprintf("%s/conf.d", dir);
+	sub = x_asprintf("%s/conf.d", conftest_dir);
 	CHECK(mkdir(sub, 0700) == 0);
-	p = write_file("conf.d/20-b.conf", "MaxSessions 20\nPort 2020\n");
+	p = conftest_write("conf.d/20-b.conf", "MaxSessions 20\nPort 2020\n",
+	    0);
 	x_free(p);
-	p = write_file("conf.d/10-a.conf", "MaxSessions 10\nPort 1010\n"
-	    "Match User inc\n  MaxAuthTries 1\n");
+	p = conftest_write("conf.d/10-a.conf", "MaxSessions 10\nPort 1010\n"
+	    "Match User inc\n  MaxAuthTries 1\n", 0);
 	x_free(p);
-	p = write_file("conf.d/skip.txt", "MaxSessions 99\n");
+	p = conftest_write("conf.d/skip.txt", "MaxSessions 99\n", 0);
 	x_free(p);
 	text = x_asprintf("Include %s/*.conf\nMaxSessions 5\n"
 	    "PasswordAuthentication no\n", sub);
@@ -470,7 +455,7 @@ test_algorithms(void)
 static int
 load_logs(const char *text, int want_r, const char *want)
 {
-	char *lp = x_asprintf("%s/log", dir), buf[4096];
+	char *lp = x_asprintf("%s/log", conftest_dir), buf[4096];
 	struct servconf *sc;
 	FILE *f;
 	size_t n = 0;
@@ -700,14 +685,9 @@ test_user_environment(void)
 int
 main(void)
 {
-	char *p;
-
 	log_init("test_servconf", LOG_LEVEL_QUIET, LOG_AUTH, 1);
-	snprintf(dir, sizeof(dir), "/tmp/moat-servconf-XXXXXX");
-	if (mkdtemp(dir) == NULL) {
-		perror("mkdtemp");
+	if (conftest_mkdir("servconf") != 0)
 		return 1;
-	}
 	test_defaults();
 	test_values();
 	test_errors();
@@ -719,8 +699,6 @@ main(void)
 	test_deprecated();
 	test_streamlocal();
 	test_user_environment();
-	unlink(p = x_asprintf("%s/sshd_config", dir));
-	x_free(p);
-	rmdir(dir);
+	conftest_rmdir();
 	return TEST_DONE();
 }

@@ -17,6 +17,7 @@
 #include "log.h"
 #include "mem.h"
 #include "servconf.h"
+#include "conftest.h"
 #include "testlib.h"
 
 static char logpath[64];
@@ -58,28 +59,6 @@ log_has(const char *want)
 		return 0;
 	}
 	return 1;
-}
-
-/* The dump's line for keyword kw (caller frees), or NULL. */
-static char *
-dump_line(const struct servconf *sc, const char *kw)
-{
-	char *buf = NULL, *p, *end, *out = NULL;
-	size_t len = 0, n = strlen(kw);
-	FILE *f = open_memstream(&buf, &len);
-
-	servconf_dump(sc, f);
-	fclose(f);
-	for (p = buf; p != NULL && *p != '\0'; p = end ? end + 1 : NULL) {
-		end = strchr(p, '\n');
-		if (strncmp(p, kw, n) == 0 && p[n] == ' ') {
-			out = end ? x_strndup(p, (size_t)(end - p)) :
-			    x_strdup(p);
-			break;
-		}
-	}
-	free(buf);
-	return out;
 }
 
 struct row {
@@ -224,6 +203,21 @@ test_good(void)
 		CHECK(log_has(good[i].log));
 		servconf_free(sc);
 	}
+}
+
+/* The dump's line for keyword kw (caller frees), or NULL. */
+static char *
+dump_line(const struct servconf *sc, const char *kw)
+{
+	char *buf = NULL, *out;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	servconf_dump(sc, f);
+	fclose(f);
+	out = conftest_line(buf, kw, 0);
+	free(buf);
+	return out;
 }
 
 /* The row's sshd -T line, looked up by its first word. */

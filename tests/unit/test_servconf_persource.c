@@ -14,6 +14,7 @@
 #include "log.h"
 #include "mem.h"
 #include "servconf.h"
+#include "conftest.h"
 #include "testlib.h"
 
 #define DEFAULT_PENALTIES "persourcepenalties crash:90.000000 " \
@@ -44,20 +45,13 @@ parse(const char *text, struct servconf **scp)
 static char *
 dump_line(const struct servconf *sc, const char *kw)
 {
-	char *buf = NULL, *p, *end, *out = NULL;
-	size_t len = 0, n = strlen(kw);
+	char *buf = NULL, *out;
+	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	servconf_dump(sc, f);
 	fclose(f);
-	for (p = buf; p != NULL && *p != '\0'; p = end ? end + 1 : NULL) {
-		end = strchr(p, '\n');
-		if (strncmp(p, kw, n) == 0 && p[n] == ' ') {
-			out = end ? x_strndup(p, (size_t)(end - p)) :
-			    x_strdup(p);
-			break;
-		}
-	}
+	out = conftest_line(buf, kw, 0);
 	free(buf);
 	return out;
 }
