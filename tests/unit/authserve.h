@@ -21,53 +21,19 @@
 #include <unistd.h>
 
 #include "auth.h"
+#include "authclient.h"
 #include "authority.h"
 #include "log.h"
 #include "mem.h"
 #include "testlib.h"
 #include "trpair.h"
 
-static char tmp[256], logpath[300];
+static char tmp[256];
 static struct trp_host host;
 static struct key *ukey, *ukey2;
 static const char *user;
 
-/* Whether the log holds s. */
-static inline int
-logged(const char *s)
-{
-	static char buf[262144];
-	size_t n;
-	FILE *f = fopen(logpath, "r");
-
-	if (f == NULL)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	if (strstr(buf, s) != NULL)
-		return 1;
-	fprintf(stderr, "log lacks \"%s\":\n%s", s, buf);
-	return 0;
-}
-
 /* --- the client side --- */
-
-static inline int
-c_expect(struct transport *t, uint8_t want, struct sbuf **pp)
-{
-	uint8_t type;
-	int r;
-
-	if ((r = tr_wait_message(t, &type, pp, 10000)) != 0)
-		return r;
-	if (type != want) {
-		fprintf(stderr, "client: got message %u, wanted %u\n", type,
-		    want);
-		return ERR_PROTOCOL;
-	}
-	return 0;
-}
 
 static inline struct sbuf *
 c_start(struct transport *t, const char *method)
