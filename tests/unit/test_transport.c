@@ -53,6 +53,24 @@ verify_cb(void *arg, const struct key *k)
 	return ERR_HOSTKEY_MISMATCH;
 }
 
+/*
+ * A server's settings with the test's three host keys, curve25519 and
+ * aes128-ctr, host key algorithm hk and MAC mac.
+ */
+static void
+server_config(struct tr_config *sc, const char *hk, const char *mac)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->server = 1;
+	sc->kex_algs = "curve25519-sha256";
+	sc->hostkey_algs = hk;
+	sc->ciphers = "aes128-ctr";
+	sc->macs = mac;
+	sc->hostkeys = hostpub;
+	sc->nhostkeys = 3;
+	sc->hostkey_sign = sign_cb;
+}
+
 static int
 pair_open(struct trl_pair *p, const char *kex, const char *hk,
     const char *cipher, const char *mac, uint64_t rekey_bytes)
@@ -200,16 +218,8 @@ test_no_common_algorithm(void)
 	struct sbuf *m;
 	int r;
 
-	memset(&sc, 0, sizeof(sc));
 	CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, p.fd) == 0);
-	sc.server = 1;
-	sc.kex_algs = "curve25519-sha256";
-	sc.hostkey_algs = "ssh-ed25519";
-	sc.ciphers = "aes128-ctr";
-	sc.macs = "hmac-sha1";
-	sc.hostkeys = hostpub;
-	sc.nhostkeys = 3;
-	sc.hostkey_sign = sign_cb;
+	server_config(&sc, "ssh-ed25519", "hmac-sha1");
 	cc = sc;
 	cc.server = 0;
 	cc.ciphers = "aes256-ctr";
@@ -255,16 +265,8 @@ test_hostkey_seen(void)
 	CHECK_OK(key_to_blob(hostpub[2], want));
 	for (refuse = 0; refuse <= 1; refuse++) {
 		seen_answer = refuse ? ERR_PERMISSION_DENIED : 0;
-		memset(&sc, 0, sizeof(sc));
 		CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, p.fd) == 0);
-		sc.server = 1;
-		sc.kex_algs = "curve25519-sha256";
-		sc.hostkey_algs = "rsa-sha2-512";
-		sc.ciphers = "aes128-ctr";
-		sc.macs = "hmac-sha2-256";
-		sc.hostkeys = hostpub;
-		sc.nhostkeys = 3;
-		sc.hostkey_sign = sign_cb;
+		server_config(&sc, "rsa-sha2-512", "hmac-sha2-256");
 		cc = sc;
 		cc.server = 0;
 		cc.hostkey_verify = verify_cb;
@@ -312,16 +314,8 @@ test_bad_input(void)
 		struct sbuf *m;
 		int fd[2], r;
 
-		memset(&sc, 0, sizeof(sc));
 		CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, fd) == 0);
-		sc.server = 1;
-		sc.kex_algs = "curve25519-sha256";
-		sc.hostkey_algs = "ssh-ed25519";
-		sc.ciphers = "aes128-ctr";
-		sc.macs = "hmac-sha1";
-		sc.hostkeys = hostpub;
-		sc.nhostkeys = 3;
-		sc.hostkey_sign = sign_cb;
+		server_config(&sc, "ssh-ed25519", "hmac-sha1");
 		s = tr_new(fd[0], fd[0], &sc);
 		CHECK(write(fd[1], cases[i], lens[i]) == (ssize_t)lens[i]);
 		shutdown(fd[1], SHUT_WR);
@@ -387,17 +381,9 @@ lone_server(int fd[2])
 {
 	struct tr_config sc;
 
-	memset(&sc, 0, sizeof(sc));
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, fd) != 0)
 		return NULL;
-	sc.server = 1;
-	sc.kex_algs = "curve25519-sha256";
-	sc.hostkey_algs = "ssh-ed25519";
-	sc.ciphers = "aes128-ctr";
-	sc.macs = "hmac-sha1";
-	sc.hostkeys = hostpub;
-	sc.nhostkeys = 3;
-	sc.hostkey_sign = sign_cb;
+	server_config(&sc, "ssh-ed25519", "hmac-sha1");
 	return tr_new(fd[0], fd[0], &sc);
 }
 
