@@ -17,7 +17,7 @@
 #include "log.h"
 #include "mem.h"
 #include "servconf.h"
-#include "conftest.h"
+#include "servconftest.h"
 #include "testlib.h"
 
 static char logpath[64];
@@ -203,21 +203,6 @@ test_good(void)
 		CHECK(log_has(good[i].log));
 		servconf_free(sc);
 	}
-}
-
-/* The dump's line for keyword kw (caller frees), or NULL. */
-static char *
-dump_line(const struct servconf *sc, const char *kw)
-{
-	char *buf = NULL, *out;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	servconf_dump(sc, f);
-	fclose(f);
-	out = conftest_line(buf, kw, 0);
-	free(buf);
-	return out;
 }
 
 /* The row's sshd -T line, looked up by its first word. */

@@ -14,7 +14,7 @@
 #include "log.h"
 #include "mem.h"
 #include "servconf.h"
-#include "conftest.h"
+#include "servconftest.h"
 #include "testlib.h"
 
 #define DEFAULT_PENALTIES "persourcepenalties crash:90.000000 " \
@@ -39,21 +39,6 @@ parse(const char *text, struct servconf **scp)
 		r = -1;
 	*scp = sc;
 	return r;
-}
-
-/* The dump's line for keyword kw (caller frees), or NULL. */
-static char *
-dump_line(const struct servconf *sc, const char *kw)
-{
-	char *buf = NULL, *out;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	servconf_dump(sc, f);
-	fclose(f);
-	out = conftest_line(buf, kw, 0);
-	free(buf);
-	return out;
 }
 
 /* text parses, and the dump's line for its keyword is want. */
