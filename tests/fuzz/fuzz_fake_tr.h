@@ -30,7 +30,9 @@
  * timeouts and deadlines; its input fd is an eventfd that always polls
  * readable. The session id is a fixed 32 bytes, so seeds can carry
  * signatures that verify (see mkseeds.c); the host keys are the ones the
- * target gives (fz_tr_add_hostkey), for hostkeys-00 and its proofs.
+ * target gives (fz_tr_add_hostkey), for hostkeys-00 and its proofs;
+ * the first of them is the key the exchange used (tr_hostkey()), which
+ * publickey-hostbound-v00@openssh.com requests must name.
  */
 #ifndef MOAT_FUZZ_FAKE_TR_H
 #define MOAT_FUZZ_FAKE_TR_H
@@ -196,7 +198,12 @@ int tr_rekey(struct transport *t) { return 0; }
 int tr_is_server(const struct transport *t) { return 1; }
 const char *tr_peer_sig_algs(const struct transport *t) { return NULL; }
 int tr_peer_wants_ext_info(const struct transport *t) { return 1; }
-const struct key *tr_hostkey(const struct transport *t) { return NULL; }
+/* The key of the exchange: the first the target gave, if any. */
+const struct key *
+tr_hostkey(const struct transport *t)
+{
+	return fz_nhk > 0 ? fz_hk_pub[0] : NULL;
+}
 
 /* Host key rotation (hostkeys-00, hostkeys-prove-00): the target's keys. */
 struct key *const *

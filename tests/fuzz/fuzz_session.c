@@ -6,7 +6,9 @@
  * auth-agent-req@openssh.com with the auth-agent@openssh.com channels
  * its socket opens towards the client (the first variant allows agent
  * forwarding; the others refuse it by AllowAgentForwarding, a restrict
- * key or DisableForwarding). The harness is
+ * key or DisableForwarding), and x11-req (the first variant allows X11
+ * forwarding with no xauth program, so an accepted request stops short
+ * of listening; the others refuse it). The harness is
  * fuzz_conn.h: a stand-in transport, no child process (fork fails, so
  * exec, shell and subsystem run their preparation and then fail), no
  * network. The first byte picks one of the configurations below.
@@ -21,7 +23,8 @@ static const struct fz_variant fz_variants[] = {
 	    "Subsystem sftp /usr/lib/openssh/sftp-server",
 	    "Subsystem isftp internal-sftp", "PermitUserEnvironment yes",
 	    "MaxSessions 4", "AllowTcpForwarding yes",
-	    "AllowStreamLocalForwarding yes", "PrintLastLog yes", NULL },
+	    "AllowStreamLocalForwarding yes", "PrintLastLog yes",
+	    "X11Forwarding yes", "XAuthLocation /nonexistent/xauth", NULL },
 	    NULL },
 	{ { "ForceCommand /bin/echo forced", "PermitTTY no", "MaxSessions 1",
 	    "AcceptEnv *", "ClientAliveInterval 1", "ClientAliveCountMax 0",

@@ -12,7 +12,9 @@
  * and the PAM conversation (the rest, see the fake PAM below), then the
  * client's messages as records (fuzz_fake_tr.h: a stand-in transport
  * with a fixed session id, so the signed seeds mkseeds.c makes verify
- * and the fuzzer gets past signature checks from them).
+ * and the fuzzer gets past signature checks from them, and with
+ * fuzz_keys.h's host key as the exchange's, so hostbound requests that
+ * name it get as far as their signature).
  *
  * The world the server sees:
  *  - user "fuzzuser" (getpwnam() is answered here) is the user the fuzzer
@@ -431,6 +433,8 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (log_to_file(getenv("FUZZ_LOG") ? "/dev/stderr" : "/dev/null") != 0)
 		log_init("fuzz", LOG_LEVEL_QUIET, 0, 0);
 	fz_world();
+	/* The exchange's host key, for publickey-hostbound-v00. */
+	fz_tr_add_hostkey(fz_key_host);
 	t = fz_tr_new(NULL, 0);		/* its eventfd, before any input */
 	tr_free(t);
 	fz_out = fz_auth_out;

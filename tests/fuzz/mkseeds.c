@@ -207,6 +207,43 @@ pubkey(const char *user, const struct key *k, const char *line,
 	sbuf_free(blob);
 }
 
+/*
+ * publickey-hostbound-v00@openssh.com (OpenSSH's PROTOCOL): a publickey
+ * request that also names the server's host key, after the user's key in
+ * the request and in what is signed. sign 0: a query, no signature.
+ */
+static void
+hostbound(const char *user, const struct key *k, const char *line,
+    const char *hkline, int sign)
+{
+	struct sbuf *blob = blob_of(line), *hk = blob_of(hkline);
+	struct sbuf *d = sbuf_new(), *sig = sbuf_new();
+	const char *method = "publickey-hostbound-v00@openssh.com";
+
+	if (!sign) {
+		m(MSG_USERAUTH_REQUEST, "sssbsSS", user, "ssh-connection",
+		    method, 0, "ssh-ed25519", blob, hk);
+		goto out;
+	}
+	ok(sbuf_put_string(d, session_id, sizeof(session_id)));
+	ok(sbuf_put_u8(d, MSG_USERAUTH_REQUEST));
+	ok(sbuf_put_cstring(d, user));
+	ok(sbuf_put_cstring(d, "ssh-connection"));
+	ok(sbuf_put_cstring(d, method));
+	ok(sbuf_put_u8(d, 1));
+	ok(sbuf_put_cstring(d, "ssh-ed25519"));
+	ok(sbuf_put_stringb(d, blob));
+	ok(sbuf_put_stringb(d, hk));
+	ok(key_sign(k, "ssh-ed25519", sbuf_ptr(d), sbuf_len(d), sig));
+	m(MSG_USERAUTH_REQUEST, "sssbsSSS", user, "ssh-connection", method,
+	    1, "ssh-ed25519", blob, hk, sig);
+ out:
+	sbuf_free(d);
+	sbuf_free(sig);
+	sbuf_free(hk);
+	sbuf_free(blob);
+}
+
 static void
 query(const char *user, const char *line, const char *alg)
 {
@@ -273,6 +310,25 @@ userauth(const char *dir)
 	query(U, fz_pub_user1, "ssh-ed25519");
 	pubkey(U, u1, fz_pub_user1, "ssh-ed25519", "ssh-ed25519");
 	end("synth_pubkey");
+
+	/* Bound to the stand-in transport's host key (fuzz_userauth's). */
+	begin(dir, UA(0, 0));
+	service();
+	hostbound(U, u1, fz_pub_user1, fz_pub_host, 0);
+	hostbound(U, u1, fz_pub_user1, fz_pub_host, 1);
+	end("synth_hostbound");
+
+	/* Bound to another key: the server ends the connection. */
+	begin(dir, UA(0, 0));
+	service();
+	hostbound(U, u1, fz_pub_user1, fz_pub_user2, 1);
+	end("synth_hostbound_wrong_key");
+
+	/* A certificate as the host key: its key is read (not ours). */
+	begin(dir, UA(2, 0));
+	service();
+	hostbound(U, u1, fz_pub_user1, fz_pub_cert1, 1);
+	end("synth_hostbound_certs");
 
 	begin(dir, UA(0, 0));
 	service();
@@ -438,6 +494,39 @@ session(const char *dir)
 	m(MSG_CHANNEL_REQUEST, "usbs", 0, "exec", 1, "echo original");
 	open_session(1, 2097152, 32768);
 	end("synth_forced_maxsessions");
+
+	/*
+	 * x11-req (single, protocol, cookie, screen): words xauth could
+	 * misread, an empty cookie, a screen past 65535, then a good one
+	 * (variant 0 lets it through to the missing xauth) and a second.
+	 */
+	begin(dir, 0);
+	open_session(0, 2097152, 32768);
+	m(MSG_CHANNEL_REQUEST, "usbbssu", 0, "x11-req", 1, 0,
+	    "MIT-MAGIC-COOKIE-1\nadd", "0123456789abcdef", 0);
+	m(MSG_CHANNEL_REQUEST, "usbbssu", 0, "x11-req", 1, 0,
+	    "MIT-MAGIC-COOKIE-1", "", 0);
+	m(MSG_CHANNEL_REQUEST, "usbbssu", 0, "x11-req", 1, 1,
+	    "MIT-MAGIC-COOKIE-1", "0123456789abcdef", 65536);
+	m(MSG_CHANNEL_REQUEST, "usbbssu", 0, "x11-req", 1, 1,
+	    "MIT-MAGIC-COOKIE-1", "0123456789abcdef0123456789abcdef", 2);
+	m(MSG_CHANNEL_REQUEST, "usbbssu", 0, "x11-req", 1, 0,
+	    "MIT-MAGIC-COOKIE-1", "00", 0);
+	m(MSG_CHANNEL_REQUEST, "usbbss", 0, "x11-req", 1, 0, "short", "00");
+	m(MSG_CHANNEL_REQUEST, "usbs", 0, "exec", 1, "xterm");
+	end("synth_x11_req");
+
+	/* Refused by the key's restrict (1) and by DisableForwarding (3). */
+	begin(dir, 1);
+	open_session(0, 2097152, 32768);
+	m(MSG_CHANNEL_REQUEST, "usbbssu", 0, "x11-req", 1, 0,
+	    "MIT-MAGIC-COOKIE-1", "0123456789abcdef", 0);
+	end("synth_x11_req_restrict");
+	begin(dir, 3);
+	open_session(0, 2097152, 32768);
+	m(MSG_CHANNEL_REQUEST, "usbbssu", 0, "x11-req", 1, 0,
+	    "MIT-MAGIC-COOKIE-1", "0123456789abcdef", 0);
+	end("synth_x11_req_disabled");
 
 	/* The server's host keys are host, user2 and hostrsa; user1 not. */
 	begin(dir, 0);
