@@ -45,7 +45,7 @@ check_list() {
 
 # --- sshd_config(5) against src/server/servconf_kw.c ---
 KW=$SRC/src/server/servconf_kw.c
-awk '/^const struct sc_kw sc_keywords/,/^};/' "$KW" |
+awk '/^const struct conf_kw sc_keywords/,/^};/' "$KW" |
     grep -o '{ "[a-z0-9]*", T_[A-Z]*' | sed 's/[{",]//g' >"$T/sc.all"
 awk '$2 != "T_IGNORE" && $2 != "T_DEPRECATED" && $2 != "T_UNSUPP" { print $1 }' "$T/sc.all" |
     sort -u >"$T/sc.acted"
