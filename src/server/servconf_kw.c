@@ -35,6 +35,11 @@
 static const int unsupp_flag = SC_UNSUPP_FLAG;
 static const int unsupp_str = SC_UNSUPP_STR;
 
+/*
+ * sshd -T prints a value's first word in its table (conf_kw_dump_row), as
+ * OpenSSH does: without-password before prohibit-password, yes before
+ * all. Keep that order when adding words.
+ */
 static const struct conf_enum enum_root[] = {
 	{ "yes", PERMIT_ROOT_YES }, { "no", PERMIT_ROOT_NO },
 	{ "without-password", PERMIT_ROOT_NO_PASSWORD },
