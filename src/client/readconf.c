@@ -359,20 +359,20 @@ include_line(struct client_opts *o, const struct conf_at *at, int user_file)
 }
 
 /*
- * A keyword not in the table: one we accept and ignore, one IgnoreUnknown
- * (set by an earlier line) names, or an error. OpenSSH names it in lower
+ * A keyword we accept and ignore (kw, its row), one not in the table that
+ * IgnoreUnknown (set by an earlier line) names, or an error. OpenSSH names it in lower
  * case in both messages and matches the patterns against that.
  */
 static int
-unknown_keyword(const struct client_opts *o, const char *word,
-    const char *src, int line)
+unknown_keyword(const struct client_opts *o, const struct conf_kw *kw,
+    const char *word, const char *src, int line)
 {
 	char *lower = x_strdup(word), *c;
 	int r = 0;
 
 	for (c = lower; *c != '\0'; c++)
 		*c = (char)tolower((unsigned char)*c);
-	if (rc_kw_ignored(lower))
+	if (kw != NULL)		/* a row of ours we do not act on */
 		log_debug("%s line %d: keyword %s not supported, ignored",
 		    src, line, lower);
 	else if (o->ignore_unknown != NULL &&
@@ -394,7 +394,7 @@ parse_line(struct client_opts *o, const char *text, const char *src,
 {
 	struct rc_priv *p = o->priv;
 	char *buf = x_strdup(text);
-	const struct rc_kw *kw;
+	const struct conf_kw *kw;
 	struct conf_line l;
 	struct conf_at at;
 	int r = 0;
@@ -420,8 +420,8 @@ parse_line(struct client_opts *o, const char *text, const char *src,
 			r = switch_line(o, &at);
 		goto out;
 	}
-	if ((kw = rc_kw_find(l.argv[0])) == NULL) {
-		r = unknown_keyword(o, l.argv[0], src, line);
+	if ((kw = rc_kw_find(l.argv[0])) == NULL || conf_kw_is_noted(kw)) {
+		r = unknown_keyword(o, kw, l.argv[0], src, line);
 		goto out;
 	}
 	if (p->active)
@@ -445,10 +445,10 @@ readconf_parse_line(struct client_opts *o, const char *line,
 int
 readconf_set(struct client_opts *o, const char *keyword, const char *value)
 {
-	const struct rc_kw *kw = rc_kw_find(keyword);
+	const struct conf_kw *kw = rc_kw_find(keyword);
 	char *argv[2];
 
-	if (kw == NULL)
+	if (kw == NULL || conf_kw_is_noted(kw))
 		return ERR_INVALID_ARGUMENT;
 	argv[0] = (char *)keyword;
 	argv[1] = (char *)value;

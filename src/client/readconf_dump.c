@@ -136,27 +136,17 @@ dump_persist(FILE *f, const char *v)
 }
 
 static void
-dump_str(FILE *f, const char *kw, const char *v)
+dump_fphash(const void *opts, FILE *f)
 {
-	if (v != NULL && strcmp(v, "none") != 0)
-		fprintf(f, "%s %s\n", kw, v);
+	fprintf(f, "fingerprinthash %s\n", key_fp_hash_name(client_fp_hash(
+	    opts)));
 }
 
-/* The session's, canonicalisation's and the host key's settings. */
 static void
-dump_more(const struct client_opts *o, FILE *f)
+dump_canon(const void *opts, FILE *f)
 {
-	char a[8], b[8];
+	const struct client_opts *o = opts;
 
-	fprintf(f, "sessiontype %s\n",
-	    conf_enum_name(rc_enum_session, o->session_type));
-	fprintf(f, "connectionattempts %d\n", o->connection_attempts);
-	fprintf(f, "fingerprinthash %s\n", key_fp_hash_name(client_fp_hash(o)));
-	fprintf(f, "syslogfacility %s\n",
-	    log_facility_name(o->syslog_facility));
-	fprintf(f, "canonicalizehostname %s\n",
-	    conf_enum_name(rc_enum_canon, o->canonicalize_hostname));
-	fprintf(f, "canonicalizemaxdots %d\n", o->canonicalize_max_dots);
 	if (o->ncanonical_domains == 0)
 		fprintf(f, "canonicaldomains none\n");
 	dump_list(f, "canonicaldomains", o->canonical_domains,
@@ -166,13 +156,14 @@ dump_more(const struct client_opts *o, FILE *f)
 		fprintf(f, "canonicalizePermittedcnames none\n");
 	dump_list(f, "canonicalizePermittedcnames", o->canonical_cnames,
 	    o->ncanonical_cnames, 1);
-	dump_str(f, "localcommand", o->local_command);
-	dump_str(f, "ignoreunknown", o->ignore_unknown);
-	dump_str(f, "knownhostscommand", o->known_hosts_command);
-	dump_str(f, "revokedhostkeys", o->revoked_host_keys);
-	dump_str(f, "securitykeyprovider", o->security_key_provider);
-	fprintf(f, "requiredrsasize %d\n", o->required_rsa_size);
-	dump_str(f, "casignaturealgorithms", o->ca_signature_algorithms);
+}
+
+static void
+dump_remoteopen(const void *opts, FILE *f)
+{
+	const struct client_opts *o = opts;
+	char a[8], b[8];
+
 	if (o->npermit_remote_open == 0)
 		fprintf(f, "permitremoteopen any\n");
 	dump_list(f, "permitremoteopen", o->permit_remote_open,
@@ -181,11 +172,11 @@ dump_more(const struct client_opts *o, FILE *f)
 	    conf_ipqos_name(o->ipqos_bulk, b));
 }
 
-/* The keywords that take a list: files, environment. */
+/* IdentityFile as written, or the files tried when none is. */
 static void
-dump_lists(const struct client_opts *o, FILE *f)
+dump_identity(const void *opts, FILE *f)
 {
-	const struct rc_priv *p = o->priv;
+	const struct rc_priv *p = ((const struct client_opts *)opts)->priv;
 	static const char *const defids[] = {
 		"~/.ssh/id_rsa", "~/.ssh/id_ecdsa", "~/.ssh/id_ecdsa_sk",
 		"~/.ssh/id_ed25519", "~/.ssh/id_ed25519_sk",
@@ -198,56 +189,32 @@ dump_lists(const struct client_opts *o, FILE *f)
 	else
 		dump_list(f, "identityfile", (char *const *)defids,
 		    sizeof(defids) / sizeof(defids[0]), 0);
-	dump_list(f, "certificatefile", o->certificate_files,
-	    o->ncertificate_files, 0);
-	dump_list(f, "globalknownhostsfile", o->global_known_hosts_files,
-	    o->nglobal_known_hosts_files, 1);
-	dump_list(f, "userknownhostsfile", o->user_known_hosts_files,
-	    o->nuser_known_hosts_files, 1);
-	dump_list(f, "sendenv", o->send_env, o->nsend_env, 0);
-	dump_list(f, "setenv", o->set_env, o->nset_env, 1);
 }
 
-void
-readconf_dump(const struct client_opts *o, FILE *f)
+static void
+dump_all_fwds(const void *opts, FILE *f)
 {
-	const struct { const char *kw; int v; } flags[] = {
-		{ "batchmode", o->batch_mode },
-		{ "checkhostip", o->check_host_ip },
-		{ "compression", o->compression },
-		{ "enablesshkeysign", o->enable_ssh_keysign },
-		{ "hostbasedauthentication", o->hostbased_authentication },
-		{ "clearallforwardings", o->clear_all_forwardings },
-		{ "exitonforwardfailure", o->exit_on_forward_failure },
-		{ "gatewayports", o->gateway_ports },
-		{ "streamlocalbindunlink", o->streamlocal_bind_unlink },
-		{ "hashknownhosts", o->hash_known_hosts },
-		{ "identitiesonly", o->identities_only },
-		{ "kbdinteractiveauthentication",
-		    o->kbd_interactive_authentication },
-		{ "passwordauthentication", o->password_authentication },
-		{ "pubkeyauthentication", o->pubkey_authentication },
-		{ "tcpkeepalive", o->tcp_keep_alive },
-		{ "visualhostkey", o->visual_host_key },
-		{ "enableescapecommandline", o->enable_escape_commandline },
-		{ "warnweakcrypto", o->warn_weak_crypto },
-		{ "permitlocalcommand", o->permit_local_command },
-		{ "stdinnull", o->stdin_null },
-		{ "forkafterauthentication", o->fork_after_auth },
-		{ "nohostauthenticationforlocalhost",
-		    o->no_host_auth_localhost },
-		{ "canonicalizefallbacklocal", o->canonicalize_fallback_local },
-	};
-	size_t i;
+	dump_fwds(f, opts, 'L');
+	dump_fwds(f, opts, 'R');
+	dump_fwds(f, opts, 'D');
+}
+
+/* The header, and the keywords -G prints as words of their own. */
+static void
+dump_head(const void *opts, FILE *f)
+{
+	const struct client_opts *o = opts;
 
 	fprintf(f, "host %s\n", o->host_arg ? o->host_arg : "");
 	fprintf(f, "user %s\n", o->user ? o->user : "");
 	fprintf(f, "hostname %s\n", o->hostname ? o->hostname : "");
-	fprintf(f, "port %d\n", o->port);
-	fprintf(f, "addressfamily %s\n",
-	    conf_enum_name(rc_enum_af, o->address_family));
-	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-		fprintf(f, "%s %s\n", flags[i].kw, yesno(flags[i].v));
+}
+
+static void
+dump_words(const void *opts, FILE *f)
+{
+	const struct client_opts *o = opts;
+
 	fprintf(f, "controlmaster %s\n", o->control_master == 0 ? "false" :
 	    conf_enum_name(rc_enum_ctlm, o->control_master));
 	fprintf(f, "requesttty %s\n", o->request_tty == RTTY_NO ? "false" :
@@ -261,34 +228,14 @@ readconf_dump(const struct client_opts *o, FILE *f)
 	    "false" : o->update_host_keys == 2 ? "ask" : "true");
 	fprintf(f, "verifyhostkeydns %s\n", o->verify_host_key_dns == 0 ?
 	    "false" : o->verify_host_key_dns == 2 ? "ask" : "true");
-	fprintf(f, "forwardx11 %s\n", yesno(o->forward_x11));
-	fprintf(f, "forwardx11trusted %s\n", yesno(o->forward_x11_trusted));
-	fprintf(f, "forwardx11timeout %d\n", o->forward_x11_timeout);
-	dump_more(o, f);
-	fprintf(f, "numberofpasswordprompts %d\n",
-	    o->number_of_password_prompts);
-	fprintf(f, "serveralivecountmax %d\n", o->server_alive_count_max);
-	fprintf(f, "serveraliveinterval %d\n", o->server_alive_interval);
-	dump_str(f, "ciphers", o->ciphers);
-	dump_str(f, "hostkeyalgorithms", o->hostkey_algorithms);
-	dump_str(f, "hostkeyalias", o->host_key_alias);
-	dump_str(f, "kexalgorithms", o->kex_algorithms);
-	fprintf(f, "loglevel %s\n", log_level_name(o->log_level));
-	dump_str(f, "macs", o->macs);
-	dump_str(f, "pkcs11provider", o->pkcs11_provider);
-	dump_str(f, "pubkeyacceptedalgorithms", o->pubkey_accepted_algorithms);
-	dump_str(f, "hostbasedacceptedalgorithms",
-	    o->hostbased_accepted_algorithms);
-	dump_str(f, "preferredauthentications", o->preferred_authentications);
-	dump_str(f, "bindaddress", o->bind_address);
-	dump_str(f, "xauthlocation", o->xauth_location);
-	dump_lists(o, f);
-	dump_fwds(f, o, 'L');
-	dump_fwds(f, o, 'R');
-	dump_fwds(f, o, 'D');
-	fprintf(f, "streamlocalbindmask 0%o\n",
-	    (unsigned int)o->streamlocal_bind_mask);
-	dump_str(f, "controlpath", o->control_path);
+}
+
+/* From IdentityAgent to RekeyLimit: values with spellings of their own. */
+static void
+dump_tail(const void *opts, FILE *f)
+{
+	const struct client_opts *o = opts;
+
 	if (o->identity_agent != NULL)
 		fprintf(f, "identityagent %s\n", o->identity_agent);
 	dump_addkeys(f, o);
@@ -309,7 +256,49 @@ readconf_dump(const struct client_opts *o, FILE *f)
 		fprintf(f, "escapechar %c\n", o->escape_char);
 	fprintf(f, "rekeylimit %" PRIu64 " %" PRIu32 "\n", o->rekey_bytes,
 	    o->rekey_seconds);
-	dump_str(f, "proxycommand", o->proxy_command);
-	dump_str(f, "proxyjump", o->proxy_jump);
-	dump_str(f, "remotecommand", o->remote_command);
+}
+
+/*
+ * ssh -G's lines in OpenSSH's order: a keyword printed as its row in
+ * rc_keywords says (conf_kw.h's CKD_*), or a function for the lines
+ * that follow rules of their own.
+ */
+#define FN(fn)	{ NULL, fn }
+#define K(k)	{ k, NULL }
+
+static const struct conf_dump_step dump_steps[] = {
+	FN(dump_head), K("port"), K("addressfamily"), K("batchmode"),
+	K("checkhostip"), K("compression"), K("enablesshkeysign"),
+	K("hostbasedauthentication"), K("clearallforwardings"),
+	K("exitonforwardfailure"), K("gatewayports"),
+	K("streamlocalbindunlink"), K("hashknownhosts"), K("identitiesonly"),
+	K("kbdinteractiveauthentication"), K("passwordauthentication"),
+	K("pubkeyauthentication"), K("tcpkeepalive"), K("visualhostkey"),
+	K("enableescapecommandline"), K("warnweakcrypto"),
+	K("permitlocalcommand"), K("stdinnull"), K("forkafterauthentication"),
+	K("nohostauthenticationforlocalhost"),
+	K("canonicalizefallbacklocal"), FN(dump_words), K("forwardx11"),
+	K("forwardx11trusted"), K("forwardx11timeout"), K("sessiontype"),
+	K("connectionattempts"), FN(dump_fphash), K("syslogfacility"),
+	K("canonicalizehostname"), K("canonicalizemaxdots"), FN(dump_canon),
+	K("localcommand"), K("ignoreunknown"), K("knownhostscommand"),
+	K("revokedhostkeys"), K("securitykeyprovider"), K("requiredrsasize"),
+	K("casignaturealgorithms"), FN(dump_remoteopen),
+	K("numberofpasswordprompts"), K("serveralivecountmax"),
+	K("serveraliveinterval"), K("ciphers"), K("hostkeyalgorithms"),
+	K("hostkeyalias"), K("kexalgorithms"), K("loglevel"), K("macs"),
+	K("pkcs11provider"), K("pubkeyacceptedalgorithms"),
+	K("hostbasedacceptedalgorithms"), K("preferredauthentications"),
+	K("bindaddress"), K("xauthlocation"), FN(dump_identity),
+	K("certificatefile"), K("globalknownhostsfile"),
+	K("userknownhostsfile"), K("sendenv"), K("setenv"),
+	FN(dump_all_fwds), K("streamlocalbindmask"), K("controlpath"),
+	FN(dump_tail), K("proxycommand"), K("proxyjump"), K("remotecommand"),
+};
+
+void
+readconf_dump(const struct client_opts *o, FILE *f)
+{
+	conf_kw_dump(&rc_table, dump_steps,
+	    sizeof(dump_steps) / sizeof(dump_steps[0]), o, f);
 }

@@ -511,7 +511,7 @@ finish_sendenv(struct client_opts *o)
 static void
 finish_defaults(struct client_opts *o)
 {
-	const struct rc_kw *kw;
+	const struct conf_kw *kw;
 	int *ip;
 
 	for (kw = rc_keywords; kw->name != NULL; kw++) {

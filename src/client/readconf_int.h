@@ -11,22 +11,22 @@
 #include "client.h"
 #include "conf.h"
 #include "conf_alg.h"
+#include "conf_kw.h"
 
+/*
+ * The value types of ssh_config rows (struct conf_kw, conf_kw.h): the
+ * shared ones under the names this file has always used, then the
+ * keywords with rules of their own (CK_CUSTOM + n).
+ */
 enum rc_type {
-	RT_FLAG, RT_INT, RT_TIME, RT_PORT, RT_STR, RT_REST, RT_ACCUM,
-	RT_FILES, RT_ALGS, RT_ENUM, RT_LOGLEVEL, RT_REKEY, RT_ESCAPE,
-	RT_IDENTITY, RT_SETENV, RT_AGENT, RT_MASK, RT_FWDAGENT, RT_ADDKEYS,
-	RT_CANON, RT_FPHASH, RT_FACILITY, RT_IPQOS, RT_PERMITOPEN,
-	RT_IGNORE,
-};
-
-struct rc_kw {
-	const char *name;
-	enum rc_type type;
-	size_t off;		/* field in struct client_opts */
-	size_t cnt_off;		/* its count, for arrays */
-	const void *arg;	/* enum table; algorithm row */
-	int def;		/* an int field's default (readconf_finish) */
+	RT_FLAG = CK_FLAG, RT_INT = CK_INT, RT_TIME = CK_TIME, RT_STR = CK_STR,
+	RT_REST = CK_REST, RT_ACCUM = CK_LIST, RT_ALGS = CK_ALGS,
+	RT_ENUM = CK_ENUM, RT_LOGLEVEL = CK_LOGLEVEL, RT_MASK = CK_MODE,
+	RT_FACILITY = CK_FACILITY, RT_IGNORE = CK_IGNORE,
+	RT_DEPRECATED = CK_DEPRECATED, RT_UNSUPP = CK_UNSUPPORTED,
+	RT_PORT = CK_CUSTOM, RT_FILES, RT_REKEY, RT_ESCAPE, RT_IDENTITY,
+	RT_SETENV, RT_AGENT, RT_FWDAGENT, RT_ADDKEYS, RT_CANON, RT_FPHASH,
+	RT_IPQOS, RT_PERMITOPEN,
 };
 
 struct rc_priv {
@@ -43,19 +43,18 @@ struct rc_priv {
 	int canonical_pass;
 };
 
-extern const struct rc_kw rc_keywords[];
+extern const struct conf_kw rc_keywords[];	/* ends with a NULL name */
+extern const struct conf_kw_table rc_table;
 
-const struct rc_kw *rc_kw_find(const char *name);
-/* 1 if name is an OpenSSH keyword we accept and ignore. */
-int rc_kw_ignored(const char *name);
+/* The row of name, the keywords we accept and ignore included. */
+const struct conf_kw *rc_kw_find(const char *name);
 /*
  * Apply argv[1..argc-1] (rest: the raw text after the keyword) for kw.
  * First value wins: a set field is left alone. Returns 0 or ERR_CONFIG
  * after logging "source line N: ...".
  */
-int rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
+int rc_kw_apply(struct client_opts *o, const struct conf_kw *kw, char **argv,
     int argc, const char *rest, const char *src, int line);
-/* An IPQoS value as -G shows it: a name, "none" or 0xNN (in buf). */
 /* Algorithm list resolution for keyword name; caller frees *outp. */
 int rc_algs_resolve(const char *kwname, const char *spec, char **outp);
 

@@ -1,14 +1,16 @@
 /*
  * readconf_kw.c: the ssh_config keyword table and its value parsers.
  *
- * Each keyword is one row: its name, a value type and the offset of its
- * field in struct client_opts. One parser per type turns the line's
- * arguments into the field. "First value wins": scalar fields start at
+ * Each keyword is one row of the type both configuration files share
+ * (struct conf_kw, conf_kw.h: the row format is described there): its
+ * name, a value type, the offset of its field in struct client_opts, its
+ * default and how ssh -G prints it. The shared types are checked in
+ * conf_kw.c, the rest here; the messages are ssh's own. "First value wins": scalar fields start at
  * -1 or NULL and a parser leaves an already set field alone; lists that
  * OpenSSH accumulates (IdentityFile, SendEnv, LocalForward...) grow with
  * every line. Keywords OpenSSH knows but we do not implement (GSSAPI*,
- * X11 and the like) are accepted with a debug note, so stock
- * configuration files parse.
+ * Tunnel and the like) are rows too, accepted with a debug note, so
+ * stock configuration files parse.
  */
 #include <sys/socket.h>
 
@@ -66,183 +68,225 @@ const struct conf_enum rc_enum_session[] = {
 #define F(m)  offsetof(struct client_opts, m)
 #define A(m)  offsetof(struct client_opts, m), offsetof(struct client_opts, n##m)
 
-const struct rc_kw rc_keywords[] = {
-	{ "hostname", RT_STR, F(hostname), 0, NULL, 0 },
-	{ "port", RT_PORT, F(port), 0, NULL, 22 },
-	{ "user", RT_STR, F(user), 0, NULL, 0 },
-	{ "identityfile", RT_IDENTITY, A(identity_files), NULL, 0 },
-	{ "certificatefile", RT_ACCUM, A(certificate_files), NULL, 0 },
-	{ "identitiesonly", RT_FLAG, F(identities_only), 0, NULL, 0 },
-	{ "identityagent", RT_AGENT, F(identity_agent), 0, NULL, 0 },
-	{ "ciphers", RT_ALGS, F(ciphers), 0, &conf_alg_cipher, 0 },
-	{ "macs", RT_ALGS, F(macs), 0, &conf_alg_mac, 0 },
-	{ "kexalgorithms", RT_ALGS, F(kex_algorithms), 0, &conf_alg_kex, 0 },
-	{ "hostkeyalgorithms", RT_ALGS, F(hostkey_algorithms), 0, &conf_alg_sig,
-	    0 },
-	{ "pubkeyacceptedalgorithms", RT_ALGS, F(pubkey_accepted_algorithms),
-	    0, &conf_alg_sig, 0 },
-	{ "pubkeyacceptedkeytypes", RT_ALGS, F(pubkey_accepted_algorithms),
-	    0, &conf_alg_sig, 0 },
-	{ "stricthostkeychecking", RT_ENUM, F(strict_host_key_checking), 0,
-	    rc_enum_shk, SHK_ASK },
-	{ "userknownhostsfile", RT_FILES, A(user_known_hosts_files), NULL, 0 },
-	{ "globalknownhostsfile", RT_FILES, A(global_known_hosts_files),
-	    NULL, 0 },
-	{ "hashknownhosts", RT_FLAG, F(hash_known_hosts), 0, NULL, 0 },
-	{ "checkhostip", RT_FLAG, F(check_host_ip), 0, NULL, 0 },
-	{ "proxycommand", RT_REST, F(proxy_command), 0, NULL, 0 },
-	{ "proxyjump", RT_STR, F(proxy_jump), 0, NULL, 0 },
-	{ "connecttimeout", RT_TIME, F(connect_timeout), 0, NULL, 0 },
-	{ "serveraliveinterval", RT_TIME, F(server_alive_interval), 0, NULL,
-	    0 },
-	{ "serveralivecountmax", RT_INT, F(server_alive_count_max), 0, NULL,
-	    3 },
-	{ "sendenv", RT_ACCUM, A(send_env), NULL, 0 },
-	{ "setenv", RT_SETENV, A(set_env), NULL, 0 },
-	{ "requesttty", RT_ENUM, F(request_tty), 0, rc_enum_tty, RTTY_AUTO },
-	{ "loglevel", RT_LOGLEVEL, F(log_level), 0, NULL, LOG_LEVEL_INFO },
-	{ "batchmode", RT_FLAG, F(batch_mode), 0, NULL, 0 },
-	{ "preferredauthentications", RT_STR, F(preferred_authentications),
-	    0, NULL, 0 },
-	{ "pubkeyauthentication", RT_FLAG, F(pubkey_authentication), 0,
-	    NULL, 1 },
-	{ "passwordauthentication", RT_FLAG, F(password_authentication), 0,
-	    NULL, 1 },
-	{ "kbdinteractiveauthentication", RT_FLAG,
-	    F(kbd_interactive_authentication), 0, NULL, 1 },
-	{ "challengeresponseauthentication", RT_FLAG,
-	    F(kbd_interactive_authentication), 0, NULL, 1 },
-	{ "numberofpasswordprompts", RT_INT, F(number_of_password_prompts), 0,
-	    NULL, 3 },
-	{ "escapechar", RT_ESCAPE, F(escape_char), 0, NULL, '~' },
-	{ "rekeylimit", RT_REKEY, F(rekey_bytes), F(rekey_seconds), NULL, 0 },
-	{ "compression", RT_ENUM, F(compression), 0, enum_comp, 0 },
-	{ "addressfamily", RT_ENUM, F(address_family), 0, rc_enum_af,
-	    AF_UNSPEC },
-	{ "forwardagent", RT_FWDAGENT, F(forward_agent), 0, NULL, 0 },
-	{ "forwardx11", RT_FLAG, F(forward_x11), 0, NULL, 0 },
+const struct conf_kw rc_keywords[] = {
+	{ "hostname", RT_STR, 0, F(hostname), 0, NULL, 0, CKD_NO },
+	{ "port", RT_PORT, 0, F(port), 0, NULL, 22, CKD_INT },
+	{ "user", RT_STR, 0, F(user), 0, NULL, 0, CKD_NO },
+	{ "identityfile", RT_IDENTITY, CKF_ACCUM, A(identity_files), NULL, 0,
+	    CKD_NO },
+	{ "certificatefile", RT_ACCUM, CKF_ACCUM, A(certificate_files), NULL, 0,
+	    CKD_LINES },
+	{ "identitiesonly", RT_FLAG, 0, F(identities_only), 0, conf_truefalse,
+	    0, CKD_YN },
+	{ "identityagent", RT_AGENT, 0, F(identity_agent), 0, NULL, 0, CKD_NO },
+	{ "ciphers", RT_ALGS, 0, F(ciphers), 0, &conf_alg_cipher, 0,
+	    CKD_STROPT },
+	{ "macs", RT_ALGS, 0, F(macs), 0, &conf_alg_mac, 0, CKD_STROPT },
+	{ "kexalgorithms", RT_ALGS, 0, F(kex_algorithms), 0, &conf_alg_kex, 0,
+	    CKD_STROPT },
+	{ "hostkeyalgorithms", RT_ALGS, 0, F(hostkey_algorithms), 0,
+	    &conf_alg_sig, 0, CKD_STROPT },
+	{ "pubkeyacceptedalgorithms", RT_ALGS, 0, F(pubkey_accepted_algorithms),
+	    0, &conf_alg_sig, 0, CKD_STROPT },
+	{ "pubkeyacceptedkeytypes", RT_ALGS, 0, F(pubkey_accepted_algorithms),
+	    0, &conf_alg_sig, 0, CKD_NO },
+	{ "stricthostkeychecking", RT_ENUM, 0, F(strict_host_key_checking), 0,
+	    rc_enum_shk, SHK_ASK, CKD_NO },
+	{ "userknownhostsfile", RT_FILES, 0, A(user_known_hosts_files), NULL, 0,
+	    CKD_LINE },
+	{ "globalknownhostsfile", RT_FILES, 0, A(global_known_hosts_files),
+	    NULL, 0, CKD_LINE },
+	{ "hashknownhosts", RT_FLAG, 0, F(hash_known_hosts), 0, conf_truefalse,
+	    0, CKD_YN },
+	{ "checkhostip", RT_FLAG, 0, F(check_host_ip), 0, conf_truefalse, 0,
+	    CKD_YN },
+	{ "proxycommand", RT_REST, 0, F(proxy_command), 0, NULL, 0,
+	    CKD_STROPT },
+	{ "proxyjump", RT_STR, 0, F(proxy_jump), 0, NULL, 0, CKD_STROPT },
+	{ "connecttimeout", RT_TIME, 0, F(connect_timeout), 0, NULL, 0,
+	    CKD_NO },
+	{ "serveraliveinterval", RT_TIME, 0, F(server_alive_interval), 0, NULL,
+	    0, CKD_INT },
+	{ "serveralivecountmax", RT_INT, 0, F(server_alive_count_max), 0, NULL,
+	    3, CKD_INT },
+	{ "sendenv", RT_ACCUM, CKF_ACCUM, A(send_env), NULL, 0, CKD_LINES },
+	{ "setenv", RT_SETENV, CKF_ACCUM, A(set_env), NULL, 0, CKD_LINE },
+	{ "requesttty", RT_ENUM, 0, F(request_tty), 0, rc_enum_tty, RTTY_AUTO,
+	    CKD_NO },
+	{ "loglevel", RT_LOGLEVEL, 0, F(log_level), 0, NULL, LOG_LEVEL_INFO,
+	    CKD_LOGLEVEL },
+	{ "batchmode", RT_FLAG, 0, F(batch_mode), 0, conf_truefalse, 0,
+	    CKD_YN },
+	{ "preferredauthentications", RT_STR, 0, F(preferred_authentications),
+	    0, NULL, 0, CKD_STROPT },
+	{ "pubkeyauthentication", RT_FLAG, 0, F(pubkey_authentication), 0,
+	    conf_truefalse, 1, CKD_YN },
+	{ "passwordauthentication", RT_FLAG, 0, F(password_authentication), 0,
+	    conf_truefalse, 1, CKD_YN },
+	{ "kbdinteractiveauthentication", RT_FLAG, 0,
+	    F(kbd_interactive_authentication), 0, conf_truefalse, 1, CKD_YN },
+	{ "challengeresponseauthentication", RT_FLAG, 0,
+	    F(kbd_interactive_authentication), 0, conf_truefalse, 1, CKD_NO },
+	{ "numberofpasswordprompts", RT_INT, 0, F(number_of_password_prompts),
+	    0, NULL, 3, CKD_INT },
+	{ "escapechar", RT_ESCAPE, 0, F(escape_char), 0, NULL, '~', CKD_NO },
+	{ "rekeylimit", RT_REKEY, 0, F(rekey_bytes), F(rekey_seconds), NULL, 0,
+	    CKD_NO },
+	{ "compression", RT_ENUM, 0, F(compression), 0, enum_comp, 0, CKD_YN },
+	{ "addressfamily", RT_ENUM, 0, F(address_family), 0, rc_enum_af,
+	    AF_UNSPEC, CKD_ENUM },
+	{ "forwardagent", RT_FWDAGENT, 0, F(forward_agent), 0, NULL, 0,
+	    CKD_NO },
+	{ "forwardx11", RT_FLAG, 0, F(forward_x11), 0, conf_truefalse, 0,
+	    CKD_YN },
 	/* Debian's ssh trusts forwarded X11 clients unless told not to. */
-	{ "forwardx11trusted", RT_FLAG, F(forward_x11_trusted), 0, NULL, 1 },
-	{ "forwardx11timeout", RT_TIME, F(forward_x11_timeout), 0, NULL,
-	    1200 },
-	{ "xauthlocation", RT_STR, F(xauth_location), 0, NULL, 0 },
-	{ "addkeystoagent", RT_ADDKEYS, F(add_keys_to_agent), 0, NULL, 0 },
-	{ "tcpkeepalive", RT_FLAG, F(tcp_keep_alive), 0, NULL, 1 },
-	{ "remotecommand", RT_REST, F(remote_command), 0, NULL, 0 },
-	{ "exitonforwardfailure", RT_FLAG, F(exit_on_forward_failure), 0,
-	    NULL, 0 },
-	{ "clearallforwardings", RT_FLAG, F(clear_all_forwardings), 0, NULL,
-	    0 },
-	{ "warnweakcrypto", RT_ENUM, F(warn_weak_crypto), 0, enum_weak, 1 },
-	{ "enableescapecommandline", RT_FLAG, F(enable_escape_commandline), 0,
-	    NULL, 0 },
-	{ "localforward", RT_REST, A(local_forwards), NULL, 0 },
-	{ "remoteforward", RT_REST, A(remote_forwards), NULL, 0 },
-	{ "dynamicforward", RT_REST, A(dynamic_forwards), NULL, 0 },
-	{ "controlpath", RT_STR, F(control_path), 0, NULL, 0 },
-	{ "controlpersist", RT_STR, F(control_persist), 0, NULL, 0 },
-	{ "controlmaster", RT_ENUM, F(control_master), 0, rc_enum_ctlm, 0 },
-	{ "bindaddress", RT_STR, F(bind_address), 0, NULL, 0 },
-	{ "gatewayports", RT_FLAG, F(gateway_ports), 0, NULL, 0 },
-	{ "streamlocalbindmask", RT_MASK, F(streamlocal_bind_mask), 0, NULL,
-	    0177 },
-	{ "streamlocalbindunlink", RT_FLAG, F(streamlocal_bind_unlink), 0,
-	    NULL, 0 },
-	{ "visualhostkey", RT_FLAG, F(visual_host_key), 0, NULL, 0 },
-	{ "updatehostkeys", RT_ENUM, F(update_host_keys), 0, rc_enum_uhk, 1 },
+	{ "forwardx11trusted", RT_FLAG, 0, F(forward_x11_trusted), 0,
+	    conf_truefalse, 1, CKD_YN },
+	{ "forwardx11timeout", RT_TIME, 0, F(forward_x11_timeout), 0, NULL,
+	    1200, CKD_INT },
+	{ "xauthlocation", RT_STR, 0, F(xauth_location), 0, NULL, 0,
+	    CKD_STROPT },
+	{ "addkeystoagent", RT_ADDKEYS, 0, F(add_keys_to_agent), 0, NULL, 0,
+	    CKD_NO },
+	{ "tcpkeepalive", RT_FLAG, 0, F(tcp_keep_alive), 0, conf_truefalse, 1,
+	    CKD_YN },
+	{ "remotecommand", RT_REST, 0, F(remote_command), 0, NULL, 0,
+	    CKD_STROPT },
+	{ "exitonforwardfailure", RT_FLAG, 0, F(exit_on_forward_failure), 0,
+	    conf_truefalse, 0, CKD_YN },
+	{ "clearallforwardings", RT_FLAG, 0, F(clear_all_forwardings), 0,
+	    conf_truefalse, 0, CKD_YN },
+	{ "warnweakcrypto", RT_ENUM, 0, F(warn_weak_crypto), 0, enum_weak, 1,
+	    CKD_YN },
+	{ "enableescapecommandline", RT_FLAG, 0, F(enable_escape_commandline),
+	    0, conf_truefalse, 0, CKD_YN },
+	{ "localforward", RT_REST, CKF_ACCUM, A(local_forwards), NULL, 0,
+	    CKD_NO },
+	{ "remoteforward", RT_REST, CKF_ACCUM, A(remote_forwards), NULL, 0,
+	    CKD_NO },
+	{ "dynamicforward", RT_REST, CKF_ACCUM, A(dynamic_forwards), NULL, 0,
+	    CKD_NO },
+	{ "controlpath", RT_STR, 0, F(control_path), 0, NULL, 0, CKD_STROPT },
+	{ "controlpersist", RT_STR, 0, F(control_persist), 0, NULL, 0, CKD_NO },
+	{ "controlmaster", RT_ENUM, 0, F(control_master), 0, rc_enum_ctlm, 0,
+	    CKD_NO },
+	{ "bindaddress", RT_STR, 0, F(bind_address), 0, NULL, 0, CKD_STROPT },
+	{ "gatewayports", RT_FLAG, 0, F(gateway_ports), 0, conf_truefalse, 0,
+	    CKD_YN },
+	{ "streamlocalbindmask", RT_MASK, 0, F(streamlocal_bind_mask), 0, NULL,
+	    0177, CKD_OCTAL },
+	{ "streamlocalbindunlink", RT_FLAG, 0, F(streamlocal_bind_unlink), 0,
+	    conf_truefalse, 0, CKD_YN },
+	{ "visualhostkey", RT_FLAG, 0, F(visual_host_key), 0, conf_truefalse, 0,
+	    CKD_YN },
+	{ "updatehostkeys", RT_ENUM, 0, F(update_host_keys), 0, rc_enum_uhk, 1,
+	    CKD_NO },
 	/* Kept only for UpdateHostKeys' default: no DNS lookups are made. */
-	{ "verifyhostkeydns", RT_ENUM, F(verify_host_key_dns), 0,
-	    rc_enum_uhk, 0 },
-	{ "hostkeyalias", RT_STR, F(host_key_alias), 0, NULL, 0 },
-	{ "hostbasedauthentication", RT_FLAG, F(hostbased_authentication), 0,
-	    NULL, 0 },
-	{ "enablesshkeysign", RT_FLAG, F(enable_ssh_keysign), 0, NULL, 0 },
-	{ "hostbasedacceptedalgorithms", RT_ALGS,
-	    F(hostbased_accepted_algorithms), 0, &conf_alg_sig, 0 },
-	{ "hostbasedkeytypes", RT_ALGS, F(hostbased_accepted_algorithms), 0,
-	    &conf_alg_sig, 0 },
-	{ "ignoreunknown", RT_STR, F(ignore_unknown), 0, NULL, 0 },
-	{ "connectionattempts", RT_INT, F(connection_attempts), 0, NULL, 1 },
-	{ "stdinnull", RT_FLAG, F(stdin_null), 0, NULL, 0 },
-	{ "forkafterauthentication", RT_FLAG, F(fork_after_auth), 0, NULL,
-	    0 },
-	{ "sessiontype", RT_ENUM, F(session_type), 0, rc_enum_session,
-	    ST_DEFAULT },
-	{ "localcommand", RT_REST, F(local_command), 0, NULL, 0 },
-	{ "permitlocalcommand", RT_FLAG, F(permit_local_command), 0, NULL,
-	    0 },
-	{ "knownhostscommand", RT_REST, F(known_hosts_command), 0, NULL, 0 },
-	{ "revokedhostkeys", RT_STR, F(revoked_host_keys), 0, NULL, 0 },
-	{ "pkcs11provider", RT_STR, F(pkcs11_provider), 0, NULL, 0 },
-	{ "nohostauthenticationforlocalhost", RT_FLAG,
-	    F(no_host_auth_localhost), 0, NULL, 0 },
-	{ "canonicalizehostname", RT_ENUM, F(canonicalize_hostname), 0,
-	    rc_enum_canon, 0 },
-	{ "canonicaldomains", RT_CANON, A(canonical_domains), NULL, 0 },
-	{ "canonicalizepermittedcnames", RT_CANON, A(canonical_cnames),
-	    "cnames", 0 },
-	{ "canonicalizefallbacklocal", RT_FLAG,
-	    F(canonicalize_fallback_local), 0, NULL, 1 },
-	{ "canonicalizemaxdots", RT_INT, F(canonicalize_max_dots), 0, NULL,
-	    1 },
-	{ "fingerprinthash", RT_FPHASH, F(fingerprint_hash), 0, NULL,
-	    KEY_FP_SHA256 },
-	{ "syslogfacility", RT_FACILITY, F(syslog_facility), 0, NULL,
-	    LOG_USER },
-	{ "requiredrsasize", RT_INT, F(required_rsa_size), 0, NULL, 1024 },
-	{ "permitremoteopen", RT_PERMITOPEN, A(permit_remote_open), NULL, 0 },
-	{ "ipqos", RT_IPQOS, F(ipqos_interactive), F(ipqos_bulk), NULL, 0 },
-	{ "casignaturealgorithms", RT_ALGS, F(ca_signature_algorithms), 0,
-	    &conf_alg_ca, 0 },
-	{ "securitykeyprovider", RT_STR, F(security_key_provider), 0, NULL,
-	    0 },
-	{ NULL, RT_IGNORE, 0, 0, NULL, 0 },
+	{ "verifyhostkeydns", RT_ENUM, 0, F(verify_host_key_dns), 0,
+	    rc_enum_uhk, 0, CKD_NO },
+	{ "hostkeyalias", RT_STR, 0, F(host_key_alias), 0, NULL, 0,
+	    CKD_STROPT },
+	{ "hostbasedauthentication", RT_FLAG, 0, F(hostbased_authentication), 0,
+	    conf_truefalse, 0, CKD_YN },
+	{ "enablesshkeysign", RT_FLAG, 0, F(enable_ssh_keysign), 0,
+	    conf_truefalse, 0, CKD_YN },
+	{ "hostbasedacceptedalgorithms", RT_ALGS, 0,
+	    F(hostbased_accepted_algorithms), 0, &conf_alg_sig, 0, CKD_STROPT },
+	{ "hostbasedkeytypes", RT_ALGS, 0, F(hostbased_accepted_algorithms), 0,
+	    &conf_alg_sig, 0, CKD_NO },
+	{ "ignoreunknown", RT_STR, 0, F(ignore_unknown), 0, NULL, 0,
+	    CKD_STROPT },
+	{ "connectionattempts", RT_INT, 0, F(connection_attempts), 0, NULL, 1,
+	    CKD_INT },
+	{ "stdinnull", RT_FLAG, 0, F(stdin_null), 0, conf_truefalse, 0,
+	    CKD_YN },
+	{ "forkafterauthentication", RT_FLAG, 0, F(fork_after_auth), 0,
+	    conf_truefalse, 0, CKD_YN },
+	{ "sessiontype", RT_ENUM, 0, F(session_type), 0, rc_enum_session,
+	    ST_DEFAULT, CKD_ENUM },
+	{ "localcommand", RT_REST, 0, F(local_command), 0, NULL, 0,
+	    CKD_STROPT },
+	{ "permitlocalcommand", RT_FLAG, 0, F(permit_local_command), 0,
+	    conf_truefalse, 0, CKD_YN },
+	{ "knownhostscommand", RT_REST, 0, F(known_hosts_command), 0, NULL, 0,
+	    CKD_STROPT },
+	{ "revokedhostkeys", RT_STR, 0, F(revoked_host_keys), 0, NULL, 0,
+	    CKD_STROPT },
+	{ "pkcs11provider", RT_STR, 0, F(pkcs11_provider), 0, NULL, 0,
+	    CKD_STROPT },
+	{ "nohostauthenticationforlocalhost", RT_FLAG, 0,
+	    F(no_host_auth_localhost), 0, conf_truefalse, 0, CKD_YN },
+	{ "canonicalizehostname", RT_ENUM, 0, F(canonicalize_hostname), 0,
+	    rc_enum_canon, 0, CKD_ENUM },
+	{ "canonicaldomains", RT_CANON, 0, A(canonical_domains), NULL, 0,
+	    CKD_NO },
+	{ "canonicalizepermittedcnames", RT_CANON, 0, A(canonical_cnames),
+	    "cnames", 0, CKD_NO },
+	{ "canonicalizefallbacklocal", RT_FLAG, 0,
+	    F(canonicalize_fallback_local), 0, conf_truefalse, 1, CKD_YN },
+	{ "canonicalizemaxdots", RT_INT, 0, F(canonicalize_max_dots), 0, NULL,
+	    1, CKD_INT },
+	{ "fingerprinthash", RT_FPHASH, 0, F(fingerprint_hash), 0, NULL,
+	    KEY_FP_SHA256, CKD_NO },
+	{ "syslogfacility", RT_FACILITY, 0, F(syslog_facility), 0, NULL,
+	    LOG_USER, CKD_FACILITY },
+	{ "requiredrsasize", RT_INT, 0, F(required_rsa_size), 0, NULL, 1024,
+	    CKD_INT },
+	{ "permitremoteopen", RT_PERMITOPEN, 0, A(permit_remote_open), NULL, 0,
+	    CKD_NO },
+	{ "ipqos", RT_IPQOS, 0, F(ipqos_interactive), F(ipqos_bulk), NULL, 0,
+	    CKD_NO },
+	{ "casignaturealgorithms", RT_ALGS, 0, F(ca_signature_algorithms), 0,
+	    &conf_alg_ca, 0, CKD_STROPT },
+	{ "securitykeyprovider", RT_STR, 0, F(security_key_provider), 0, NULL,
+	    0, CKD_STROPT },
+	/*
+	 * OpenSSH keywords we accept and do not act on (readconf.c notes
+	 * each at debug level): OpenSSH's own or Debian's that this build
+	 * lacks (Unsupported), gone from OpenSSH (Deprecated), or a no-op
+	 * there too.
+	 */
+	{ "gssapiauthentication", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapidelegatecredentials", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapikeyexchange", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapitrustdns", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapiclientidentity", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapiserveridentity", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapirenewalforcesrekey", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapikexalgorithms", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "proxyusefdpass", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "tunnel", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "tunneldevice", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "logverbose", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "smartcarddevice", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "bindinterface", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "tag", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "obscurekeystroketiming", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "channeltimeout", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "rhostsrsaauthentication", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "rsaauthentication", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "compressionlevel", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "useprivilegedport", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "useroaming", RT_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "usersh", RT_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "cipher", RT_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "protocol", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ NULL, RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
 };
 
-/* OpenSSH keywords we parse and ignore (debug note), lower case. */
-static const char *const ignored_keywords[] = {
-	"gssapiauthentication", "gssapidelegatecredentials",
-	"gssapikeyexchange", "gssapitrustdns", "gssapiclientidentity",
-	"gssapiserveridentity", "gssapirenewalforcesrekey",
-	"gssapikexalgorithms",
-	"proxyusefdpass",
-	"tunnel", "tunneldevice",
-	"logverbose",
-	"smartcarddevice",
-	"bindinterface", "useroaming",
-	"protocol", "usersh", "cipher", "rhostsrsaauthentication",
-	"rsaauthentication", "compressionlevel", "useprivilegedport",
-	"tag", "obscurekeystroketiming",
-	"channeltimeout",
-	NULL,
-};
+const struct conf_kw_table rc_table = { rc_keywords,
+    sizeof(rc_keywords) / sizeof(rc_keywords[0]) };
 
-const struct rc_kw *
+const struct conf_kw *
 rc_kw_find(const char *name)
 {
-	size_t i;
-
-	for (i = 0; rc_keywords[i].name != NULL; i++)
-		if (strcasecmp(rc_keywords[i].name, name) == 0)
-			return &rc_keywords[i];
-	return NULL;
-}
-
-int
-rc_kw_ignored(const char *name)
-{
-	size_t i;
-
-	for (i = 0; ignored_keywords[i] != NULL; i++)
-		if (strcasecmp(ignored_keywords[i], name) == 0)
-			return 1;
-	return 0;
+	return conf_kw_find(&rc_table, name);
 }
 
 int
 rc_algs_resolve(const char *kwname, const char *spec, char **outp)
 {
-	const struct rc_kw *kw = rc_kw_find(kwname);
+	const struct conf_kw *kw = rc_kw_find(kwname);
 
 	*outp = NULL;
 	if (kw == NULL || kw->type != RT_ALGS)
@@ -307,7 +351,7 @@ env_name_ok(const char *s)
  * character. 0 and *vp, or ERR_CONFIG (logged).
  */
 static int
-int_value(const struct rc_kw *kw, const struct conf_at *at, int *vp)
+int_value(const struct conf_kw *kw, const struct conf_at *at, int *vp)
 {
 	char **argv = at->argv;
 	const char *src = at->src;
@@ -318,12 +362,11 @@ int_value(const struct rc_kw *kw, const struct conf_at *at, int *vp)
 
 	switch (kw->type) {
 	case RT_FLAG:
-		if (argc != 2 || conf_enum_lookup(conf_truefalse, argv[1],
-		    vp) != 0)
+		if (argc != 2 || conf_kw_int(kw, argv[1], vp, &why) != 0)
 			BAD("unsupported option \"%s\".", src, line, argv[1]);
 		return 0;
 	case RT_INT:
-		if (conf_parse_int_why(argv[1], vp, &why) != 0)
+		if (conf_kw_int(kw, argv[1], vp, &why) != 0)
 			BAD("integer value %s.", src, line, why);
 		if (argc != 2)
 			BAD("keyword %s extra arguments at end of line", src,
@@ -339,7 +382,7 @@ int_value(const struct rc_kw *kw, const struct conf_at *at, int *vp)
 	case RT_MASK:
 		/* Octal, as ssh(1) reads it: digits up to the first that is
 		 * not octal, at most 0777. */
-		if ((*vp = conf_parse_mode(argv[1])) < 0)
+		if (conf_kw_int(kw, argv[1], vp, &why) != 0)
 			BAD("Bad mask.", src, line);
 		return 0;
 	case RT_PORT:
@@ -348,11 +391,11 @@ int_value(const struct rc_kw *kw, const struct conf_at *at, int *vp)
 			BAD("Badly formatted port number.", src, line);
 		return 0;
 	case RT_ENUM:
-		if (argc != 2 || conf_enum_lookup(kw->arg, argv[1], vp) != 0)
+		if (argc != 2 || conf_kw_int(kw, argv[1], vp, &why) != 0)
 			BAD("unsupported option \"%s\".", src, line, argv[1]);
 		return 0;
 	case RT_LOGLEVEL:
-		if (argc != 2 || (c = log_level_from_name(argv[1])) < 0)
+		if (argc != 2 || conf_kw_int(kw, argv[1], &c, &why) != 0)
 			BAD("unsupported log level '%s'", src, line, argv[1]);
 		*vp = c;
 		return 0;
@@ -374,7 +417,7 @@ int_value(const struct rc_kw *kw, const struct conf_at *at, int *vp)
 		return 0;
 	}
 	case RT_FACILITY:
-		if ((c = log_facility_from_name(argv[1])) < 0)
+		if (conf_kw_int(kw, argv[1], &c, &why) != 0)
 			BAD("unsupported log facility '%s'", src, line,
 			    argv[1]);
 		if (argc != 2)
@@ -389,7 +432,7 @@ int_value(const struct rc_kw *kw, const struct conf_at *at, int *vp)
 
 /* A keyword kept in one string field; the first value wins. */
 static int
-str_value(struct client_opts *o, const struct rc_kw *kw,
+str_value(struct client_opts *o, const struct conf_kw *kw,
     const struct conf_at *at)
 {
 	char **sp = (char **)(void *)((char *)o + kw->off), *list;
@@ -434,7 +477,7 @@ str_value(struct client_opts *o, const struct rc_kw *kw,
 
 /* A keyword kept in an array and its count: every line adds to it. */
 static int
-list_value(struct client_opts *o, const struct rc_kw *kw,
+list_value(struct client_opts *o, const struct conf_kw *kw,
     const struct conf_at *at)
 {
 	struct rc_priv *p = o->priv;
@@ -566,7 +609,7 @@ addkeys_value(struct client_opts *o, const struct conf_at *at)
  * "sources:targets".
  */
 static int
-canon_value(struct client_opts *o, const struct rc_kw *kw,
+canon_value(struct client_opts *o, const struct conf_kw *kw,
     const struct conf_at *at)
 {
 	char **sp = (char **)(void *)((char *)o + kw->off);
@@ -705,7 +748,7 @@ permitopen_value(struct client_opts *o, const struct conf_at *at)
 }
 
 int
-rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
+rc_kw_apply(struct client_opts *o, const struct conf_kw *kw, char **argv,
     int argc, const char *rest, const char *src, int line)
 {
 	int *ip = (int *)(void *)((char *)o + kw->off);
@@ -738,8 +781,8 @@ rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 		return ipqos_value(o, &at);
 	case RT_PERMITOPEN:
 		return permitopen_value(o, &at);
-	case RT_IGNORE:
-		return 0;
+	case RT_IGNORE: case RT_DEPRECATED: case RT_UNSUPP:
+		return 0;	/* readconf.c notes them before this */
 	default:
 		if ((r = int_value(kw, &at, &c)) != 0)
 			return r;

@@ -264,7 +264,7 @@ process_line(struct servconf *sc, const char *text, const char *src,
     int line)
 {
 	struct sc_priv *p = sc->priv;
-	const struct sc_kw *kw;
+	const struct conf_kw *kw;
 	struct sc_block *b;
 	struct servconf *scratch;
 	char *buf = x_strdup(text), **argv, *rest;
@@ -617,7 +617,7 @@ servconf_finish(struct servconf *sc)
 		    x_strdup(".ssh/authorized_keys2");
 	}
 	for (i = 0; i < sc_nkeywords; i++) {
-		const struct sc_kw *kw = &sc_keywords[i];
+		const struct conf_kw *kw = &sc_keywords[i];
 		char **fp = (char **)(void *)((char *)sc + kw->off);
 
 		if (kw->type != T_ALGS || *fp != NULL)

@@ -15,7 +15,7 @@
 #define FIELD(sc, off, T) ((T *)(void *)((char *)(sc) + (off)))
 
 void
-sc_kw_free_value(struct servconf *sc, const struct sc_kw *kw)
+sc_kw_free_value(struct servconf *sc, const struct conf_kw *kw)
 {
 	char **arr;
 	size_t i, *np;
@@ -62,7 +62,7 @@ sc_kw_free_value(struct servconf *sc, const struct sc_kw *kw)
 /* Replace dst's value for kw with a deep copy of src's. */
 void
 sc_kw_copy_value(struct servconf *dst, const struct servconf *src,
-    const struct sc_kw *kw)
+    const struct conf_kw *kw)
 {
 	const char *const *sarr;
 	char **darr;

@@ -15,25 +15,6 @@
 #include "log.h"
 #include "servconf_int.h"
 
-static const struct conf_enum dump_root[] = {
-	{ "yes", PERMIT_ROOT_YES }, { "no", PERMIT_ROOT_NO },
-	{ "without-password", PERMIT_ROOT_NO_PASSWORD },
-	{ "forced-commands-only", PERMIT_ROOT_FORCED_ONLY }, { NULL, 0 } };
-static const struct conf_enum dump_af[] = {
-	{ "any", AF_UNSPEC }, { "inet", AF_INET }, { "inet6", AF_INET6 },
-	{ NULL, 0 } };
-static const struct conf_enum dump_gw[] = {
-	{ "no", 0 }, { "yes", 1 }, { "clientspecified", 2 }, { NULL, 0 } };
-static const struct conf_enum dump_fwd[] = {
-	{ "yes", 3 }, { "no", 0 }, { "local", 2 }, { "remote", 1 },
-	{ NULL, 0 } };
-static const struct conf_enum dump_rhosts[] = {
-	{ "yes", IGNORE_RHOSTS_YES }, { "no", IGNORE_RHOSTS_NO },
-	{ "shosts-only", IGNORE_RHOSTS_SHOSTS }, { NULL, 0 } };
-static const struct conf_enum dump_tun[] = {
-	{ "no", 0 }, { "point-to-point", 1 }, { "ethernet", 2 },
-	{ "yes", 3 }, { NULL, 0 } };
-
 static void
 put_yn(FILE *f, const char *kw, int v)
 {
@@ -47,15 +28,6 @@ put_str(FILE *f, const char *kw, const char *v)
 }
 
 static void
-put_arr(FILE *f, const char *kw, char *const *v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		fprintf(f, "%s %s\n", kw, v[i]);
-}
-
-static void
 listen_line(FILE *f, const char *addr, int port)
 {
 	if (strchr(addr, ':') != NULL)
@@ -65,8 +37,9 @@ listen_line(FILE *f, const char *addr, int port)
 }
 
 static void
-dump_listen(const struct servconf *sc, FILE *f)
+dump_listen(const void *opts, FILE *f)
 {
+	const struct servconf *sc = opts;
 	size_t i, j;
 
 	if (sc->nlisten == 0) {
@@ -104,8 +77,9 @@ put_line(FILE *f, const char *kw, char *const *v, size_t n, const char *empty)
 }
 
 static void
-dump_ports(const struct servconf *sc, FILE *f)
+dump_ports(const void *opts, FILE *f)
 {
+	const struct servconf *sc = opts;
 	size_t i;
 
 	for (i = 0; i < sc->nports; i++)
@@ -113,15 +87,10 @@ dump_ports(const struct servconf *sc, FILE *f)
 }
 
 static void
-dump_mask(const struct servconf *sc, FILE *f)
+dump_unused(const void *opts, FILE *f)
 {
-	fprintf(f, "streamlocalbindmask 0%o\n",
-	    (unsigned int)sc->streamlocal_bind_mask);
-}
+	const struct servconf *sc = opts;
 
-static void
-dump_unused(const struct servconf *sc, FILE *f)
-{
 	if (sc->unused_connection_timeout == 0)
 		put_str(f, "unusedconnectiontimeout", NULL);
 	else
@@ -130,27 +99,37 @@ dump_unused(const struct servconf *sc, FILE *f)
 }
 
 static void
-dump_names(const struct servconf *sc, FILE *f)
+dump_fphash(const void *opts, FILE *f)
 {
+	const struct servconf *sc = opts;
+
 	put_str(f, "fingerprinthash",
 	    sc_fingerprint_hash_name(sc->fingerprint_hash));
-	put_yn(f, "exposeauthinfo", sc->expose_auth_info);
-	put_str(f, "pidfile", sc->pid_file);
-	put_str(f, "modulifile", sc->moduli_file ? sc->moduli_file :
-	    MOAT_SSHDIR "/moduli");
-	put_str(f, "xauthlocation", sc->xauth_location);
 }
 
 static void
-dump_logging(const struct servconf *sc, FILE *f)
+dump_moduli(const void *opts, FILE *f)
 {
-	put_str(f, "loglevel", log_level_name(sc->log_level));
-	put_str(f, "syslogfacility", log_facility_name(sc->log_facility));
+	const struct servconf *sc = opts;
+
+	put_str(f, "modulifile", sc->moduli_file ? sc->moduli_file :
+	    MOAT_SSHDIR "/moduli");
+}
+
+static void
+dump_keysfile(const void *opts, FILE *f)
+{
+	const struct servconf *sc = opts;
+
 	put_line(f, "authorizedkeysfile", sc->authorized_keys_files,
 	    sc->nauthorized_keys_files, " none");
-	put_arr(f, "hostkey", sc->hostkeys, sc->nhostkeys);
-	put_arr(f, "hostcertificate", sc->host_certificates,
-	    sc->nhost_certificates);
+}
+
+static void
+dump_logging(const void *opts, FILE *f)
+{
+	const struct servconf *sc = opts;
+
 	put_str(f, "authenticationmethods", sc->authentication_methods ?
 	    sc->authentication_methods : "any");
 	if (sc->log_verbose != NULL)
@@ -162,8 +141,10 @@ dump_logging(const struct servconf *sc, FILE *f)
 }
 
 static void
-dump_session(const struct servconf *sc, FILE *f)
+dump_session(const void *opts, FILE *f)
 {
+	const struct servconf *sc = opts;
+
 	sc_extra_dump_ipqos(sc, f);
 	fprintf(f, "rekeylimit %llu %u\n",
 	    (unsigned long long)sc->rekey_bytes, sc->rekey_seconds);
@@ -175,8 +156,9 @@ dump_session(const struct servconf *sc, FILE *f)
 }
 
 static void
-dump_forwarding(const struct servconf *sc, FILE *f)
+dump_forwarding(const void *opts, FILE *f)
 {
+	const struct servconf *sc = opts;
 	size_t i;
 
 	put_line(f, "permitopen", sc->permit_open, sc->npermit_open, " any");
@@ -189,121 +171,48 @@ dump_forwarding(const struct servconf *sc, FILE *f)
 }
 
 /*
- * sshd -T's lines in OpenSSH's order: a row prints one field as a
- * number, yes/no, a string (NULL: none), a table's word or a list, or
- * calls a function for the lines that follow rules of their own.
+ * sshd -T's lines in OpenSSH's order: a keyword printed as its row in
+ * sc_keywords says (conf_kw.h's CKD_*), or a function for the lines that
+ * follow rules of their own.
  */
-enum dump_kind { D_INT, D_YN, D_STR, D_ENUM, D_ARR, D_FN };
+#define FN(fn)	{ NULL, fn }
+#define K(k)	{ k, NULL }
 
-struct dump_row {
-	const char *name;
-	enum dump_kind kind;
-	size_t off;		/* D_ARR: the array; its count at cnt */
-	size_t cnt;
-	const struct conf_enum *tab;
-	void (*fn)(const struct servconf *, FILE *);
-};
-
-#define O(m)		offsetof(struct servconf, m)
-#define INT(k, m)	{ k, D_INT, O(m), 0, NULL, NULL }
-#define YN(k, m)	{ k, D_YN, O(m), 0, NULL, NULL }
-#define STR(k, m)	{ k, D_STR, O(m), 0, NULL, NULL }
-#define ENUM(k, m, t)	{ k, D_ENUM, O(m), 0, t, NULL }
-#define ARR(k, m)	{ k, D_ARR, O(m), O(n##m), NULL, NULL }
-#define FN(fn)		{ NULL, D_FN, 0, 0, NULL, fn }
-
-static const struct dump_row dump_rows[] = {
-	FN(dump_ports), ENUM("addressfamily", address_family, dump_af),
-	FN(dump_listen), YN("usepam", use_pam),
-	STR("pamservicename", pam_service_name),
-	INT("logingracetime", login_grace_time),
-	INT("x11displayoffset", x11_display_offset),
-	INT("maxauthtries", max_auth_tries), INT("maxsessions", max_sessions),
-	INT("clientaliveinterval", client_alive_interval),
-	INT("clientalivecountmax", client_alive_count_max),
-	INT("requiredrsasize", required_rsa_size), FN(dump_mask),
-	FN(dump_unused),
-	ENUM("permitrootlogin", permit_root_login, dump_root),
-	ENUM("ignorerhosts", ignore_rhosts, dump_rhosts),
-	YN("ignoreuserknownhosts", ignore_user_known_hosts),
-	YN("hostbasedauthentication", hostbased_authentication),
-	YN("hostbasedusesnamefrompacketonly",
-	    hostbased_uses_name_from_packet_only),
-	YN("pubkeyauthentication", pubkey_authentication),
-	YN("passwordauthentication", password_authentication),
-	YN("kbdinteractiveauthentication", kbd_interactive_authentication),
-	YN("printmotd", print_motd), YN("printlastlog", print_last_log),
-	YN("x11forwarding", x11_forwarding),
-	YN("x11uselocalhost", x11_use_localhost), YN("permittty", permit_tty),
-	YN("permituserrc", permit_user_rc), YN("strictmodes", strict_modes),
-	YN("tcpkeepalive", tcp_keep_alive),
-	YN("permitemptypasswords", permit_empty_passwords),
-	YN("compression", compression),
-	ENUM("gatewayports", gateway_ports, dump_gw), YN("usedns", use_dns),
-	ENUM("allowtcpforwarding", allow_tcp_forwarding, dump_fwd),
-	YN("allowagentforwarding", allow_agent_forwarding),
-	YN("disableforwarding", disable_forwarding),
-	ENUM("allowstreamlocalforwarding", allow_streamlocal_forwarding,
-	    dump_fwd),
-	YN("streamlocalbindunlink", streamlocal_bind_unlink), FN(dump_names),
-	STR("ciphers", ciphers), STR("macs", macs), STR("banner", banner),
-	STR("forcecommand", force_command),
-	STR("chrootdirectory", chroot_directory),
-	STR("trustedusercakeys", trusted_user_ca_keys),
-	STR("revokedkeys", revoked_keys),
-	STR("authorizedprincipalsfile", authorized_principals_file),
-	STR("versionaddendum", version_addendum),
-	STR("authorizedkeyscommand", authorized_keys_command),
-	STR("authorizedkeyscommanduser", authorized_keys_command_user),
-	STR("authorizedprincipalscommand", authorized_principals_command),
-	STR("authorizedprincipalscommanduser",
-	    authorized_principals_command_user),
-	INT("authorizedkeyscommandtimeout", authorized_keys_command_timeout),
-	STR("kexalgorithms", kex_algorithms),
-	STR("casignaturealgorithms", ca_signature_algorithms),
-	STR("hostkeyalgorithms", hostkey_algorithms),
-	STR("hostbasedacceptedalgorithms", hostbased_accepted_algorithms),
-	STR("pubkeyacceptedalgorithms", pubkey_accepted_algorithms),
-	FN(dump_logging), ENUM("permittunnel", permit_tunnel, dump_tun),
-	FN(dump_session), ARR("allowusers", allow_users),
-	ARR("denyusers", deny_users), ARR("allowgroups", allow_groups),
-	ARR("denygroups", deny_groups), ARR("acceptenv", accept_env),
-	ARR("setenv", set_env), FN(dump_forwarding),
+static const struct conf_dump_step dump_steps[] = {
+	FN(dump_ports), K("addressfamily"), FN(dump_listen), K("usepam"),
+	K("pamservicename"), K("logingracetime"), K("x11displayoffset"),
+	K("maxauthtries"), K("maxsessions"), K("clientaliveinterval"),
+	K("clientalivecountmax"), K("requiredrsasize"),
+	K("streamlocalbindmask"), FN(dump_unused), K("permitrootlogin"),
+	K("ignorerhosts"), K("ignoreuserknownhosts"),
+	K("hostbasedauthentication"), K("hostbasedusesnamefrompacketonly"),
+	K("pubkeyauthentication"), K("passwordauthentication"),
+	K("kbdinteractiveauthentication"), K("printmotd"), K("printlastlog"),
+	K("x11forwarding"), K("x11uselocalhost"), K("permittty"),
+	K("permituserrc"), K("strictmodes"), K("tcpkeepalive"),
+	K("permitemptypasswords"), K("compression"), K("gatewayports"),
+	K("usedns"), K("allowtcpforwarding"), K("allowagentforwarding"),
+	K("disableforwarding"), K("allowstreamlocalforwarding"),
+	K("streamlocalbindunlink"), FN(dump_fphash), K("exposeauthinfo"),
+	K("pidfile"), FN(dump_moduli), K("xauthlocation"), K("ciphers"),
+	K("macs"), K("banner"), K("forcecommand"), K("chrootdirectory"),
+	K("trustedusercakeys"), K("revokedkeys"),
+	K("authorizedprincipalsfile"), K("versionaddendum"),
+	K("authorizedkeyscommand"), K("authorizedkeyscommanduser"),
+	K("authorizedprincipalscommand"),
+	K("authorizedprincipalscommanduser"),
+	K("authorizedkeyscommandtimeout"), K("kexalgorithms"),
+	K("casignaturealgorithms"), K("hostkeyalgorithms"),
+	K("hostbasedacceptedalgorithms"), K("pubkeyacceptedalgorithms"),
+	K("loglevel"), K("syslogfacility"), FN(dump_keysfile), K("hostkey"),
+	K("hostcertificate"), FN(dump_logging), K("permittunnel"),
+	FN(dump_session), K("allowusers"), K("denyusers"), K("allowgroups"),
+	K("denygroups"), K("acceptenv"), K("setenv"), FN(dump_forwarding),
 };
 
 void
 servconf_dump(const struct servconf *sc, FILE *f)
 {
-	const struct dump_row *d;
-	const char *base = (const char *)sc;
-	int v;
-
-	for (d = dump_rows; d < dump_rows + sizeof(dump_rows) /
-	    sizeof(dump_rows[0]); d++) {
-		v = d->kind == D_INT || d->kind == D_YN || d->kind == D_ENUM ?
-		    *(const int *)(const void *)(base + d->off) : 0;
-		switch (d->kind) {
-		case D_INT:
-			fprintf(f, "%s %d\n", d->name, v);
-			break;
-		case D_YN:
-			put_yn(f, d->name, v);
-			break;
-		case D_STR:
-			put_str(f, d->name,
-			    *(char *const *)(const void *)(base + d->off));
-			break;
-		case D_ENUM:
-			put_str(f, d->name, conf_enum_name(d->tab, v));
-			break;
-		case D_ARR:
-			put_arr(f, d->name,
-			    (char *const *)(const void *)(base + d->off),
-			    *(const size_t *)(const void *)(base + d->cnt));
-			break;
-		case D_FN:
-			d->fn(sc, f);
-			break;
-		}
-	}
+	conf_kw_dump(&sc_table, dump_steps,
+	    sizeof(dump_steps) / sizeof(dump_steps[0]), sc, f);
 }

@@ -49,7 +49,7 @@ valid_channel_timeout(const char *s)
 }
 
 static int
-unsupported(const struct sc_kw *kw, char **argv, const char *src, int line)
+unsupported(const struct conf_kw *kw, char **argv, const char *src, int line)
 {
 	const char *what;
 	int v;
@@ -124,7 +124,7 @@ sc_extra_maxargs(enum sc_type type)
 }
 
 int
-sc_extra_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
+sc_extra_apply(struct servconf *sc, const struct conf_kw *kw, char **argv,
     int argc, const char *src, int line)
 {
 	int v = 0, w = 0, i, bits = 0;
@@ -183,7 +183,7 @@ sc_extra_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
 
 void
 sc_extra_copy(struct servconf *dst, const struct servconf *src,
-    const struct sc_kw *kw)
+    const struct conf_kw *kw)
 {
 	size_t i;
 
@@ -208,7 +208,7 @@ sc_extra_copy(struct servconf *dst, const struct servconf *src,
 }
 
 void
-sc_extra_free(struct servconf *sc, const struct sc_kw *kw)
+sc_extra_free(struct servconf *sc, const struct conf_kw *kw)
 {
 	size_t i;
 
@@ -220,7 +220,7 @@ sc_extra_free(struct servconf *sc, const struct sc_kw *kw)
 }
 
 int
-sc_extra_is_on(const struct servconf *sc, const struct sc_kw *kw)
+sc_extra_is_on(const struct servconf *sc, const struct conf_kw *kw)
 {
 	switch (kw->type) {
 	case T_FLAG: case T_TIMENONE:

@@ -11,34 +11,36 @@
 
 #include "conf.h"
 #include "conf_alg.h"
+#include "conf_kw.h"
 #include "servconf.h"
 
+/*
+ * The value types of sshd_config rows (struct conf_kw, conf_kw.h): the
+ * shared ones under the names this file has always used, then the
+ * keywords with rules of their own (CK_CUSTOM + n).
+ */
 enum sc_type {
-	T_FLAG, T_INT, T_TIME, T_STR, T_REST, T_STRARR, T_ENUM, T_PORT,
-	T_LISTEN, T_LOGLEVEL, T_FACILITY, T_ALGS, T_REKEY, T_STARTUPS,
-	T_SUBSYS, T_SETENV, T_AUTHMETHODS, T_MODE, T_USERENV, T_IGNORE, T_DEPRECATED,
-	T_INCLUDE, T_MATCH, T_PERSOURCE,
+	T_FLAG = CK_FLAG, T_INT = CK_INT, T_TIME = CK_TIME, T_STR = CK_STR,
+	T_REST = CK_REST, T_STRARR = CK_LIST, T_ENUM = CK_ENUM,
+	T_LOGLEVEL = CK_LOGLEVEL, T_FACILITY = CK_FACILITY, T_ALGS = CK_ALGS,
+	T_MODE = CK_MODE, T_IGNORE = CK_IGNORE, T_DEPRECATED = CK_DEPRECATED,
+	/* servconf_extra.c: checked, logged, kept nowhere */
+	T_UNSUPP = CK_UNSUPPORTED,
+	T_PORT = CK_CUSTOM, T_LISTEN, T_REKEY, T_STARTUPS, T_SUBSYS, T_SETENV,
+	T_AUTHMETHODS, T_USERENV, T_INCLUDE, T_MATCH, T_PERSOURCE,
 	/* servconf_extra.c */
-	T_UNSUPP, T_FPHASH, T_IPQOS, T_CHANTIMEOUT, T_TIMENONE, T_PKOPTS,
+	T_FPHASH, T_IPQOS, T_CHANTIMEOUT, T_TIMENONE, T_PKOPTS,
 };
 
 /* What a T_UNSUPP keyword's value must look like (its kw->arg). */
 enum { SC_UNSUPP_FLAG, SC_UNSUPP_INT, SC_UNSUPP_STR };
 
-#define KWF_MATCH	0x01	/* allowed inside a Match block */
-#define KWF_ACCUM	0x02	/* every line adds to the list */
-#define KWF_NONE	0x04	/* "none" means unset (NULL) */
-#define KWF_NOTYET	0x08	/* kept, not acted on: a value that asks
-				   for something says "Unsupported option" */
-
-struct sc_kw {
-	const char *name;
-	enum sc_type type;
-	int flags;
-	size_t off;		/* field in struct servconf */
-	size_t cnt_off;		/* its count, for arrays */
-	const void *arg;	/* enum table; algorithm row */
-};
+#define KWF_MATCH	CKF_MATCH	/* allowed inside a Match block */
+#define KWF_ACCUM	CKF_ACCUM	/* every line adds to the list */
+#define KWF_NONE	CKF_NONE	/* "none" means unset (NULL) */
+#define KWF_NOTYET	CKF_NOTYET	/* kept, not acted on: a value that
+					   asks for something says
+					   "Unsupported option" */
 
 struct sc_line {
 	char *text;
@@ -68,33 +70,34 @@ struct sc_priv {
 	int am_line;
 };
 
-extern const struct sc_kw sc_keywords[];
+extern const struct conf_kw sc_keywords[];
 extern const size_t sc_nkeywords;
+extern const struct conf_kw_table sc_table;
 
-const struct sc_kw *sc_kw_find(const char *name);
+const struct conf_kw *sc_kw_find(const char *name);
 /* Parse argv[1..] for kw into sc; logs errors itself; returns 0 or ERR_CONFIG. */
-int sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
+int sc_kw_apply(struct servconf *sc, const struct conf_kw *kw, char **argv,
     int argc, const char *rest, const char *src, int line);
 int sc_is_set(const struct servconf *sc, size_t off);
 void sc_mark_set(struct servconf *sc, size_t off);
 /* Free or copy the value of one keyword's field(s). */
-void sc_kw_free_value(struct servconf *sc, const struct sc_kw *kw);
+void sc_kw_free_value(struct servconf *sc, const struct conf_kw *kw);
 void sc_kw_copy_value(struct servconf *dst, const struct servconf *src,
-    const struct sc_kw *kw);
+    const struct conf_kw *kw);
 /* The final algorithm list for a keyword, or NULL if unresolvable. */
-int sc_algs_default(const struct sc_kw *kw, char **outp);
+int sc_algs_default(const struct conf_kw *kw, char **outp);
 
 /*
  * servconf_persource.c: PerSourcePenalties, PerSourcePenaltyExemptList,
  * PerSourceNetBlockSize and PerSourceMaxStartups (type T_PERSOURCE):
  * parse one line (0 or ERR_CONFIG, logged), defaults, copy, free, sshd -T lines.
  */
-int sc_persource_apply(struct servconf *sc, const struct sc_kw *kw,
+int sc_persource_apply(struct servconf *sc, const struct conf_kw *kw,
     char **argv, int argc, const char *src, int line);
 void sc_persource_finish(struct servconf *sc);
 void sc_persource_copy(struct servconf *dst, const struct servconf *src,
-    const struct sc_kw *kw);
-void sc_persource_free(struct servconf *sc, const struct sc_kw *kw);
+    const struct conf_kw *kw);
+void sc_persource_free(struct servconf *sc, const struct conf_kw *kw);
 void sc_persource_dump(const struct servconf *sc, FILE *f);
 
 /*
@@ -103,14 +106,14 @@ void sc_persource_dump(const struct servconf *sc, FILE *f);
  * nothing), copy, free, defaults, sshd -T lines.
  */
 int sc_extra_maxargs(enum sc_type type);
-int sc_extra_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
+int sc_extra_apply(struct servconf *sc, const struct conf_kw *kw, char **argv,
     int argc, const char *src, int line);
 void sc_extra_copy(struct servconf *dst, const struct servconf *src,
-    const struct sc_kw *kw);
-void sc_extra_free(struct servconf *sc, const struct sc_kw *kw);
+    const struct conf_kw *kw);
+void sc_extra_free(struct servconf *sc, const struct conf_kw *kw);
 void sc_extra_defaults(struct servconf *sc);
 /* Whether kw's value in sc asks for something (not no, none, 0). */
-int sc_extra_is_on(const struct servconf *sc, const struct sc_kw *kw);
+int sc_extra_is_on(const struct servconf *sc, const struct conf_kw *kw);
 const char *sc_fingerprint_hash_name(int v);
 void sc_extra_dump_pkopts(const struct servconf *sc, FILE *f);
 void sc_extra_dump_ipqos(const struct servconf *sc, FILE *f);

@@ -1,12 +1,14 @@
 /*
  * servconf_kw.c: the sshd_config keyword table and its value parsers.
  *
- * Each keyword is one row: its name, a value type, flags (allowed in
- * Match, accumulating list, "none" clears) and the offset of its field in
- * struct servconf. One parser per type turns the line's arguments into
- * the field; a bitmap keyed by field offset records which fields a line
- * has set, which gives "first value wins" and lets a Match overlay copy
- * exactly the fields its lines set.
+ * Each keyword is one row of the type both configuration files share
+ * (struct conf_kw, conf_kw.h: the row format is described there): its
+ * name, a value type, flags (allowed in Match, accumulating list, "none"
+ * clears), the offset of its field in struct servconf and how sshd -T
+ * prints it. The shared types are checked in conf_kw.c, the rest here;
+ * the messages are sshd's own. A bitmap keyed by field offset records
+ * which fields a line has set, which gives "first value wins" and lets a
+ * Match overlay copy exactly the fields its lines set.
  */
 #include <sys/types.h>
 
@@ -33,6 +35,11 @@
 static const int unsupp_flag = SC_UNSUPP_FLAG;
 static const int unsupp_str = SC_UNSUPP_STR;
 
+/*
+ * sshd -T prints a value's first word in its table (conf_kw_dump_row), as
+ * OpenSSH does: without-password before prohibit-password, yes before
+ * all. Keep that order when adding words.
+ */
 static const struct conf_enum enum_root[] = {
 	{ "yes", PERMIT_ROOT_YES }, { "no", PERMIT_ROOT_NO },
 	{ "without-password", PERMIT_ROOT_NO_PASSWORD },
@@ -59,183 +66,216 @@ static const struct conf_enum enum_rhosts[] = {
 #define A(m)  offsetof(struct servconf, m), offsetof(struct servconf, n##m)
 #define M KWF_MATCH
 
-const struct sc_kw sc_keywords[] = {
-	{ "port", T_PORT, KWF_ACCUM, F(ports), F(nports), NULL },
-	{ "listenaddress", T_LISTEN, KWF_ACCUM, F(listen), F(nlisten), NULL },
-	{ "addressfamily", T_ENUM, 0, F(address_family), 0, enum_af },
-	{ "hostkey", T_STRARR, KWF_ACCUM, A(hostkeys), NULL },
-	{ "hostcertificate", T_STRARR, KWF_ACCUM, A(host_certificates), NULL },
-	{ "pidfile", T_STR, KWF_NONE, F(pid_file), 0, NULL },
-	{ "loglevel", T_LOGLEVEL, M, F(log_level), 0, NULL },
-	{ "syslogfacility", T_FACILITY, 0, F(log_facility), 0, NULL },
-	{ "ciphers", T_ALGS, 0, F(ciphers), 0, &conf_alg_cipher },
-	{ "macs", T_ALGS, 0, F(macs), 0, &conf_alg_mac },
+const struct conf_kw sc_keywords[] = {
+	{ "port", T_PORT, KWF_ACCUM, F(ports), F(nports), NULL, 0, CKD_NO },
+	{ "listenaddress", T_LISTEN, KWF_ACCUM, F(listen), F(nlisten), NULL,
+	    0, CKD_NO },
+	{ "addressfamily", T_ENUM, 0, F(address_family), 0, enum_af,
+	    0, CKD_ENUM },
+	{ "hostkey", T_STRARR, KWF_ACCUM, A(hostkeys), NULL, 0, CKD_LINES },
+	{ "hostcertificate", T_STRARR, KWF_ACCUM, A(host_certificates), NULL,
+	    0, CKD_LINES },
+	{ "pidfile", T_STR, KWF_NONE, F(pid_file), 0, NULL, 0, CKD_STR },
+	{ "loglevel", T_LOGLEVEL, M, F(log_level), 0, NULL, 0, CKD_LOGLEVEL },
+	{ "syslogfacility", T_FACILITY, 0, F(log_facility), 0, NULL,
+	    0, CKD_FACILITY },
+	{ "ciphers", T_ALGS, 0, F(ciphers), 0, &conf_alg_cipher, 0, CKD_STR },
+	{ "macs", T_ALGS, 0, F(macs), 0, &conf_alg_mac, 0, CKD_STR },
 	{ "kexalgorithms", T_ALGS, 0, F(kex_algorithms), 0,
-	    &conf_alg_kex_server },
+	    &conf_alg_kex_server, 0, CKD_STR },
 	{ "hostkeyalgorithms", T_ALGS, 0, F(hostkey_algorithms), 0,
-	    &conf_alg_sig },
+	    &conf_alg_sig, 0, CKD_STR },
 	{ "pubkeyacceptedalgorithms", T_ALGS, M,
-	    F(pubkey_accepted_algorithms), 0, &conf_alg_sig },
+	    F(pubkey_accepted_algorithms), 0, &conf_alg_sig, 0, CKD_STR },
 	{ "pubkeyacceptedkeytypes", T_ALGS, M,
-	    F(pubkey_accepted_algorithms), 0, &conf_alg_sig },
-	{ "rekeylimit", T_REKEY, M, F(rekey_bytes), F(rekey_seconds), NULL },
-	{ "logingracetime", T_TIME, 0, F(login_grace_time), 0, NULL },
-	{ "maxauthtries", T_INT, M, F(max_auth_tries), 0, NULL },
-	{ "maxsessions", T_INT, M, F(max_sessions), 0, NULL },
-	{ "maxstartups", T_STARTUPS, 0, F(max_startups_begin), 0, NULL },
-	{ "permitrootlogin", T_ENUM, M, F(permit_root_login), 0, enum_root },
+	    F(pubkey_accepted_algorithms), 0, &conf_alg_sig, 0, CKD_NO },
+	{ "rekeylimit", T_REKEY, M, F(rekey_bytes), F(rekey_seconds), NULL,
+	    0, CKD_NO },
+	{ "logingracetime", T_TIME, 0, F(login_grace_time), 0, NULL,
+	    0, CKD_INT },
+	{ "maxauthtries", T_INT, M, F(max_auth_tries), 0, NULL, 0, CKD_INT },
+	{ "maxsessions", T_INT, M, F(max_sessions), 0, NULL, 0, CKD_INT },
+	{ "maxstartups", T_STARTUPS, 0, F(max_startups_begin), 0, NULL,
+	    0, CKD_NO },
+	{ "permitrootlogin", T_ENUM, M, F(permit_root_login), 0, enum_root,
+	    0, CKD_ENUM },
 	{ "pubkeyauthentication", T_FLAG, M, F(pubkey_authentication), 0,
-	    NULL },
+	    NULL, 0, CKD_YN },
 	{ "passwordauthentication", T_FLAG, M, F(password_authentication), 0,
-	    NULL },
+	    NULL, 0, CKD_YN },
 	{ "kbdinteractiveauthentication", T_FLAG, M,
-	    F(kbd_interactive_authentication), 0, NULL },
+	    F(kbd_interactive_authentication), 0, NULL, 0, CKD_YN },
 	{ "challengeresponseauthentication", T_FLAG, M,
-	    F(kbd_interactive_authentication), 0, NULL },
+	    F(kbd_interactive_authentication), 0, NULL, 0, CKD_NO },
 	{ "permitemptypasswords", T_FLAG, M, F(permit_empty_passwords), 0,
-	    NULL },
+	    NULL, 0, CKD_YN },
 	{ "permituserenvironment", T_USERENV, 0, F(permit_user_environment),
-	    F(permit_user_env_allowlist), NULL },
-	{ "authorizedkeysfile", T_STRARR, M, A(authorized_keys_files), NULL },
-	{ "strictmodes", T_FLAG, 0, F(strict_modes), 0, NULL },
-	{ "allowusers", T_STRARR, M | KWF_ACCUM, A(allow_users), NULL },
-	{ "denyusers", T_STRARR, M | KWF_ACCUM, A(deny_users), NULL },
-	{ "allowgroups", T_STRARR, M | KWF_ACCUM, A(allow_groups), NULL },
-	{ "denygroups", T_STRARR, M | KWF_ACCUM, A(deny_groups), NULL },
+	    F(permit_user_env_allowlist), NULL, 0, CKD_NO },
+	{ "authorizedkeysfile", T_STRARR, M, A(authorized_keys_files), NULL,
+	    0, CKD_NO },
+	{ "strictmodes", T_FLAG, 0, F(strict_modes), 0, NULL, 0, CKD_YN },
+	{ "allowusers", T_STRARR, M | KWF_ACCUM, A(allow_users), NULL,
+	    0, CKD_LINES },
+	{ "denyusers", T_STRARR, M | KWF_ACCUM, A(deny_users), NULL,
+	    0, CKD_LINES },
+	{ "allowgroups", T_STRARR, M | KWF_ACCUM, A(allow_groups), NULL,
+	    0, CKD_LINES },
+	{ "denygroups", T_STRARR, M | KWF_ACCUM, A(deny_groups), NULL,
+	    0, CKD_LINES },
 	{ "subsystem", T_SUBSYS, KWF_ACCUM, F(subsystems), F(nsubsystems),
-	    NULL },
-	{ "forcecommand", T_REST, M | KWF_NONE, F(force_command), 0, NULL },
-	{ "permittty", T_FLAG, M, F(permit_tty), 0, NULL },
-	{ "printmotd", T_FLAG, 0, F(print_motd), 0, NULL },
-	{ "printlastlog", T_FLAG, 0, F(print_last_log), 0, NULL },
-	{ "banner", T_STR, M | KWF_NONE, F(banner), 0, NULL },
+	    NULL, 0, CKD_NO },
+	{ "forcecommand", T_REST, M | KWF_NONE, F(force_command), 0, NULL,
+	    0, CKD_STR },
+	{ "permittty", T_FLAG, M, F(permit_tty), 0, NULL, 0, CKD_YN },
+	{ "printmotd", T_FLAG, 0, F(print_motd), 0, NULL, 0, CKD_YN },
+	{ "printlastlog", T_FLAG, 0, F(print_last_log), 0, NULL, 0, CKD_YN },
+	{ "banner", T_STR, M | KWF_NONE, F(banner), 0, NULL, 0, CKD_STR },
 	{ "clientaliveinterval", T_TIME, M, F(client_alive_interval), 0,
-	    NULL },
+	    NULL, 0, CKD_INT },
 	{ "clientalivecountmax", T_INT, M, F(client_alive_count_max), 0,
-	    NULL },
-	{ "tcpkeepalive", T_FLAG, 0, F(tcp_keep_alive), 0, NULL },
-	{ "setenv", T_SETENV, M | KWF_ACCUM, A(set_env), NULL },
-	{ "acceptenv", T_STRARR, M | KWF_ACCUM, A(accept_env), NULL },
+	    NULL, 0, CKD_INT },
+	{ "tcpkeepalive", T_FLAG, 0, F(tcp_keep_alive), 0, NULL, 0, CKD_YN },
+	{ "setenv", T_SETENV, M | KWF_ACCUM, A(set_env), NULL, 0, CKD_LINES },
+	{ "acceptenv", T_STRARR, M | KWF_ACCUM, A(accept_env), NULL,
+	    0, CKD_LINES },
 	{ "chrootdirectory", T_STR, M | KWF_NONE, F(chroot_directory), 0,
-	    NULL },
-	{ "usepam", T_FLAG, 0, F(use_pam), 0, NULL },
-	{ "pamservicename", T_STR, M, F(pam_service_name), 0, NULL },
-	{ "modulifile", T_STR, 0, F(moduli_file), 0, NULL },
-	{ "versionaddendum", T_REST, KWF_NONE, F(version_addendum), 0, NULL },
-	{ "usedns", T_FLAG, 0, F(use_dns), 0, NULL },
+	    NULL, 0, CKD_STR },
+	{ "usepam", T_FLAG, 0, F(use_pam), 0, NULL, 0, CKD_YN },
+	{ "pamservicename", T_STR, M, F(pam_service_name), 0, NULL,
+	    0, CKD_STR },
+	{ "modulifile", T_STR, 0, F(moduli_file), 0, NULL, 0, CKD_NO },
+	{ "versionaddendum", T_REST, KWF_NONE, F(version_addendum), 0, NULL,
+	    0, CKD_STR },
+	{ "usedns", T_FLAG, 0, F(use_dns), 0, NULL, 0, CKD_YN },
 	{ "allowtcpforwarding", T_ENUM, M, F(allow_tcp_forwarding), 0,
-	    enum_fwd },
-	{ "x11forwarding", T_FLAG, M, F(x11_forwarding), 0, NULL },
-	{ "x11displayoffset", T_INT, M, F(x11_display_offset), 0, NULL },
-	{ "x11uselocalhost", T_FLAG, M, F(x11_use_localhost), 0, NULL },
-	{ "xauthlocation", T_STR, 0, F(xauth_location), 0, NULL },
+	    enum_fwd, 0, CKD_ENUM },
+	{ "x11forwarding", T_FLAG, M, F(x11_forwarding), 0, NULL, 0, CKD_YN },
+	{ "x11displayoffset", T_INT, M, F(x11_display_offset), 0, NULL,
+	    0, CKD_INT },
+	{ "x11uselocalhost", T_FLAG, M, F(x11_use_localhost), 0, NULL,
+	    0, CKD_YN },
+	{ "xauthlocation", T_STR, 0, F(xauth_location), 0, NULL, 0, CKD_STR },
 	{ "allowagentforwarding", T_FLAG, M, F(allow_agent_forwarding), 0,
-	    NULL },
-	{ "gatewayports", T_ENUM, M, F(gateway_ports), 0, enum_gw },
-	{ "permittunnel", T_ENUM, M, F(permit_tunnel), 0, enum_tun },
-	{ "compression", T_ENUM, 0, F(compression), 0, enum_comp },
+	    NULL, 0, CKD_YN },
+	{ "gatewayports", T_ENUM, M, F(gateway_ports), 0, enum_gw,
+	    0, CKD_ENUM },
+	{ "permittunnel", T_ENUM, M, F(permit_tunnel), 0, enum_tun,
+	    0, CKD_ENUM },
+	{ "compression", T_ENUM, 0, F(compression), 0, enum_comp, 0, CKD_YN },
 	{ "authorizedkeyscommand", T_REST, M | KWF_NONE,
-	    F(authorized_keys_command), 0, NULL },
+	    F(authorized_keys_command), 0, NULL, 0, CKD_STR },
 	{ "authorizedkeyscommanduser", T_STR, M | KWF_NONE,
-	    F(authorized_keys_command_user), 0, NULL },
+	    F(authorized_keys_command_user), 0, NULL, 0, CKD_STR },
 	{ "authorizedkeyscommandtimeout", T_TIME, M,
-	    F(authorized_keys_command_timeout), 0, NULL },
+	    F(authorized_keys_command_timeout), 0, NULL, 0, CKD_INT },
 	{ "trustedusercakeys", T_STR, M | KWF_NONE, F(trusted_user_ca_keys), 0,
-	    NULL },
-	{ "revokedkeys", T_STR, M | KWF_NONE, F(revoked_keys), 0, NULL },
+	    NULL, 0, CKD_STR },
+	{ "revokedkeys", T_STR, M | KWF_NONE, F(revoked_keys), 0, NULL,
+	    0, CKD_STR },
 	{ "authorizedprincipalsfile", T_STR, M | KWF_NONE,
-	    F(authorized_principals_file), 0, NULL },
+	    F(authorized_principals_file), 0, NULL, 0, CKD_STR },
 	{ "authorizedprincipalscommand", T_REST, M | KWF_NONE,
-	    F(authorized_principals_command), 0, NULL },
+	    F(authorized_principals_command), 0, NULL, 0, CKD_STR },
 	{ "authorizedprincipalscommanduser", T_STR, M | KWF_NONE,
-	    F(authorized_principals_command_user), 0, NULL },
+	    F(authorized_principals_command_user), 0, NULL, 0, CKD_STR },
 	{ "authenticationmethods", T_AUTHMETHODS, M,
-	    F(authentication_methods), 0, NULL },
-	{ "permitopen", T_STRARR, M, A(permit_open), NULL },
-	{ "permitlisten", T_STRARR, M, A(permit_listen), NULL },
-	{ "disableforwarding", T_FLAG, M, F(disable_forwarding), 0, NULL },
+	    F(authentication_methods), 0, NULL, 0, CKD_NO },
+	{ "permitopen", T_STRARR, M, A(permit_open), NULL, 0, CKD_NO },
+	{ "permitlisten", T_STRARR, M, A(permit_listen), NULL, 0, CKD_NO },
+	{ "disableforwarding", T_FLAG, M, F(disable_forwarding), 0, NULL,
+	    0, CKD_YN },
 	{ "allowstreamlocalforwarding", T_ENUM, M,
-	    F(allow_streamlocal_forwarding), 0, enum_fwd },
+	    F(allow_streamlocal_forwarding), 0, enum_fwd, 0, CKD_ENUM },
 	{ "streamlocalbindmask", T_MODE, M, F(streamlocal_bind_mask), 0,
-	    NULL },
+	    NULL, 0, CKD_OCTAL },
 	{ "streamlocalbindunlink", T_FLAG, M, F(streamlocal_bind_unlink), 0,
-	    NULL },
+	    NULL, 0, CKD_YN },
 	{ "hostbasedauthentication", T_FLAG, M, F(hostbased_authentication), 0,
-	    NULL },
+	    NULL, 0, CKD_YN },
 	{ "hostbasedacceptedalgorithms", T_ALGS, M,
-	    F(hostbased_accepted_algorithms), 0, &conf_alg_sig },
+	    F(hostbased_accepted_algorithms), 0, &conf_alg_sig, 0, CKD_STR },
 	{ "hostbasedacceptedkeytypes", T_ALGS, M,
-	    F(hostbased_accepted_algorithms), 0, &conf_alg_sig },
+	    F(hostbased_accepted_algorithms), 0, &conf_alg_sig, 0, CKD_NO },
 	{ "hostbasedusesnamefrompacketonly", T_FLAG, M,
-	    F(hostbased_uses_name_from_packet_only), 0, NULL },
-	{ "ignorerhosts", T_ENUM, M, F(ignore_rhosts), 0, enum_rhosts },
+	    F(hostbased_uses_name_from_packet_only), 0, NULL, 0, CKD_YN },
+	{ "ignorerhosts", T_ENUM, M, F(ignore_rhosts), 0, enum_rhosts,
+	    0, CKD_ENUM },
 	{ "ignoreuserknownhosts", T_FLAG, 0, F(ignore_user_known_hosts), 0,
-	    NULL },
+	    NULL, 0, CKD_YN },
 	{ "persourcemaxstartups", T_PERSOURCE, 0, F(per_source_max_startups),
-	    0, NULL },
+	    0, NULL, 0, CKD_NO },
 	{ "persourcenetblocksize", T_PERSOURCE, 0, F(per_source_masklen4), 0,
-	    NULL },
-	{ "persourcepenalties", T_PERSOURCE, 0, F(penalties.enabled), 0, NULL },
+	    NULL, 0, CKD_NO },
+	{ "persourcepenalties", T_PERSOURCE, 0, F(penalties.enabled), 0, NULL,
+	    0, CKD_NO },
 	{ "persourcepenaltyexemptlist", T_PERSOURCE, 0, F(penalty_exempt), 0,
-	    NULL },
-	{ "include", T_INCLUDE, M, 0, 0, NULL },
-	{ "match", T_MATCH, M, 0, 0, NULL },
-	{ "requiredrsasize", T_INT, M, F(required_rsa_size), 0, NULL },
-	{ "fingerprinthash", T_FPHASH, 0, F(fingerprint_hash), 0, NULL },
-	{ "permituserrc", T_FLAG, M, F(permit_user_rc), 0, NULL },
-	{ "exposeauthinfo", T_FLAG, M, F(expose_auth_info), 0, NULL },
-	{ "logverbose", T_REST, M | KWF_NOTYET, F(log_verbose), 0, NULL },
+	    NULL, 0, CKD_NO },
+	{ "include", T_INCLUDE, M, 0, 0, NULL, 0, CKD_NO },
+	{ "match", T_MATCH, M, 0, 0, NULL, 0, CKD_NO },
+	{ "requiredrsasize", T_INT, M, F(required_rsa_size), 0, NULL,
+	    0, CKD_INT },
+	{ "fingerprinthash", T_FPHASH, 0, F(fingerprint_hash), 0, NULL,
+	    0, CKD_NO },
+	{ "permituserrc", T_FLAG, M, F(permit_user_rc), 0, NULL, 0, CKD_YN },
+	{ "exposeauthinfo", T_FLAG, M, F(expose_auth_info), 0, NULL,
+	    0, CKD_YN },
+	{ "logverbose", T_REST, M | KWF_NOTYET, F(log_verbose), 0, NULL,
+	    0, CKD_NO },
 	{ "casignaturealgorithms", T_ALGS, M, F(ca_signature_algorithms), 0,
-	    &conf_alg_ca },
-	{ "pubkeyauthoptions", T_PKOPTS, M, F(pubkey_auth_options), 0, NULL },
+	    &conf_alg_ca, 0, CKD_STR },
+	{ "pubkeyauthoptions", T_PKOPTS, M, F(pubkey_auth_options), 0, NULL,
+	    0, CKD_NO },
 	{ "unusedconnectiontimeout", T_TIMENONE, M,
-	    F(unused_connection_timeout), 0, NULL },
-	{ "channeltimeout", T_CHANTIMEOUT, M, F(channel_timeouts), 0, NULL },
-	{ "ipqos", T_IPQOS, M, F(ipqos_interactive), 0, NULL },
-	{ "debianbanner", T_FLAG, 0, F(debian_banner), 0, NULL },
+	    F(unused_connection_timeout), 0, NULL, 0, CKD_NO },
+	{ "channeltimeout", T_CHANTIMEOUT, M, F(channel_timeouts), 0, NULL,
+	    0, CKD_NO },
+	{ "ipqos", T_IPQOS, M, F(ipqos_interactive), 0, NULL, 0, CKD_NO },
+	{ "debianbanner", T_FLAG, 0, F(debian_banner), 0, NULL, 0, CKD_NO },
 	/* Features we do not have: the value is checked, then logged. */
-	{ "gssapiauthentication", T_UNSUPP, M, 0, 0, &unsupp_flag },
-	{ "gssapicleanupcredentials", T_UNSUPP, 0, 0, 0, &unsupp_flag },
-	{ "gssapikeyexchange", T_UNSUPP, 0, 0, 0, &unsupp_flag },
-	{ "gssapistorecredentialsonrekey", T_UNSUPP, 0, 0, 0, &unsupp_flag },
-	{ "gssapistrictacceptorcheck", T_UNSUPP, 0, 0, 0, &unsupp_flag },
-	{ "kerberosauthentication", T_UNSUPP, M, 0, 0, &unsupp_flag },
-	{ "kerberosorlocalpasswd", T_UNSUPP, 0, 0, 0, &unsupp_flag },
-	{ "kerberosticketcleanup", T_UNSUPP, 0, 0, 0, &unsupp_flag },
-	{ "hostkeyagent", T_UNSUPP, 0, 0, 0, &unsupp_str },
-	{ "securitykeyprovider", T_UNSUPP, 0, 0, 0, &unsupp_str },
+	{ "gssapiauthentication", T_UNSUPP, M, 0, 0, &unsupp_flag, 0, CKD_NO },
+	{ "gssapicleanupcredentials", T_UNSUPP, 0, 0, 0, &unsupp_flag,
+	    0, CKD_NO },
+	{ "gssapikeyexchange", T_UNSUPP, 0, 0, 0, &unsupp_flag, 0, CKD_NO },
+	{ "gssapistorecredentialsonrekey", T_UNSUPP, 0, 0, 0, &unsupp_flag,
+	    0, CKD_NO },
+	{ "gssapistrictacceptorcheck", T_UNSUPP, 0, 0, 0, &unsupp_flag,
+	    0, CKD_NO },
+	{ "kerberosauthentication", T_UNSUPP, M, 0, 0, &unsupp_flag,
+	    0, CKD_NO },
+	{ "kerberosorlocalpasswd", T_UNSUPP, 0, 0, 0, &unsupp_flag, 0, CKD_NO },
+	{ "kerberosticketcleanup", T_UNSUPP, 0, 0, 0, &unsupp_flag, 0, CKD_NO },
+	{ "hostkeyagent", T_UNSUPP, 0, 0, 0, &unsupp_str, 0, CKD_NO },
+	{ "securitykeyprovider", T_UNSUPP, 0, 0, 0, &unsupp_str, 0, CKD_NO },
 	/*
 	 * Gone from OpenSSH long ago; its sshd still starts with them in
 	 * the file (old Debian configurations name several) and says so.
 	 */
-	{ "afstokenpassing", T_DEPRECATED, 0, 0, 0, NULL },
-	{ "authorizedkeysfile2", T_DEPRECATED, M, 0, 0, NULL },
-	{ "checkmail", T_DEPRECATED, 0, 0, 0, NULL },
-	{ "kerberostgtpassing", T_DEPRECATED, 0, 0, 0, NULL },
-	{ "keyregenerationinterval", T_DEPRECATED, 0, 0, 0, NULL },
-	{ "protocol", T_IGNORE, 0, 0, 0, NULL },
-	{ "reversemappingcheck", T_DEPRECATED, 0, 0, 0, NULL },
-	{ "rhostsauthentication", T_DEPRECATED, 0, 0, 0, NULL },
-	{ "rhostsrsaauthentication", T_DEPRECATED, M, 0, 0, NULL },
-	{ "rsaauthentication", T_DEPRECATED, M, 0, 0, NULL },
-	{ "serverkeybits", T_DEPRECATED, 0, 0, 0, NULL },
-	{ "uselogin", T_DEPRECATED, 0, 0, 0, NULL },
-	{ "useprivilegeseparation", T_DEPRECATED, 0, 0, 0, NULL },
-	{ "verifyreversemapping", T_DEPRECATED, 0, 0, 0, NULL },
+	{ "afstokenpassing", T_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "authorizedkeysfile2", T_DEPRECATED, M, 0, 0, NULL, 0, CKD_NO },
+	{ "checkmail", T_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "kerberostgtpassing", T_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "keyregenerationinterval", T_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "protocol", T_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "reversemappingcheck", T_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "rhostsauthentication", T_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "rhostsrsaauthentication", T_DEPRECATED, M, 0, 0, NULL, 0, CKD_NO },
+	{ "rsaauthentication", T_DEPRECATED, M, 0, 0, NULL, 0, CKD_NO },
+	{ "serverkeybits", T_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "uselogin", T_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "useprivilegeseparation", T_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "verifyreversemapping", T_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
 };
 const size_t sc_nkeywords = sizeof(sc_keywords) / sizeof(sc_keywords[0]);
 
 #undef M
 
-const struct sc_kw *
+const struct conf_kw_table sc_table = { sc_keywords,
+    sizeof(sc_keywords) / sizeof(sc_keywords[0]) };
+
+const struct conf_kw *
 sc_kw_find(const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < sc_nkeywords; i++)
-		if (strcasecmp(sc_keywords[i].name, name) == 0)
-			return &sc_keywords[i];
-	return NULL;
+	return conf_kw_find(&sc_table, name);
 }
 
 int
@@ -318,13 +358,13 @@ valid_auth_list(const char *list)
 }
 
 int
-sc_algs_default(const struct sc_kw *kw, char **outp)
+sc_algs_default(const struct conf_kw *kw, char **outp)
 {
 	return conf_alg_resolve(kw->arg, NULL, outp);
 }
 
 static int
-parse_algs(const struct sc_kw *kw, const char *arg, char **outp)
+parse_algs(const struct conf_kw *kw, const char *arg, char **outp)
 {
 	const struct conf_alg *alg = kw->arg;
 	const char *body = arg;
@@ -390,57 +430,34 @@ max_args(enum sc_type type)
  * time, a mode, a word of a table, a log level or facility.
  */
 static int
-int_value(const struct sc_kw *kw, char **argv, int *vp, const char *src,
+int_value(const struct conf_kw *kw, char **argv, int *vp, const char *src,
     int line)
 {
 	const char *what;
+	int r;
 
+	if ((r = conf_kw_int(kw, argv[1], vp, &what)) != ERR_CONFIG)
+		return r;
 	switch (kw->type) {
 	case T_FLAG:
-		if (conf_enum_lookup(conf_yesno, argv[1], vp) != 0) {
-			log_error("%s line %d: unsupported option \"%s\".",
-			    src, line, argv[1]);
-			return ERR_CONFIG;
-		}
-		return 0;
+		log_error("%s line %d: unsupported option \"%s\".", src, line,
+		    argv[1]);
+		return ERR_CONFIG;
 	case T_INT:
-		if (conf_parse_int_why(argv[1], vp, &what) != 0) {
-			log_error("%s line %d: %s integer value %s.", src,
-			    line, argv[0], what);
-			return ERR_CONFIG;
-		}
-		return 0;
-	case T_TIME:
-		if ((*vp = (int)conf_parse_time(argv[1])) < 0)
-			return bad_value(argv, src, line);
-		return 0;
+		log_error("%s line %d: %s integer value %s.", src, line,
+		    argv[0], what);
+		return ERR_CONFIG;
 	case T_MODE:
-		if ((*vp = conf_parse_mode(argv[1])) < 0) {
-			log_error("%s line %d: Invalid %s.", src, line,
-			    argv[0]);
-			return ERR_CONFIG;
-		}
-		return 0;
-	case T_ENUM:
-		if (conf_enum_lookup(kw->arg, argv[1], vp) != 0)
-			return bad_value(argv, src, line);
-		return 0;
-	case T_LOGLEVEL:
-		if ((*vp = log_level_from_name(argv[1])) < 0)
-			return bad_value(argv, src, line);
-		return 0;
-	case T_FACILITY:
-		if ((*vp = log_facility_from_name(argv[1])) < 0)
-			return bad_value(argv, src, line);
-		return 0;
+		log_error("%s line %d: Invalid %s.", src, line, argv[0]);
+		return ERR_CONFIG;
 	default:
-		return ERR_INTERNAL;
+		return bad_value(argv, src, line);
 	}
 }
 
 /* A keyword kept in one string field (PermitUserEnvironment: two). */
 static int
-str_value(struct servconf *sc, const struct sc_kw *kw, char **argv,
+str_value(struct servconf *sc, const struct conf_kw *kw, char **argv,
     int argc, const char *rest, const char *src, int line)
 {
 	char **sp = FIELD(sc, kw->off, char *), *s = NULL;
@@ -512,7 +529,7 @@ subsystem(struct servconf *sc, char **argv, int argc, const char *rest,
 
 /* A keyword kept in an array: ports, listen addresses, words. */
 static int
-list_value(struct servconf *sc, const struct sc_kw *kw, char **argv,
+list_value(struct servconf *sc, const struct conf_kw *kw, char **argv,
     int argc, const char *src, int line)
 {
 	int i, v;
@@ -559,7 +576,7 @@ list_value(struct servconf *sc, const struct sc_kw *kw, char **argv,
 
 /* RekeyLimit SIZE [TIME] and MaxStartups N or START:RATE:FULL. */
 static int
-pair_value(struct servconf *sc, const struct sc_kw *kw, char **argv,
+pair_value(struct servconf *sc, const struct conf_kw *kw, char **argv,
     int argc, const char *src, int line)
 {
 	int b, r = 30, m;
@@ -596,7 +613,7 @@ pair_value(struct servconf *sc, const struct sc_kw *kw, char **argv,
 
 /* The value of kw from argv into sc, by its type. */
 static int
-apply_value(struct servconf *sc, const struct sc_kw *kw, char **argv,
+apply_value(struct servconf *sc, const struct conf_kw *kw, char **argv,
     int argc, const char *rest, const char *src, int line)
 {
 	int v, r;
@@ -626,7 +643,7 @@ apply_value(struct servconf *sc, const struct sc_kw *kw, char **argv,
 }
 
 int
-sc_kw_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
+sc_kw_apply(struct servconf *sc, const struct conf_kw *kw, char **argv,
     int argc, const char *rest, const char *src, int line)
 {
 	struct servconf *scratch;

@@ -237,7 +237,7 @@ netblock_line(struct servconf *sc, char **argv, const char *src, int line)
 }
 
 int
-sc_persource_apply(struct servconf *sc, const struct sc_kw *kw, char **argv,
+sc_persource_apply(struct servconf *sc, const struct conf_kw *kw, char **argv,
     int argc, const char *src, int line)
 {
 	const char *why;
@@ -319,7 +319,7 @@ sc_persource_finish(struct servconf *sc)
 
 void
 sc_persource_copy(struct servconf *dst, const struct servconf *src,
-    const struct sc_kw *kw)
+    const struct conf_kw *kw)
 {
 	if (kw->off == PEN(enabled))
 		dst->penalties = src->penalties;
@@ -336,7 +336,7 @@ sc_persource_copy(struct servconf *dst, const struct servconf *src,
 }
 
 void
-sc_persource_free(struct servconf *sc, const struct sc_kw *kw)
+sc_persource_free(struct servconf *sc, const struct conf_kw *kw)
 {
 	if (kw->off == OFF(penalty_exempt)) {
 		x_free(sc->penalty_exempt);

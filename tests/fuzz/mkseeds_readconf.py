@@ -10,7 +10,7 @@ import sys
 
 top, out = sys.argv[1], sys.argv[2]
 src = open(os.path.join(top, "src/client/readconf_kw.c")).read()
-table = src[src.index("const struct rc_kw rc_keywords[] = {"):]
+table = src[src.index("const struct conf_kw rc_keywords[] = {"):]
 table = table[:table.index("};")]
 
 # A plausible value per parser kind; the fuzzer mutates from there.
@@ -21,7 +21,8 @@ value = {
     "RT_IDENTITY": "~/.ssh/id_%r", "RT_INT": "3", "RT_LOGLEVEL": "DEBUG2",
     "RT_MASK": "0177", "RT_REKEY": "1G 1h",
     "RT_REST": "127.0.0.1:8080 [::1]:80", "RT_SETENV": 'A=1 "B=two words"',
-    "RT_TIME": "1m30s",
+    "RT_TIME": "1m30s", "RT_IGNORE": "yes", "RT_DEPRECATED": "yes",
+    "RT_UNSUPP": "yes",
 }
 lines = ["Host fuzz*"]
 for m in re.finditer(r'\{ *"([a-z]+)", (RT_[A-Z_]+)', table):

@@ -45,7 +45,7 @@ check_list() {
 
 # --- sshd_config(5) against src/server/servconf_kw.c ---
 KW=$SRC/src/server/servconf_kw.c
-awk '/^const struct sc_kw sc_keywords/,/^};/' "$KW" |
+awk '/^const struct conf_kw sc_keywords/,/^};/' "$KW" |
     grep -o '{ "[a-z0-9]*", T_[A-Z]*' | sed 's/[{",]//g' >"$T/sc.all"
 awk '$2 != "T_IGNORE" && $2 != "T_DEPRECATED" && $2 != "T_UNSUPP" { print $1 }' "$T/sc.all" |
     sort -u >"$T/sc.acted"
@@ -60,14 +60,16 @@ check_list "sshd_config.5 names the ignored keywords" "$T/sc.ignored" \
 
 # --- ssh_config(5) against src/client/readconf_kw.c ---
 KW=$SRC/src/client/readconf_kw.c
+awk '/^const struct conf_kw rc_keywords/,/^};/' "$KW" |
+    grep -o '{ "[a-z0-9]*", RT_[A-Z]*' | sed 's/[{",]//g' >"$T/rc.all"
 {
-	awk '/^const struct rc_kw rc_keywords/,/^};/' "$KW" |
-	    grep -o '{ "[a-z0-9]*"' | sed 's/[{" ]//g'
+	awk '$2 != "RT_IGNORE" && $2 != "RT_DEPRECATED" && $2 != "RT_UNSUPP" {
+	    print $1 }' "$T/rc.all"
 	# handled by readconf.c itself, outside the table
 	printf 'host\nmatch\ninclude\n'
 } | sort -u >"$T/rc.acted"
-awk '/ignored_keywords\[\] = {/,/^};/' "$KW" | grep -o '"[a-z0-9]*"' |
-    tr -d '"' | sort -u >"$T/rc.ignored"
+awk '$2 == "RT_IGNORE" || $2 == "RT_DEPRECATED" || $2 == "RT_UNSUPP" {
+    print $1 }' "$T/rc.all" | sort -u >"$T/rc.ignored"
 entries "$MAN/ssh_config.5" >"$T/rc.entries"
 named "$MAN/ssh_config.5" >"$T/rc.named"
 check_list "ssh_config.5 entries for acted-on keywords" "$T/rc.acted" \
