@@ -614,12 +614,15 @@ on_accept(struct chan_set *cs, int lfd, short revents, void *arg)
 
 int
 mux_master_setup(struct mux_master *mm, struct chan_set *cs,
-    struct fwd_client *fc, int own_session)
+    struct fwd_client *fc, struct agent_fwd *afwd, struct x11_fwd *x11,
+    int own_session)
 {
 	if (mm == NULL)
 		return 0;
 	mm->cs = cs;
 	mm->fc = fc;
+	mm->afwd = afwd;
+	mm->x11 = x11;
 	mm->own_session = own_session;
 	ev_timer_init(&mm->persist_tm, persist_fire, mm);
 	ev_timer_init(&mm->idle_tm, idle_check, mm);

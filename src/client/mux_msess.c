@@ -30,6 +30,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "agentfwd.h"
 #include "channel.h"
 #include "err.h"
 #include "escape.h"
@@ -40,10 +41,11 @@
 #include "mux_int.h"
 #include "sbuf.h"
 #include "ttymodes.h"
+#include "x11fwd.h"
 
 #define MS_MAX_PENDING	4
 
-enum ms_reply { MS_PTY, MS_EXEC, MS_SUBSYS };
+enum ms_reply { MS_PTY, MS_EXEC, MS_SUBSYS, MS_X11 };
 
 struct mux_sess {
 	struct mux_conn *mc;		/* NULL once the client is gone */
@@ -316,7 +318,18 @@ send_requests(struct mux_sess *s, struct chan *c)
 	const char *what, *eq;
 	struct sbuf *b;
 	size_t i;
+	int r;
 
+	/* X11, then the agent, then the tty, as for the master's own. */
+	if (s->q.want_x11 &&
+	    (r = x11_fwd_request_more(s->mc->mm->x11, s->cs, c)) != 0) {
+		if (r < 0)
+			return r;
+		push_reply(s, MS_X11);
+	}
+	if (s->q.want_agent && agent_fwd_request_more(s->mc->mm->afwd,
+	    s->mc->mm->o, s->cs, c) != 0)
+		return ERR_INTERNAL;
 	if (s->q.want_tty && send_pty_req(s, c) != 0)
 		return ERR_INTERNAL;
 	for (i = 0; i < s->q.nenv; i++) {
@@ -386,6 +399,18 @@ ms_reply(struct chan_set *cs, struct chan *c, int ok)
 	    --s->npending * sizeof(s->pending[0]));
 	if (ok)
 		return;
+	if (kind == MS_X11) {
+		/* Where the client sees it, as the master's own would. */
+		if (s->errw != -1 && s->mc != NULL &&
+		    s->mc->mm->o->log_level >= LOG_LEVEL_INFO) {
+			char line[96];
+
+			snprintf(line, sizeof(line), "X11 forwarding request "
+			    "failed on channel %u\r\n", c->local_id);
+			say(s, line);
+		}
+		return;
+	}
 	if (kind == MS_PTY) {
 		send_to_client(s, MUX_S_TTY_ALLOC_FAIL, s->sid, 0, NULL);
 		return;
