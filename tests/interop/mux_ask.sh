@@ -123,4 +123,10 @@ oursh -O stop 127.0.0.1 2>/dev/null
 check "autoask: -O stop answered no keeps the socket" [ -S "$S" ]
 answer yes
 oursh -O exit 127.0.0.1 2>/dev/null
+i=0
+while kill -0 "$MP" 2>/dev/null && [ $i -lt 100 ]; do
+	i=$((i + 1)); sleep 0.05
+done
+check "no sanitizer report from the master" \
+    sh -c "! grep -q 'ERROR: .*Sanitizer\|runtime error:' '$T/master.err'"
 finish

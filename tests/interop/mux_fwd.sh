@@ -129,4 +129,10 @@ check "... the session still runs" [ -n "$X" ]
 
 check "no new login for the mux clients" [ "$(logins)" -eq "$before" ]
 "$BIN/ssh" -F /dev/null -o ControlPath="$S" -O exit 127.0.0.1 2>/dev/null
+i=0
+while kill -0 "$MP" 2>/dev/null && [ $i -lt 100 ]; do
+	i=$((i + 1)); sleep 0.05
+done
+check "no sanitizer report from the master" \
+    sh -c "! grep -q 'ERROR: .*Sanitizer\|runtime error:' '$T/master.err'"
 finish
