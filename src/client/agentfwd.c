@@ -98,9 +98,18 @@ int
 agent_fwd_request(struct agent_fwd *af, const struct client_opts *o,
     struct chan_set *cs, struct chan *c)
 {
+	if (af == NULL || af->requested)
+		return 0;
+	return agent_fwd_request_more(af, o, cs, c);
+}
+
+int
+agent_fwd_request_more(struct agent_fwd *af, const struct client_opts *o,
+    struct chan_set *cs, struct chan *c)
+{
 	struct sbuf *b;
 
-	if (af == NULL || !af->enabled || af->requested)
+	if (af == NULL || !af->enabled)
 		return 0;
 	if (!agent_present(o)) {
 		af->enabled = 0;

@@ -27,5 +27,12 @@ int agent_fwd_setup(struct chan_set *cs, struct agent_fwd *af);
  */
 int agent_fwd_request(struct agent_fwd *af, const struct client_opts *o,
     struct chan_set *cs, struct chan *c);
+/*
+ * The same for a further session channel on the connection (a mux
+ * client's that asked for it): sent whenever forwarding is on, whether
+ * or not a request went before.
+ */
+int agent_fwd_request_more(struct agent_fwd *af, const struct client_opts *o,
+    struct chan_set *cs, struct chan *c);
 
 #endif

@@ -25,6 +25,10 @@
 
 struct transport;
 struct chan_set;
+struct chan;
+struct sbuf;
+struct winsize;
+struct termios;
 struct fwd_client;
 struct agent_fwd;
 struct x11_fwd;
@@ -340,5 +344,28 @@ struct client_session_args {
 };
 int client_session(struct transport *t, const struct client_opts *o,
     const struct client_session_args *a);
+
+/*
+ * Requests on an open session channel, for ssh's own session and those
+ * a ControlMaster runs for its clients (mux_msess.c); each wants a
+ * reply. pty-req: term, the window size ws, the modes of tio (NULL:
+ * none known). The command: subsystem, else exec of command, or the
+ * shell when command is NULL or empty. 0 or an error.
+ */
+int client_pty_request(struct chan_set *cs, struct chan *c,
+    const char *term, const struct winsize *ws, const struct termios *tio);
+int client_command_request(struct chan_set *cs, struct chan *c,
+    const char *command, int subsystem);
+/* Which request client_command_request() sends: "exec" and so on. */
+const char *client_command_kind(const char *command, int subsystem);
+/*
+ * The server's requests that end a session: CLIENT_EXIT_STATUS (the
+ * status in *statusp), CLIENT_EXIT_SIGNAL (logged), CLIENT_EXIT_OTHER
+ * for eow@openssh.com (nothing to do); ERR_FEATURE_UNSUPPORTED for
+ * any other name, or the getter's error for a short body.
+ */
+enum { CLIENT_EXIT_OTHER = 0, CLIENT_EXIT_STATUS, CLIENT_EXIT_SIGNAL };
+int client_exit_request(const char *name, struct sbuf *body,
+    uint32_t *statusp);
 
 #endif

@@ -58,37 +58,68 @@ push_reply(struct csess *s, enum cs_reply kind)
 		s->pending[s->npending++] = kind;
 }
 
+int
+client_pty_request(struct chan_set *cs, struct chan *c, const char *term,
+    const struct winsize *ws, const struct termios *tio)
+{
+	struct sbuf *b, *modes = sbuf_new();
+	int r;
+
+	if (tio != NULL)
+		r = ttymodes_encode(tio, modes);
+	else
+		r = sbuf_put_u8(modes, 0);
+	if (r == 0 && ((b = chan_request_start(cs, c, "pty-req", 1)) ==
+	    NULL || sbuf_put_cstring(b, term != NULL ? term : "") != 0 ||
+	    sbuf_put_u32(b, ws->ws_col) != 0 ||
+	    sbuf_put_u32(b, ws->ws_row) != 0 ||
+	    sbuf_put_u32(b, ws->ws_xpixel) != 0 ||
+	    sbuf_put_u32(b, ws->ws_ypixel) != 0 ||
+	    sbuf_put_stringb(b, modes) != 0 || chan_msg_send(cs) != 0))
+		r = ERR_INTERNAL;
+	sbuf_free(modes);
+	return r;
+}
+
+const char *
+client_command_kind(const char *command, int subsystem)
+{
+	if (subsystem)
+		return "subsystem";
+	return command != NULL && *command != '\0' ? "exec" : "shell";
+}
+
+int
+client_command_request(struct chan_set *cs, struct chan *c,
+    const char *command, int subsystem)
+{
+	const char *what = client_command_kind(command, subsystem);
+	struct sbuf *b;
+
+	if ((b = chan_request_start(cs, c, what, 1)) == NULL ||
+	    (strcmp(what, "shell") != 0 &&
+	    sbuf_put_cstring(b, command) != 0) || chan_msg_send(cs) != 0)
+		return ERR_INTERNAL;
+	return 0;
+}
+
 static int
 send_pty_req(struct csess *s, struct chan *c)
 {
 	struct winsize ws;
 	struct termios tio;
-	struct sbuf *b, *modes = sbuf_new();
-	const char *term = getenv("TERM");
-	int r = 0;
+	int r;
 
 	memset(&ws, 0, sizeof(ws));
 	(void)ioctl(s->in, TIOCGWINSZ, &ws);
 	/* The modes the user had, not our raw mode, set up by now. */
-	if (s->raw.active) {
+	if (s->raw.active)
 		tio = s->raw.saved;
-		r = ttymodes_encode(&tio, modes);
-	} else if (tcgetattr(s->in, &tio) == 0)
-		r = ttymodes_encode(&tio, modes);
-	else
-		r = sbuf_put_u8(modes, 0);
-	if (r != 0 || (b = chan_request_start(s->cs, c, "pty-req", 1)) ==
-	    NULL || sbuf_put_cstring(b, term != NULL ? term : "") != 0 ||
-	    sbuf_put_u32(b, ws.ws_col) != 0 ||
-	    sbuf_put_u32(b, ws.ws_row) != 0 ||
-	    sbuf_put_u32(b, ws.ws_xpixel) != 0 ||
-	    sbuf_put_u32(b, ws.ws_ypixel) != 0 ||
-	    sbuf_put_stringb(b, modes) != 0 || chan_msg_send(s->cs) != 0)
-		r = ERR_INTERNAL;
-	else
+	r = client_pty_request(s->cs, c, getenv("TERM"), &ws,
+	    s->raw.active || tcgetattr(s->in, &tio) == 0 ? &tio : NULL);
+	if (r == 0)
 		push_reply(s, CS_REPLY_PTY);
 	s->ws = ws;
-	sbuf_free(modes);
 	return r;
 }
 
@@ -141,8 +172,6 @@ cs_opened(struct chan_set *cs, struct chan *c, int ok)
 {
 	struct csess *s = c->ctx;
 	const struct client_session_args *a = s->a;
-	const char *what;
-	struct sbuf *b;
 	int r;
 
 	if (!ok) {
@@ -160,18 +189,9 @@ cs_opened(struct chan_set *cs, struct chan *c, int ok)
 		return;
 	if (send_envs(s, c) != 0)
 		return;
-	if (a->subsystem)
-		what = "subsystem";
-	else if (a->command != NULL && *a->command != '\0')
-		what = "exec";
-	else
-		what = "shell";
-	if ((b = chan_request_start(cs, c, what, 1)) == NULL ||
-	    (strcmp(what, "shell") != 0 &&
-	    sbuf_put_cstring(b, a->command) != 0) || chan_msg_send(cs) != 0)
+	if (client_command_request(cs, c, a->command, a->subsystem) != 0)
 		return;
-	push_reply(s, strcmp(what, "subsystem") == 0 ? CS_REPLY_SUBSYS :
-	    CS_REPLY_EXEC);
+	push_reply(s, a->subsystem ? CS_REPLY_SUBSYS : CS_REPLY_EXEC);
 	chan_set_fds(c, s->chan_rfd, s->chan_wfd, s->chan_efd,
 	    CHAN_EFD_WRITE, 0);
 	s->chan_rfd = s->chan_wfd = s->chan_efd = -1;
@@ -208,11 +228,35 @@ cs_reply(struct chan_set *cs, struct chan *c, int ok)
 		break;
 	case CS_REPLY_EXEC:
 		fprintf(stderr, "%s request failed on channel %u\r\n",
-		    s->a->command != NULL ? "exec" : "shell", c->local_id);
+		    client_command_kind(s->a->command, 0), c->local_id);
 		chan_close_write(c);
 		(void)chan_send_close(cs, c);
 		break;
 	}
+}
+
+int
+client_exit_request(const char *name, struct sbuf *body, uint32_t *statusp)
+{
+	char *sig = NULL;
+	int r;
+
+	if (strcmp(name, "exit-status") == 0) {
+		if ((r = sbuf_get_u32(body, statusp)) != 0)
+			return r;
+		log_debug("Exit status %u", *statusp);
+		return CLIENT_EXIT_STATUS;
+	}
+	if (strcmp(name, "exit-signal") == 0) {
+		if ((r = sbuf_get_cstring(body, &sig, NULL)) != 0)
+			return r;
+		log_debug("Remote command died of signal %s", sig);
+		x_free(sig);
+		return CLIENT_EXIT_SIGNAL;
+	}
+	if (strcmp(name, "eow@openssh.com") == 0)
+		return CLIENT_EXIT_OTHER;
+	return ERR_FEATURE_UNSUPPORTED;
 }
 
 static int
@@ -220,28 +264,16 @@ cs_request(struct chan_set *cs, struct chan *c, const char *name,
     int want_reply, struct sbuf *body)
 {
 	struct csess *s = c->ctx;
-	char *sig = NULL;
 	uint32_t v;
 	int r;
 
-	if (strcmp(name, "exit-status") == 0) {
-		if ((r = sbuf_get_u32(body, &v)) != 0)
-			return r;
+	(void)cs;
+	(void)want_reply;
+	if ((r = client_exit_request(name, body, &v)) == CLIENT_EXIT_STATUS)
 		s->exit_status = (int)(v & 0xff);
-		log_debug("Exit status %u", v);
-		return 0;
-	}
-	if (strcmp(name, "exit-signal") == 0) {
-		if ((r = sbuf_get_cstring(body, &sig, NULL)) != 0)
-			return r;
-		log_debug("Remote command died of signal %s", sig);
+	else if (r == CLIENT_EXIT_SIGNAL)
 		s->exit_signal = 1;
-		x_free(sig);
-		return 0;
-	}
-	if (strcmp(name, "eow@openssh.com") == 0)
-		return 0;
-	return ERR_FEATURE_UNSUPPORTED;
+	return r < 0 ? r : 0;
 }
 
 /*

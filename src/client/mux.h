@@ -27,6 +27,8 @@
 struct sbuf;
 struct chan_set;
 struct fwd_client;
+struct agent_fwd;
+struct x11_fwd;
 struct transport;
 
 #define MUX_VERSION		4
@@ -133,9 +135,14 @@ struct mux_master;
  */
 struct mux_master *mux_master_new(const struct client_opts *o,
     const char *host);
-/* Once the connection is up: watch the socket in cs's loop. */
+/*
+ * Once the connection is up: watch the socket in cs's loop. afwd and
+ * x11 (either may be NULL) serve the clients' sessions that ask for
+ * agent or X11 forwarding, as they serve the master's own.
+ */
 int mux_master_setup(struct mux_master *mm, struct chan_set *cs,
-    struct fwd_client *fc, int own_session);
+    struct fwd_client *fc, struct agent_fwd *afwd, struct x11_fwd *x11,
+    int own_session);
 /* The loop ended (the session's after_loop hook, arg the master). */
 void mux_master_detach(void *arg);
 /* SIGWINCH came: window sizes of the sessions with a tty (arg: mm). */

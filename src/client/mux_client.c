@@ -355,6 +355,9 @@ session(int fd, struct sbuf *m, uint32_t *ridp, const struct client_opts *o,
 	q.rid = rid = (*ridp)++;
 	q.want_tty = a->want_tty;
 	q.subsystem = a->subsystem;
+	/* The master forwards only when its own options allow it too. */
+	q.want_x11 = o->forward_x11 > 0;
+	q.want_agent = o->forward_agent > 0;
 	q.escape_char = o->escape_char == -2 ? MUX_NO_ESCAPE :
 	    o->escape_char >= 0 ? (uint32_t)o->escape_char : '~';
 	q.term = x_strdup(getenv("TERM") != NULL ? getenv("TERM") : "");

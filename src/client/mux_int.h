@@ -26,6 +26,8 @@ struct mux_master {
 	int lfd;
 	struct chan_set *cs;
 	struct fwd_client *fc;
+	struct agent_fwd *afwd;		/* may be NULL */
+	struct x11_fwd *x11;		/* may be NULL */
 	struct mux_conn *conns;
 	int own_session;		/* the master's own session runs */
 	int terminated;			/* -O exit */

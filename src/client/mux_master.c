@@ -277,9 +277,14 @@ idle_check(struct ev_loop *ev, struct ev_timer *tm, void *arg)
 		    (int64_t)mm->persist * 1000, 0);
 }
 
-/* ControlMaster ask/autoask: the user says yes to each request. */
+/*
+ * ControlMaster ask/autoask: the user says yes to each request (the
+ * question as ssh(1) words it, ending in what, else the host); an
+ * empty answer is yes, no answer at all (askpass failed) no. The loop
+ * waits meanwhile, as ssh(1)'s does.
+ */
 static int
-allowed(struct mux_master *mm, const char *what)
+allowed(struct mux_master *mm, const char *question, const char *what)
 {
 	char *prompt, *ans = NULL;
 	int ok;
@@ -287,7 +292,8 @@ allowed(struct mux_master *mm, const char *what)
 	if (mm->o->control_master != MUX_ASK &&
 	    mm->o->control_master != MUX_AUTOASK)
 		return 1;
-	prompt = x_asprintf("Allow %s to %s? ", what, mm->host);
+	prompt = x_asprintf("%s%s? ", question, what != NULL ? what :
+	    mm->host);
 	ok = client_read_passphrase((void *)mm->o, prompt,
 	    CLIENT_PROMPT_CONFIRM, &ans) == 0 && ans != NULL &&
 	    (strcasecmp(ans, "yes") == 0 || strcasecmp(ans, "y") == 0 ||
@@ -379,7 +385,7 @@ do_fwd(struct mux_conn *c, struct mux_req *q)
 		fwd_spec_clear(&f);
 		return;
 	}
-	if (!allowed(mm, "forward")) {
+	if (!allowed(mm, "Open forwarding on ", NULL)) {
 		fwd_spec_clear(&f);
 		send_status(c, MUX_S_PERMISSION_DENIED, q->rid,
 		    "Permission denied");
@@ -425,7 +431,7 @@ do_request(struct mux_conn *c, struct mux_req *q)
 {
 	struct mux_master *mm = c->mm;
 	struct sbuf *m;
-	int fds[3];
+	int fds[3], n;
 
 	if (!c->hello) {
 		if (q->type != MUX_MSG_HELLO || q->version != MUX_VERSION) {
@@ -440,8 +446,18 @@ do_request(struct mux_conn *c, struct mux_req *q)
 	case MUX_C_NEW_STDIO_FWD:
 		if (c->sess != NULL)
 			return -1;	/* one per client */
-		if (take_fds(c, fds, q->type == MUX_C_NEW_SESSION ? 3 : 2))
+		n = q->type == MUX_C_NEW_SESSION ? 3 : 2;
+		if (take_fds(c, fds, n))
 			return -1;
+		if (n == 3 ? !allowed(mm, "Allow shared connection to ",
+		    NULL) : !allowed(mm, "Allow forward to ",
+		    q->connect_host)) {
+			while (n > 0)
+				close(fds[--n]);
+			send_status(c, MUX_S_PERMISSION_DENIED, q->rid,
+			    "Permission denied");
+			return 0;
+		}
 		if (q->type == MUX_C_NEW_SESSION)
 			msess_start(c, q, fds);
 		else
@@ -455,7 +471,8 @@ do_request(struct mux_conn *c, struct mux_req *q)
 		sbuf_free(m);
 		return 0;
 	case MUX_C_TERMINATE:
-		if (!allowed(mm, "terminate shared connection")) {
+		if (!allowed(mm, "Terminate shared connection to ",
+		    NULL)) {
 			send_status(c, MUX_S_PERMISSION_DENIED, q->rid,
 			    "Permission denied");
 			return 0;
@@ -469,7 +486,8 @@ do_request(struct mux_conn *c, struct mux_req *q)
 		do_fwd(c, q);
 		return 0;
 	case MUX_C_STOP_LISTENING:
-		if (!allowed(mm, "stop listening")) {
+		if (!allowed(mm, "Disable further multiplexing on shared "
+		    "connection to ", NULL)) {
 			send_status(c, MUX_S_PERMISSION_DENIED, q->rid,
 			    "Permission denied");
 			return 0;
@@ -614,12 +632,15 @@ on_accept(struct chan_set *cs, int lfd, short revents, void *arg)
 
 int
 mux_master_setup(struct mux_master *mm, struct chan_set *cs,
-    struct fwd_client *fc, int own_session)
+    struct fwd_client *fc, struct agent_fwd *afwd, struct x11_fwd *x11,
+    int own_session)
 {
 	if (mm == NULL)
 		return 0;
 	mm->cs = cs;
 	mm->fc = fc;
+	mm->afwd = afwd;
+	mm->x11 = x11;
 	mm->own_session = own_session;
 	ev_timer_init(&mm->persist_tm, persist_fire, mm);
 	ev_timer_init(&mm->idle_tm, idle_check, mm);

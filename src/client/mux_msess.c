@@ -30,6 +30,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "agentfwd.h"
 #include "channel.h"
 #include "err.h"
 #include "escape.h"
@@ -39,11 +40,11 @@
 #include "mem.h"
 #include "mux_int.h"
 #include "sbuf.h"
-#include "ttymodes.h"
+#include "x11fwd.h"
 
 #define MS_MAX_PENDING	4
 
-enum ms_reply { MS_PTY, MS_EXEC, MS_SUBSYS };
+enum ms_reply { MS_PTY, MS_EXEC, MS_SUBSYS, MS_X11 };
 
 struct mux_sess {
 	struct mux_conn *mc;		/* NULL once the client is gone */
@@ -286,37 +287,36 @@ push_reply(struct mux_sess *s, enum ms_reply kind)
 static int
 send_pty_req(struct mux_sess *s, struct chan *c)
 {
-	struct sbuf *b, *modes = sbuf_new();
 	struct termios tio;
 	int r;
 
 	memset(&s->ws, 0, sizeof(s->ws));
 	(void)ioctl(s->in, TIOCGWINSZ, &s->ws);
-	if (tcgetattr(s->in, &tio) == 0)
-		r = ttymodes_encode(&tio, modes);
-	else
-		r = sbuf_put_u8(modes, 0);
-	if (r != 0 || (b = chan_request_start(s->cs, c, "pty-req", 1)) ==
-	    NULL || sbuf_put_cstring(b, s->q.term != NULL ? s->q.term :
-	    "") != 0 || sbuf_put_u32(b, s->ws.ws_col) != 0 ||
-	    sbuf_put_u32(b, s->ws.ws_row) != 0 ||
-	    sbuf_put_u32(b, s->ws.ws_xpixel) != 0 ||
-	    sbuf_put_u32(b, s->ws.ws_ypixel) != 0 ||
-	    sbuf_put_stringb(b, modes) != 0 || chan_msg_send(s->cs) != 0)
-		r = ERR_INTERNAL;
-	else
+	r = client_pty_request(s->cs, c, s->q.term, &s->ws,
+	    tcgetattr(s->in, &tio) == 0 ? &tio : NULL);
+	if (r == 0)
 		push_reply(s, MS_PTY);
-	sbuf_free(modes);
 	return r;
 }
 
 static int
 send_requests(struct mux_sess *s, struct chan *c)
 {
-	const char *what, *eq;
+	const char *eq;
 	struct sbuf *b;
 	size_t i;
+	int r;
 
+	/* X11, then the agent, then the tty, as for the master's own. */
+	if (s->q.want_x11 &&
+	    (r = x11_fwd_request_more(s->mc->mm->x11, s->cs, c)) != 0) {
+		if (r < 0)
+			return r;
+		push_reply(s, MS_X11);
+	}
+	if (s->q.want_agent && agent_fwd_request_more(s->mc->mm->afwd,
+	    s->mc->mm->o, s->cs, c) != 0)
+		return ERR_INTERNAL;
 	if (s->q.want_tty && send_pty_req(s, c) != 0)
 		return ERR_INTERNAL;
 	for (i = 0; i < s->q.nenv; i++) {
@@ -329,12 +329,8 @@ send_requests(struct mux_sess *s, struct chan *c)
 		    chan_msg_send(s->cs) != 0)
 			return ERR_INTERNAL;
 	}
-	what = s->q.subsystem ? "subsystem" : s->q.command != NULL &&
-	    *s->q.command != '\0' ? "exec" : "shell";
-	if ((b = chan_request_start(s->cs, c, what, 1)) == NULL ||
-	    (strcmp(what, "shell") != 0 &&
-	    sbuf_put_cstring(b, s->q.command) != 0) ||
-	    chan_msg_send(s->cs) != 0)
+	if (client_command_request(s->cs, c, s->q.command,
+	    s->q.subsystem) != 0)
 		return ERR_INTERNAL;
 	push_reply(s, s->q.subsystem ? MS_SUBSYS : MS_EXEC);
 	return 0;
@@ -386,13 +382,25 @@ ms_reply(struct chan_set *cs, struct chan *c, int ok)
 	    --s->npending * sizeof(s->pending[0]));
 	if (ok)
 		return;
+	if (kind == MS_X11) {
+		/* Where the client sees it, as the master's own would. */
+		if (s->errw != -1 && s->mc != NULL &&
+		    s->mc->mm->o->log_level >= LOG_LEVEL_INFO) {
+			char line[96];
+
+			snprintf(line, sizeof(line), "X11 forwarding request "
+			    "failed on channel %u\r\n", c->local_id);
+			say(s, line);
+		}
+		return;
+	}
 	if (kind == MS_PTY) {
 		send_to_client(s, MUX_S_TTY_ALLOC_FAIL, s->sid, 0, NULL);
 		return;
 	}
-	log_error("%s request failed on channel %u", kind == MS_SUBSYS ?
-	    "subsystem" : s->q.command != NULL && *s->q.command != '\0' ?
-	    "exec" : "shell", c->local_id);
+	log_error("%s request failed on channel %u",
+	    client_command_kind(s->q.command, kind == MS_SUBSYS),
+	    c->local_id);
 	chan_close_write(c);
 	(void)chan_send_close(cs, c);
 }
@@ -407,21 +415,14 @@ ms_request(struct chan_set *cs, struct chan *c, const char *name,
 
 	(void)cs;
 	(void)want_reply;
-	if (strcmp(name, "exit-status") == 0) {
-		if ((r = sbuf_get_u32(body, &v)) != 0)
-			return r;
-		s->exit_seen = 1;
-		log_debug("mux: session %u exit status %u", s->sid, v);
+	if ((r = client_exit_request(name, body, &v)) < 0)
+		return r;
+	if (r == CLIENT_EXIT_OTHER)
+		return 0;
+	s->exit_seen = 1;
+	if (r == CLIENT_EXIT_STATUS)
 		send_to_client(s, MUX_S_EXIT_MESSAGE, s->sid, v, NULL);
-		return 0;
-	}
-	if (strcmp(name, "exit-signal") == 0) {
-		s->exit_seen = 1;
-		return 0;
-	}
-	if (strcmp(name, "eow@openssh.com") == 0)
-		return 0;
-	return ERR_FEATURE_UNSUPPORTED;
+	return 0;
 }
 
 static int

@@ -168,13 +168,8 @@ start_msg(struct sbuf *b, uint32_t type, size_t *startp)
 int
 mux_put_hello(struct sbuf *b)
 {
-	size_t s;
-	int r;
-
-	if ((r = start_msg(b, MUX_MSG_HELLO, &s)) != 0 ||
-	    (r = sbuf_put_u32(b, MUX_VERSION)) != 0)
-		return r;
-	return put_len(b, s);
+	/* The version where others have the request id. */
+	return mux_put_simple(b, MUX_MSG_HELLO, MUX_VERSION);
 }
 
 int

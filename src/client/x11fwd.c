@@ -121,12 +121,21 @@ x11_fwd_free(struct x11_fwd *xf)
 int
 x11_fwd_request(struct x11_fwd *xf, struct chan_set *cs, struct chan *c)
 {
+	if (xf == NULL || xf->requested)
+		return 0;
+	return x11_fwd_request_more(xf, cs, c);
+}
+
+int
+x11_fwd_request_more(struct x11_fwd *xf, struct chan_set *cs,
+    struct chan *c)
+{
 	struct sbuf *b;
 	char hex[2 * X11_COOKIE_MAX + 1];
 	size_t i;
 	int r;
 
-	if (xf == NULL || !xf->enabled || xf->requested)
+	if (xf == NULL || !xf->enabled)
 		return 0;
 	for (i = 0; i < xf->len; i++)
 		snprintf(hex + 2 * i, 3, "%02x", xf->fake[i]);

@@ -34,6 +34,12 @@ int x11_fwd_setup(struct chan_set *cs, struct x11_fwd *xf);
  */
 int x11_fwd_request(struct x11_fwd *xf, struct chan_set *cs,
     struct chan *c);
+/*
+ * The same for a further session channel (a mux client's that asked
+ * for it): sent whenever forwarding is on, with the same fake cookie.
+ */
+int x11_fwd_request_more(struct x11_fwd *xf, struct chan_set *cs,
+    struct chan *c);
 
 /* x11xauth.c: the cookie from xauth, and the local display. */
 

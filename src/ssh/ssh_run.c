@@ -53,7 +53,8 @@ run_setup(struct chan_set *cs, void *arg)
 	    (r = x11_fwd_setup(cs, rs->x11)) != 0 ||
 	    (r = fwd_client_setup(cs, rs->fwd)) != 0)
 		return r;
-	return mux_master_setup(rs->mm, cs, rs->fwd, rs->own_session);
+	return mux_master_setup(rs->mm, cs, rs->fwd, rs->afwd, rs->x11,
+	    rs->own_session);
 }
 
 /* UpdateHostKeys=ask only where a prompt can be answered and seen. */
