@@ -1,6 +1,7 @@
 /*
  * ssh-sk-helper: the one process that loads a FIDO security key
- * middleware library (SecurityKeyProvider, sk_api.h), so that the
+ * middleware library (SecurityKeyProvider, sk_api.h), or runs the
+ * built-in one on libfido2 (provider "internal", fido.h), so that the
  * library's code and whatever it does to memory stay out of ssh,
  * ssh-agent and ssh-keygen. They start it with a socketpair on stdin
  * and stdout and send it requests (sk_proto.h); it answers each and
@@ -22,6 +23,8 @@
 
 #include "err.h"
 #include "fdio.h"
+#include "fido.h"
+#include "fido_conv.h"
 #include "log.h"
 #include "mem.h"
 #include "sbuf.h"
@@ -52,8 +55,15 @@ provider_open(const char *path, struct provider *p)
 
 	memset(p, 0, sizeof(*p));
 	if (strcasecmp(path, "internal") == 0) {
+#ifdef MOAT_HAVE_FIDO2
+		p->enroll = skf_enroll;
+		p->sign = skf_sign;
+		p->load_resident = skf_load_resident;
+		return 0;
+#else
 		log_error("internal security key support not enabled");
 		return SSH_SK_ERR_UNSUPPORTED;
+#endif
 	}
 	if ((p->dl = dlopen(path, RTLD_NOW)) == NULL) {
 		log_error("Provider \"%s\" dlopen failed: %s", path,
@@ -107,18 +117,6 @@ make_options(const struct skh_request *q, struct sk_option opt[2],
 	list[n] = NULL;
 }
 
-static void
-free_enroll(struct sk_enroll_response *e)
-{
-	if (e == NULL)
-		return;
-	free(e->public_key);
-	free(e->key_handle);
-	free(e->signature);
-	free(e->attestation_cert);
-	free(e->authdata);
-}
-
 static int
 put_bytes(struct sbuf *b, const uint8_t *p, size_t len)
 {
@@ -156,8 +154,7 @@ do_enroll(const struct provider *p, const struct skh_request *q,
 	    e->attestation_cert_len) != 0 ||
 	    put_bytes(out, e->authdata, e->authdata_len) != 0)
 		r = SSH_SK_ERR_GENERAL;
-	free_enroll(e);
-	free(e);
+	skf_enroll_free(e);
 	return r;
 }
 
@@ -195,8 +192,11 @@ do_load_resident(const struct provider *p, const struct skh_request *q,
 	int r;
 
 	if ((r = p->load_resident(*q->pin != '\0' ? q->pin : NULL, opts,
-	    &rks, &n)) != 0)
+	    &rks, &n)) != 0) {
+		log_error("Provider \"%s\" returned failure %d", q->provider,
+		    r);
 		return r < 0 ? r : SSH_SK_ERR_GENERAL;
+	}
 	if (rks == NULL && n != 0)
 		return SSH_SK_ERR_GENERAL;
 	if (sbuf_put_u8(out, SKH_OK) != 0 ||
@@ -213,7 +213,7 @@ do_load_resident(const struct provider *p, const struct skh_request *q,
 		    put_enrolled(out, &rks[i]->key) != 0 ||
 		    put_bytes(out, rks[i]->user_id, rks[i]->user_id_len) != 0))
 			r = SSH_SK_ERR_GENERAL;
-		free_enroll(&rks[i]->key);
+		skf_enroll_free_parts(&rks[i]->key);
 		free(rks[i]->application);
 		free(rks[i]->user_id);
 		free(rks[i]);
