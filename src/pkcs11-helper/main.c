@@ -18,6 +18,7 @@
 #include "log.h"
 #include "mem.h"
 #include "p11_client.h"
+#include "spawn.h"
 
 static int
 put_fail(struct sbuf *out, int r, const char *why)
@@ -137,27 +138,20 @@ do_sign(struct p11h *h, struct sbuf *m, struct sbuf *out)
 static int
 read_request(struct sbuf *m)
 {
-	unsigned char lenb[4], *bp;
-	uint32_t len;
 	int r;
 
-	if ((r = fd_read_full(STDIN_FILENO, lenb, 4)) != 0)
-		return ERR_EOF;
-	len = (uint32_t)lenb[0] << 24 | (uint32_t)lenb[1] << 16 |
-	    (uint32_t)lenb[2] << 8 | lenb[3];
-	if (len == 0 || len > P11_MAX_MSG)
-		return ERR_PACKET_TOO_LARGE;
 	sbuf_reset(m);
-	if ((r = sbuf_reserve(m, len, &bp)) != 0)
-		return r;
-	return fd_read_full(STDIN_FILENO, bp, len);
+	r = msg_read_framed(STDIN_FILENO, P11_MAX_MSG, m);
+	if (r == ERR_CONN_CLOSED && sbuf_len(m) == 0)
+		return ERR_EOF;
+	return r == ERR_PROTOCOL ? ERR_PACKET_TOO_LARGE : r;
 }
 
 int
 main(int argc, char **argv)
 {
 	struct p11h h;
-	struct sbuf *m = sbuf_new(), *reply = sbuf_new(), *framed;
+	struct sbuf *m = sbuf_new(), *reply = sbuf_new();
 	uint8_t type;
 	int r, level = LOG_LEVEL_ERROR, ch;
 
@@ -182,13 +176,7 @@ main(int argc, char **argv)
 		sbuf_wipe(m);
 		if (r != 0)
 			break;
-		framed = sbuf_new();
-		r = sbuf_put_stringb(framed, reply);
-		if (r == 0)
-			r = fd_write_full(STDOUT_FILENO, sbuf_ptr(framed),
-			    sbuf_len(framed));
-		sbuf_free(framed);
-		if (r != 0)
+		if ((r = msg_write_framed(STDOUT_FILENO, reply)) != 0)
 			break;
 	}
 	if (r != 0 && r != ERR_EOF)

@@ -30,6 +30,7 @@
 #include "sbuf.h"
 #include "sk_api.h"
 #include "sk_proto.h"
+#include "spawn.h"
 
 /* A loaded middleware. */
 struct provider {
@@ -263,29 +264,10 @@ serve(struct sbuf *body, struct sbuf *out)
 	skh_request_free(&q);
 }
 
-/* Read one length-prefixed message; ERR_EOF at a clean end. */
-static int
-read_msg(int fd, struct sbuf *body)
-{
-	unsigned char lenb[4], *p;
-	uint32_t len;
-	int r;
-
-	if ((r = fd_read_full(fd, lenb, sizeof(lenb))) != 0)
-		return r;
-	len = (uint32_t)lenb[0] << 24 | (uint32_t)lenb[1] << 16 |
-	    (uint32_t)lenb[2] << 8 | lenb[3];
-	if (len == 0 || len > SKH_MAX_MSG)
-		return ERR_PROTOCOL;
-	if ((r = sbuf_reserve(body, len, &p)) != 0)
-		return r;
-	return fd_read_full(fd, p, len);
-}
-
 int
 main(int argc, char **argv)
 {
-	struct sbuf *body, *out, *msg;
+	struct sbuf *body, *out;
 	enum log_level level = LOG_LEVEL_ERROR;
 	int ch, fdin = STDIN_FILENO, fdout, r;
 
@@ -306,18 +288,13 @@ main(int argc, char **argv)
 	for (;;) {
 		body = sbuf_new();
 		out = sbuf_new();
-		msg = sbuf_new();
-		if ((r = read_msg(fdin, body)) == 0) {
+		if ((r = msg_read_framed(fdin, SKH_MAX_MSG, body)) == 0) {
 			serve(body, out);
-			if ((r = sbuf_put_u32(msg, (uint32_t)sbuf_len(out))) == 0 &&
-			    (r = sbuf_putb(msg, out)) == 0)
-				r = fd_write_full(fdout, sbuf_ptr(msg),
-				    sbuf_len(msg));
+			r = msg_write_framed(fdout, out);
 		}
 		sbuf_wipe(body);
 		sbuf_free(body);
 		sbuf_free(out);
-		sbuf_free(msg);
 		if (r != 0)
 			break;
 	}
