@@ -34,20 +34,14 @@ put_fail(struct sbuf *out, int r, const char *why)
 }
 
 static int
-do_open(struct p11h *h, struct sbuf *m, struct sbuf *out)
+do_open(struct p11h *h, const struct p11h_request *q, struct sbuf *out)
 {
-	char *path = NULL, *pin = NULL, *why = NULL;
 	struct sbuf *blob = sbuf_new();
-	size_t i, pinlen = 0;
+	char *why = NULL;
+	size_t i;
 	int r;
 
-	if ((r = sbuf_get_cstring(m, &path, NULL)) != 0 ||
-	    (r = sbuf_get_cstring(m, &pin, &pinlen)) != 0 ||
-	    sbuf_len(m) != 0) {
-		r = put_fail(out, ERR_INVALID_FORMAT, NULL);
-		goto out;
-	}
-	if ((r = p11h_open(h, path, pin, &why)) != 0) {
+	if ((r = p11h_open(h, q->path, q->pin, &why)) != 0) {
 		log_error("%s", why != NULL ? why : err_str(r));
 		r = put_fail(out, r, why);
 		goto out;
@@ -63,9 +57,6 @@ do_open(struct p11h *h, struct sbuf *m, struct sbuf *out)
 			goto out;
 	}
  out:
-	x_free(path);
-	if (pin != NULL)
-		x_freezero(pin, pinlen);
 	x_free(why);
 	sbuf_free(blob);
 	return r;
@@ -87,31 +78,20 @@ find_key(struct p11h *h, const unsigned char *blob, size_t len)
 }
 
 static int
-do_sign(struct p11h *h, struct sbuf *m, struct sbuf *out)
+do_sign(struct p11h *h, const struct p11h_request *q, struct sbuf *out)
 {
-	const unsigned char *blob, *data;
-	size_t bloblen, dlen, pinlen = 0;
 	struct p11h_key *k;
 	struct p11h_slot *s;
 	struct sbuf *sig = NULL;
-	char *pin = NULL;
-	uint32_t flags;
 	int r;
 
-	if (sbuf_get_string_direct(m, &blob, &bloblen) != 0 ||
-	    sbuf_get_string_direct(m, &data, &dlen) != 0 ||
-	    sbuf_get_u32(m, &flags) != 0 ||
-	    sbuf_get_cstring(m, &pin, &pinlen) != 0 || sbuf_len(m) != 0) {
-		r = put_fail(out, ERR_INVALID_FORMAT, NULL);
-		goto out;
-	}
-	if ((k = find_key(h, blob, bloblen)) == NULL) {
+	if ((k = find_key(h, q->blob, q->bloblen)) == NULL) {
 		r = put_fail(out, ERR_NOT_FOUND, "key not found");
 		goto out;
 	}
 	s = &h->slots[k->slot];
-	if ((r = p11h_login(h, s, pin)) == ERR_PERMISSION_DENIED &&
-	    *pin == '\0') {
+	if ((r = p11h_login(h, s, q->pin)) == ERR_PERMISSION_DENIED &&
+	    *q->pin == '\0') {
 		if ((r = sbuf_put_u8(out, P11_NEED_PIN)) == 0)
 			r = sbuf_put_cstring(out, s->label);
 		goto out;
@@ -121,15 +101,13 @@ do_sign(struct p11h *h, struct sbuf *m, struct sbuf *out)
 		goto out;
 	}
 	sig = sbuf_new();
-	if ((r = p11h_sign(h, k, data, dlen, flags, sig)) != 0) {
+	if ((r = p11h_sign(h, k, q->data, q->dlen, q->flags, sig)) != 0) {
 		r = put_fail(out, r, "signing failed");
 		goto out;
 	}
 	if ((r = sbuf_put_u8(out, P11_SIG)) == 0)
 		r = sbuf_put_stringb(out, sig);
  out:
-	if (pin != NULL)
-		x_freezero(pin, pinlen);
 	sbuf_free(sig);
 	return r;
 }
@@ -151,6 +129,7 @@ int
 main(int argc, char **argv)
 {
 	struct p11h h;
+	struct p11h_request q;
 	struct sbuf *m = sbuf_new(), *reply = sbuf_new();
 	uint8_t type;
 	int r, level = LOG_LEVEL_ERROR, ch;
@@ -166,13 +145,15 @@ main(int argc, char **argv)
 		sbuf_reset(reply);
 		if (sbuf_get_u8(m, &type) != 0)
 			break;
-		if (type == P11_OPEN)
-			r = do_open(&h, m, reply);
-		else if (type == P11_SIGN)
-			r = do_sign(&h, m, reply);
-		else
+		if ((r = p11h_request_parse(type, m, &q)) != 0)
 			r = put_fail(reply, ERR_INVALID_FORMAT,
-			    "unknown request");
+			    r == ERR_FEATURE_UNSUPPORTED ? "unknown request" :
+			    NULL);
+		else if (type == P11_OPEN)
+			r = do_open(&h, &q, reply);
+		else
+			r = do_sign(&h, &q, reply);
+		p11h_request_clear(&q);
 		sbuf_wipe(m);
 		if (r != 0)
 			break;
