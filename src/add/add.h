@@ -25,7 +25,8 @@ struct add_opts {
 	struct sbuf *dest;		/* -h constraints, encoded; or NULL */
 	enum key_fp_hash fp_hash;	/* -E */
 	char *pass;			/* the last passphrase that worked */
-	const char *sk_provider;	/* -S, else $SSH_SK_PROVIDER */
+	const char *sk_provider;	/* -S, else $SSH_SK_PROVIDER, else
+					   "internal" */
 };
 
 /* A line as OpenSSH's log writes one to standard error ("\r\n"). */
@@ -65,6 +66,10 @@ int add_test_key(struct add_opts *o, const char *path);
 int add_list(struct add_opts *o, int fingerprints);
 int add_delete_all(struct add_opts *o);
 int add_lock(struct add_opts *o, int lock);
+
+/* ---- add_sk.c ---- */
+/* -K: the authenticator's resident keys into the agent; 0 or -1. */
+int add_resident(struct add_opts *o);
 
 /* ---- add_card.c ---- */
 /* -s (add 1) or -e provider; 0 or -1, having said why. */

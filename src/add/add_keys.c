@@ -233,13 +233,16 @@ say_constraints(const struct add_opts *o)
 		fprintf(stderr, "The user must confirm each use of the key\n");
 }
 
-/* The certificate "<name>-cert.pub" for k, when there is one. */
+/*
+ * The certificate "<name>-cert.pub" for k, when there is one; a
+ * security key's goes with the middleware the agent signs through.
+ */
 static void
 add_cert(struct add_opts *o, const char *name, const struct key *k,
     const char *comment)
 {
 	struct agent_constraints cons = { o->lifetime, o->confirm,
-	    o->maxsign, o->dest, NULL };
+	    o->maxsign, o->dest, key_is_sk(k) ? o->sk_provider : NULL };
 	struct pub p;
 	char *certpath = x_asprintf("%s-cert.pub", name);
 	int r;
@@ -303,7 +306,7 @@ add_file(struct add_opts *o, const char *path)
 	} else
 		fprintf(stderr, "Could not add identity \"%s\": %s\n", name,
 		    add_agent_err(r));
-	if (!o->key_only && !key_is_sk(k))
+	if (!o->key_only)
 		add_cert(o, name, k, comment);
  out:
 	sbuf_free(file);

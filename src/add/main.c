@@ -7,9 +7,9 @@
  * exist. Exit 0 on success, 1 when something failed, 255 on a fatal
  * error (a bad flag combination, an unknown hash).
  *
- * A FIDO security key file is added with the middleware the agent
- * signs through (-S, else $SSH_SK_PROVIDER). Downloading resident
- * keys (-K) and PKCS#11 providers (-s, -e) are refused with a message.
+ * A FIDO security key file (and its certificate) is added with the
+ * middleware the agent signs through (-S, else $SSH_SK_PROVIDER, else
+ * the built-in "internal"), as are the resident keys -K downloads.
  */
 #include <sys/stat.h>
 
@@ -169,22 +169,6 @@ connect_agent(void)
 	return fd;
 }
 
-static void
-unsupported(int ch)
-{
-	switch (ch) {
-	case 'K': case 'S':
-		fprintf(stderr, "Hardware security keys (-%c) are not "
-		    "supported.\n", ch);
-		break;
-	default:
-		fprintf(stderr, "PKCS#11 providers (-%c) are not "
-		    "supported.\n", ch);
-		break;
-	}
-	exit(1);
-}
-
 /* With no file arguments: the default identities that exist. */
 static int
 add_defaults(struct add_opts *o, int deleting)
@@ -216,7 +200,7 @@ add_defaults(struct add_opts *o, int deleting)
 
 /* The flags that pick the action, as parse_flags read them. */
 struct add_cli {
-	int lflag, xflag, dflag, Dflag, Tflag;
+	int lflag, xflag, dflag, Dflag, Tflag, Kflag;
 	const char *card;	/* -s / -e provider */
 	int card_add;
 	int loglevel;
@@ -302,7 +286,7 @@ parse_flag(int ch, struct add_opts *o, struct add_cli *c)
 		o->sk_provider = optarg;
 		break;
 	case 'K':
-		unsupported(ch);
+		c->Kflag = 1;
 		break;
 	default:
 		fprintf(stderr, "%s -- %c\r\n",
@@ -344,7 +328,9 @@ run_action(struct add_opts *o, const struct add_cli *c, int argc,
 		for (i = 0; i < argc; i++)
 			if (add_test_key(o, argv[i]) != 0)
 				ret = 1;
-	} else if (argc == 0)
+	} else if (c->Kflag)
+		ret = add_resident(o) != 0;
+	else if (argc == 0)
 		ret = add_defaults(o, c->dflag);
 	else {
 		for (i = 0; i < argc; i++)
@@ -381,6 +367,8 @@ main(int argc, char **argv)
 		}
 	}
 	log_set_level(c.loglevel);
+	if (o.sk_provider == NULL)
+		o.sk_provider = "internal";
 	ret = run_action(&o, &c, argc - optind, argv + optind);
  done:
 	x_free(c.dests);

@@ -91,6 +91,38 @@ copy_string(struct sbuf *m, struct sbuf *body)
 	return sbuf_put_string(body, p, len);
 }
 
+/* A security key's byte flags, string key handle, string reserved. */
+static int
+copy_sk_fields(struct sbuf *m, struct sbuf *body)
+{
+	uint8_t flags;
+	int r;
+
+	if ((r = sbuf_get_u8(m, &flags)) != 0 ||
+	    (r = sbuf_put_u8(body, flags)) != 0 ||
+	    (r = copy_string(m, body)) != 0)
+		return r;
+	return copy_string(m, body);
+}
+
+/* ECDSA-SK: the certificate's application, which m must repeat. */
+static int
+ecdsa_sk_body(const struct key *k, struct sbuf *m, struct sbuf *body)
+{
+	const unsigned char *app;
+	size_t len;
+	int r;
+
+	if ((r = sbuf_get_string_direct(m, &app, &len)) != 0)
+		return r;
+	if (k->sk_application == NULL || len != strlen(k->sk_application) ||
+	    memcmp(app, k->sk_application, len) != 0)
+		return ERR_KEY_TYPE_MISMATCH;
+	if ((r = key_to_blob(k, body)) != 0)	/* ... Q, application */
+		return r;
+	return copy_sk_fields(m, body);
+}
+
 static int
 copy_mpint(struct sbuf *m, struct sbuf *body)
 {
@@ -132,6 +164,14 @@ cert_body(const struct key_cert *c, struct sbuf *m, struct sbuf *body)
 		if ((r = key_to_blob(k, body)) != 0)
 			return r;
 		return copy_mpint(m, body);
+	case KEY_ED25519_SK:	/* string pk, string application, sk fields */
+		if ((r = sbuf_put_cstring(body, key_type_name(k))) != 0 ||
+		    (r = copy_string(m, body)) != 0 ||
+		    (r = copy_string(m, body)) != 0)
+			return r;
+		return copy_sk_fields(m, body);
+	case KEY_ECDSA_SK:	/* string application, sk fields */
+		return ecdsa_sk_body(k, m, body);
 	case KEY_RSA:		/* mpint d, iqmp, p, q */
 		if ((r = sbuf_put_cstring(body, key_type_name(k))) != 0 ||
 		    (r = put_param(k, OSSL_PKEY_PARAM_RSA_N, body)) != 0 ||

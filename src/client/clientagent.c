@@ -300,6 +300,13 @@ ca_agent_add_loaded(struct ca_ctx *c, struct ca_identity *id)
 	cons.lifetime = c->o->add_keys_to_agent_lifespan > 0 ?
 	    (uint32_t)c->o->add_keys_to_agent_lifespan : 0;
 	cons.confirm = c->o->add_keys_to_agent == 3;
+	/* A security key: the agent signs through our middleware. */
+	if (key_is_sk(id->priv) &&
+	    (cons.sk_provider = ca_sk_provider(c->o)) == NULL) {
+		log_debug("no security key provider, not adding %s", id->path);
+		agent_close(fd);
+		return;
+	}
 	comment = id->comment != NULL && *id->comment != '\0' ?
 	    id->comment : id->path;
 	if ((r = agent_add(fd, id->priv, NULL, comment, &cons)) == 0)

@@ -142,6 +142,8 @@ int ca_ask(struct ca_ctx *c, const char *prompt, int echo, char **answerp);
  */
 int ca_sk_sign(struct ca_ctx *c, const struct key *k,
     const unsigned char *data, size_t dlen, struct sbuf *sig);
+/* The middleware SecurityKeyProvider names ($VAR resolved), or NULL. */
+const char *ca_sk_provider(const struct client_opts *o);
 /*
  * The next method to try (pure): the first of preferred (NULL: the
  * default order) that the server lists, that we have in ours (a

@@ -35,6 +35,12 @@ provider(const struct client_opts *o)
 	return p;
 }
 
+const char *
+ca_sk_provider(const struct client_opts *o)
+{
+	return provider(o);
+}
+
 int
 ca_sk_sign(struct ca_ctx *c, const struct key *k, const unsigned char *data,
     size_t dlen, struct sbuf *sig)

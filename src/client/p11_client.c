@@ -6,12 +6,8 @@
  * nothing else: writes do not raise SIGPIPE, and every answer goes
  * through the parsers below.
  */
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +19,7 @@
 #include "log.h"
 #include "mem.h"
 #include "p11_client.h"
+#include "spawn.h"
 
 #define HELPER_NAME	"ssh-pkcs11-helper"
 
@@ -61,33 +58,12 @@ p11_helper_path(void)
 	return NULL;
 }
 
-/* In the child: the socket as stdin and stdout, nothing else open. */
-static void __attribute__((noreturn))
-exec_helper(const char *path, int end)
-{
-	long max = sysconf(_SC_OPEN_MAX);
-	const char *argv[3] = { HELPER_NAME, NULL, NULL };
-	int fd;
-
-	if ((fd = fcntl(end, F_DUPFD_CLOEXEC, 10)) < 0 ||
-	    dup2(fd, STDIN_FILENO) < 0 || dup2(fd, STDOUT_FILENO) < 0)
-		_exit(127);
-	if (max < 0 || max > 65536)
-		max = 65536;
-	for (fd = STDERR_FILENO + 1; fd < max; fd++)
-		close(fd);
-	if (log_level() >= LOG_LEVEL_DEBUG1)
-		argv[1] = "-v";
-	execv(path, (char *const *)argv);
-	_exit(127);
-}
-
 int
 p11_helper_start(const char *provider, struct p11_helper **hp)
 {
 	struct p11_helper *h;
-	char *path;
-	int sp[2];
+	char *path, *argv[3] = { (char *)HELPER_NAME, NULL, NULL };
+	int fd, r;
 	pid_t pid;
 
 	*hp = NULL;
@@ -95,24 +71,17 @@ p11_helper_start(const char *provider, struct p11_helper **hp)
 		log_error("no %s found", HELPER_NAME);
 		return ERR_NOT_FOUND;
 	}
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) != 0) {
+	if (log_level() >= LOG_LEVEL_DEBUG1)
+		argv[1] = (char *)"-v";
+	if ((r = spawn_socketpair(path, argv, &fd, &pid)) != 0) {
 		x_free(path);
-		return ERR_SYSTEM;
+		return r;
 	}
-	if ((pid = fork()) < 0) {
-		close(sp[0]);
-		close(sp[1]);
-		x_free(path);
-		return ERR_SYSTEM;
-	}
-	if (pid == 0)
-		exec_helper(path, sp[1]);
-	close(sp[1]);
 	log_debug3("started %s for %s, pid %ld", path, provider, (long)pid);
 	x_free(path);
 	h = x_calloc(1, sizeof(*h));
 	h->pid = pid;
-	h->fd = sp[0];
+	h->fd = fd;
 	h->provider = x_strdup(provider);
 	*hp = h;
 	return 0;
@@ -121,15 +90,12 @@ p11_helper_start(const char *provider, struct p11_helper **hp)
 void
 p11_helper_stop(struct p11_helper *h)
 {
-	int status;
-
 	if (h == NULL)
 		return;
 	if (h->fd != -1)
 		close(h->fd);
 	if (h->pid > 0)
-		while (waitpid(h->pid, &status, 0) < 0 && errno == EINTR)
-			;
+		(void)spawn_reap(h->pid, NULL);
 	x_free(h->provider);
 	x_free(h);
 }
@@ -148,65 +114,25 @@ p11_keys_free(struct p11_key *keys, size_t n)
 	x_free(keys);
 }
 
-/* Write all of len bytes; a closed peer is an error, not a signal. */
-static int
-send_full(int fd, const unsigned char *p, size_t len)
-{
-	ssize_t w;
-
-	while (len > 0) {
-		if ((w = send(fd, p, len, MSG_NOSIGNAL)) < 0) {
-			if (errno == EINTR)
-				continue;
-			return ERR_SYSTEM;
-		}
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /* One request out (framed here) and one answer back into m. */
 static int
 transact(struct p11_helper *h, const struct sbuf *req, struct sbuf *m)
 {
-	struct sbuf *framed = sbuf_new();
-	unsigned char lenb[4], *bp;
-	uint32_t len;
 	int r;
 
-	if (h->fd == -1) {
-		sbuf_free(framed);
+	if (h->fd == -1)
 		return ERR_CONN_CLOSED;
-	}
-	if ((r = sbuf_put_stringb(framed, req)) != 0)
-		goto out;
-	r = send_full(h->fd, sbuf_ptr(framed), sbuf_len(framed));
-	sbuf_wipe(framed);
-	if (r != 0 || fd_read_full(h->fd, lenb, 4) != 0)
-		goto dead;
-	len = (uint32_t)lenb[0] << 24 | (uint32_t)lenb[1] << 16 |
-	    (uint32_t)lenb[2] << 8 | lenb[3];
-	if (len == 0 || len > P11_MAX_MSG) {
-		log_error("%s: bad answer length %u", HELPER_NAME, len);
-		goto dead;
-	}
 	sbuf_reset(m);
-	if ((r = sbuf_reserve(m, len, &bp)) != 0)
-		goto out;
-	if (fd_read_full(h->fd, bp, len) != 0)
-		goto dead;
-	r = 0;
-	goto out;
- dead:
+	if ((r = msg_write_framed(h->fd, req)) == 0 &&
+	    (r = msg_read_framed(h->fd, P11_MAX_MSG, m)) == 0)
+		return 0;
+	if (r == ERR_PROTOCOL)
+		log_error("%s: bad answer length", HELPER_NAME);
 	/* Nothing more will make sense on this pipe. */
 	log_debug("%s for %s: gone", HELPER_NAME, h->provider);
 	close(h->fd);
 	h->fd = -1;
-	r = ERR_CONN_CLOSED;
- out:
-	sbuf_free(framed);
-	return r;
+	return ERR_CONN_CLOSED;
 }
 
 /* A label fit for a terminal: control bytes become '?', length capped. */

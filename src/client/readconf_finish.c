@@ -437,12 +437,11 @@ finish_files(struct client_opts *o)
 	    (r = expand_path(o, &o->control_path)) != 0)
 		return r;
 	/*
-	 * Without built-in authenticator support, the middleware named in
-	 * the environment, as an OpenSSH built without it (resolved when
-	 * a security key signs).
+	 * The built-in authenticator support (libfido2 in ssh-sk-helper),
+	 * as an OpenSSH built with it.
 	 */
 	if (o->security_key_provider == NULL)
-		o->security_key_provider = x_strdup("$SSH_SK_PROVIDER");
+		o->security_key_provider = x_strdup("internal");
 	/* IdentityAgent: a path is expanded; its other forms are kept. */
 	if (o->identity_agent != NULL &&
 	    strcmp(o->identity_agent, "none") != 0 &&

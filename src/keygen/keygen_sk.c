@@ -323,12 +323,8 @@ kg_download_sk(struct kg_opts *o)
 	struct skh_resident *keys = NULL;
 	char *pin, *pass = NULL;
 	size_t n = 0, i;
-	int r, skerr = 0, ret = 1;
+	int r, skerr = 0, ret = 255;
 
-	if (o->sk_provider == NULL && getenv("SSH_SK_PROVIDER") == NULL) {
-		kg_error("Cannot download keys without provider");
-		return 255;
-	}
 	pin = kg_read_passphrase("Enter PIN for authenticator: ");
 	w.pin = *pin != '\0' ? pin : NULL;
 	if (!o->quiet)
@@ -340,7 +336,7 @@ kg_download_sk(struct kg_opts *o)
 	if (r != 0) {
 		kg_error("Unable to load resident keys: %s", skerr != 0 ?
 		    skc_strerror(skerr) : err_str(r));
-		return 1;
+		return 255;
 	}
 	if (n == 0)
 		kg_error("No keys to download");

@@ -197,7 +197,9 @@ int key_private_to_sbuf(const struct key *k, struct sbuf *b);
 /*
  * The private fields that follow a certificate in ADD_IDENTITY
  * (PROTOCOL.certkeys forms): Ed25519 string pk, string seed||pk;
- * ECDSA mpint d; RSA mpint d, iqmp, p, q.
+ * ECDSA mpint d; RSA mpint d, iqmp, p, q. A security key's, as
+ * OpenSSH's agent takes them: Ed25519-SK string pk, then for both
+ * string application, byte flags, string key handle, string reserved.
  */
 int key_private_cert_fields_to_sbuf(const struct key *k, struct sbuf *b);
 /*

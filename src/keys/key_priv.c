@@ -283,12 +283,19 @@ key_private_to_sbuf(const struct key *k, struct sbuf *b)
 int
 key_private_cert_fields_to_sbuf(const struct key *k, struct sbuf *b)
 {
+	int r;
+
 	if (keytype_of(k) == NULL || !k->has_private)
 		return ERR_INVALID_ARGUMENT;
 	switch (k->type) {
-	case KEY_ED25519_SK:
-	case KEY_ECDSA_SK:
-		return ERR_FEATURE_UNSUPPORTED;
+	case KEY_ED25519_SK:	/* string pk, string application */
+		if ((r = key_public_fields_to_sbuf(k, b)) != 0)
+			return r;
+		return key_sk_private_to_sbuf(k, b);
+	case KEY_ECDSA_SK:	/* the point is in the certificate alone */
+		if ((r = sbuf_put_cstring(b, k->sk_application)) != 0)
+			return r;
+		return key_sk_private_to_sbuf(k, b);
 	case KEY_ED25519:
 		return ed25519_private_to_sbuf(k, b);
 	case KEY_ECDSA:

@@ -5,13 +5,9 @@
  * so a broken or hostile middleware costs a failed operation, never a
  * wrong one.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,6 +22,7 @@
 #include "sbuf.h"
 #include "sk_api.h"
 #include "sk_client.h"
+#include "spawn.h"
 
 #define SK_CHALLENGE_LEN	32
 
@@ -78,44 +75,6 @@ skc_strerror(int skerr)
 	}
 }
 
-/* In the child: the socketpair end as stdin and stdout, then exec. */
-static void
-exec_helper(const char *path, int end)
-{
-	long max = sysconf(_SC_OPEN_MAX);
-	int e, fd;
-
-	if ((e = fcntl(end, F_DUPFD_CLOEXEC, 10)) < 0 ||
-	    dup2(e, STDIN_FILENO) < 0 || dup2(e, STDOUT_FILENO) < 0)
-		_exit(127);
-	if (max < 0 || max > 65536)
-		max = 65536;
-	for (fd = STDERR_FILENO + 1; fd < max; fd++)
-		close(fd);
-	signal(SIGPIPE, SIG_DFL);
-	execl(path, "ssh-sk-helper", (char *)NULL);
-	_exit(127);
-}
-
-/* Read one length-prefixed reply into body. */
-static int
-read_reply(int fd, struct sbuf *body)
-{
-	unsigned char lenb[4], *p;
-	uint32_t len;
-	int r;
-
-	if ((r = fd_read_full(fd, lenb, sizeof(lenb))) != 0)
-		return ERR_PROTOCOL;
-	len = (uint32_t)lenb[0] << 24 | (uint32_t)lenb[1] << 16 |
-	    (uint32_t)lenb[2] << 8 | lenb[3];
-	if (len == 0 || len > SKH_MAX_MSG)
-		return ERR_PROTOCOL;
-	if ((r = sbuf_reserve(body, len, &p)) != 0)
-		return r;
-	return fd_read_full(fd, p, len) == 0 ? 0 : ERR_PROTOCOL;
-}
-
 /*
  * Send q to a fresh helper; its reply's fields into body (status read).
  */
@@ -123,8 +82,8 @@ static int
 transact(const struct skh_request *q, struct sbuf *body, int *skerrp)
 {
 	struct sbuf *req = sbuf_new();
-	char *path = NULL;
-	int sp[2] = { -1, -1 }, r, status, skerr = 0;
+	char *path = NULL, *argv[2] = { (char *)"ssh-sk-helper", NULL };
+	int fd = -1, r, status, skerr = 0;
 	pid_t pid = -1;
 
 	if ((r = skh_request_put(q, req)) != 0)
@@ -134,32 +93,20 @@ transact(const struct skh_request *q, struct sbuf *body, int *skerrp)
 		r = ERR_NOT_FOUND;
 		goto out;
 	}
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) != 0 ||
-	    (pid = fork()) < 0) {
-		r = ERR_SYSTEM;
+	if ((r = spawn_socketpair(path, argv, &fd, &pid)) != 0)
 		goto out;
-	}
-	if (pid == 0)
-		exec_helper(path, sp[1]);
-	close(sp[1]);
-	sp[1] = -1;
-	if ((r = fd_write_full(sp[0], sbuf_ptr(req), sbuf_len(req))) != 0)
+	/* A helper that breaks off or says too much: a broken reply. */
+	if (fd_write_full(fd, sbuf_ptr(req), sbuf_len(req)) != 0 ||
+	    msg_read_framed(fd, SKH_MAX_MSG, body) != 0)
 		r = ERR_PROTOCOL;
-	else
-		r = read_reply(sp[0], body);
 	if (r == 0)
 		r = skh_reply_status(body, &skerr);
  out:
-	if (sp[0] != -1)
-		close(sp[0]);
-	if (sp[1] != -1)
-		close(sp[1]);
-	if (pid > 0) {
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		if (r == 0 && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
-			r = ERR_PROTOCOL;
-	}
+	if (fd != -1)
+		close(fd);
+	if (pid > 0 && spawn_reap(pid, &status) == 0 && r == 0 &&
+	    (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
+		r = ERR_PROTOCOL;
 	if (r == ERR_PROTOCOL)
 		log_debug("ssh-sk-helper %s: broken reply", path);
 	if (skerrp != NULL)

@@ -47,6 +47,27 @@ struct p11h {
 	size_t nkeys;
 };
 
+/* request.c */
+/* A request body after its type byte; the strings are copies. */
+struct p11h_request {
+	uint8_t type;			/* P11_OPEN, P11_SIGN */
+	char *path;			/* P11_OPEN: the module */
+	char *pin;			/* both: "" for none */
+	size_t pinlen;
+	const unsigned char *blob;	/* P11_SIGN: point into the body */
+	size_t bloblen;
+	const unsigned char *data;
+	size_t dlen;
+	uint32_t flags;
+};
+/*
+ * Parse the body m of a request of type: ERR_INVALID_FORMAT when it is
+ * malformed or has bytes left over, ERR_FEATURE_UNSUPPORTED for an
+ * unknown type. Clear q with p11h_request_clear after a 0.
+ */
+int p11h_request_parse(uint8_t type, struct sbuf *m, struct p11h_request *q);
+void p11h_request_clear(struct p11h_request *q);
+
 /* token.c */
 /*
  * Load the module at path, open every initialized token, log in where

@@ -18,6 +18,7 @@
 #include "log.h"
 #include "mem.h"
 #include "p11_client.h"
+#include "spawn.h"
 
 static int
 put_fail(struct sbuf *out, int r, const char *why)
@@ -33,20 +34,14 @@ put_fail(struct sbuf *out, int r, const char *why)
 }
 
 static int
-do_open(struct p11h *h, struct sbuf *m, struct sbuf *out)
+do_open(struct p11h *h, const struct p11h_request *q, struct sbuf *out)
 {
-	char *path = NULL, *pin = NULL, *why = NULL;
 	struct sbuf *blob = sbuf_new();
-	size_t i, pinlen = 0;
+	char *why = NULL;
+	size_t i;
 	int r;
 
-	if ((r = sbuf_get_cstring(m, &path, NULL)) != 0 ||
-	    (r = sbuf_get_cstring(m, &pin, &pinlen)) != 0 ||
-	    sbuf_len(m) != 0) {
-		r = put_fail(out, ERR_INVALID_FORMAT, NULL);
-		goto out;
-	}
-	if ((r = p11h_open(h, path, pin, &why)) != 0) {
+	if ((r = p11h_open(h, q->path, q->pin, &why)) != 0) {
 		log_error("%s", why != NULL ? why : err_str(r));
 		r = put_fail(out, r, why);
 		goto out;
@@ -62,9 +57,6 @@ do_open(struct p11h *h, struct sbuf *m, struct sbuf *out)
 			goto out;
 	}
  out:
-	x_free(path);
-	if (pin != NULL)
-		x_freezero(pin, pinlen);
 	x_free(why);
 	sbuf_free(blob);
 	return r;
@@ -86,31 +78,20 @@ find_key(struct p11h *h, const unsigned char *blob, size_t len)
 }
 
 static int
-do_sign(struct p11h *h, struct sbuf *m, struct sbuf *out)
+do_sign(struct p11h *h, const struct p11h_request *q, struct sbuf *out)
 {
-	const unsigned char *blob, *data;
-	size_t bloblen, dlen, pinlen = 0;
 	struct p11h_key *k;
 	struct p11h_slot *s;
 	struct sbuf *sig = NULL;
-	char *pin = NULL;
-	uint32_t flags;
 	int r;
 
-	if (sbuf_get_string_direct(m, &blob, &bloblen) != 0 ||
-	    sbuf_get_string_direct(m, &data, &dlen) != 0 ||
-	    sbuf_get_u32(m, &flags) != 0 ||
-	    sbuf_get_cstring(m, &pin, &pinlen) != 0 || sbuf_len(m) != 0) {
-		r = put_fail(out, ERR_INVALID_FORMAT, NULL);
-		goto out;
-	}
-	if ((k = find_key(h, blob, bloblen)) == NULL) {
+	if ((k = find_key(h, q->blob, q->bloblen)) == NULL) {
 		r = put_fail(out, ERR_NOT_FOUND, "key not found");
 		goto out;
 	}
 	s = &h->slots[k->slot];
-	if ((r = p11h_login(h, s, pin)) == ERR_PERMISSION_DENIED &&
-	    *pin == '\0') {
+	if ((r = p11h_login(h, s, q->pin)) == ERR_PERMISSION_DENIED &&
+	    *q->pin == '\0') {
 		if ((r = sbuf_put_u8(out, P11_NEED_PIN)) == 0)
 			r = sbuf_put_cstring(out, s->label);
 		goto out;
@@ -120,15 +101,13 @@ do_sign(struct p11h *h, struct sbuf *m, struct sbuf *out)
 		goto out;
 	}
 	sig = sbuf_new();
-	if ((r = p11h_sign(h, k, data, dlen, flags, sig)) != 0) {
+	if ((r = p11h_sign(h, k, q->data, q->dlen, q->flags, sig)) != 0) {
 		r = put_fail(out, r, "signing failed");
 		goto out;
 	}
 	if ((r = sbuf_put_u8(out, P11_SIG)) == 0)
 		r = sbuf_put_stringb(out, sig);
  out:
-	if (pin != NULL)
-		x_freezero(pin, pinlen);
 	sbuf_free(sig);
 	return r;
 }
@@ -137,27 +116,21 @@ do_sign(struct p11h *h, struct sbuf *m, struct sbuf *out)
 static int
 read_request(struct sbuf *m)
 {
-	unsigned char lenb[4], *bp;
-	uint32_t len;
 	int r;
 
-	if ((r = fd_read_full(STDIN_FILENO, lenb, 4)) != 0)
-		return ERR_EOF;
-	len = (uint32_t)lenb[0] << 24 | (uint32_t)lenb[1] << 16 |
-	    (uint32_t)lenb[2] << 8 | lenb[3];
-	if (len == 0 || len > P11_MAX_MSG)
-		return ERR_PACKET_TOO_LARGE;
 	sbuf_reset(m);
-	if ((r = sbuf_reserve(m, len, &bp)) != 0)
-		return r;
-	return fd_read_full(STDIN_FILENO, bp, len);
+	r = msg_read_framed(STDIN_FILENO, P11_MAX_MSG, m);
+	if (r == ERR_CONN_CLOSED && sbuf_len(m) == 0)
+		return ERR_EOF;
+	return r == ERR_PROTOCOL ? ERR_PACKET_TOO_LARGE : r;
 }
 
 int
 main(int argc, char **argv)
 {
 	struct p11h h;
-	struct sbuf *m = sbuf_new(), *reply = sbuf_new(), *framed;
+	struct p11h_request q;
+	struct sbuf *m = sbuf_new(), *reply = sbuf_new();
 	uint8_t type;
 	int r, level = LOG_LEVEL_ERROR, ch;
 
@@ -172,23 +145,19 @@ main(int argc, char **argv)
 		sbuf_reset(reply);
 		if (sbuf_get_u8(m, &type) != 0)
 			break;
-		if (type == P11_OPEN)
-			r = do_open(&h, m, reply);
-		else if (type == P11_SIGN)
-			r = do_sign(&h, m, reply);
-		else
+		if ((r = p11h_request_parse(type, m, &q)) != 0)
 			r = put_fail(reply, ERR_INVALID_FORMAT,
-			    "unknown request");
+			    r == ERR_FEATURE_UNSUPPORTED ? "unknown request" :
+			    NULL);
+		else if (type == P11_OPEN)
+			r = do_open(&h, &q, reply);
+		else
+			r = do_sign(&h, &q, reply);
+		p11h_request_clear(&q);
 		sbuf_wipe(m);
 		if (r != 0)
 			break;
-		framed = sbuf_new();
-		r = sbuf_put_stringb(framed, reply);
-		if (r == 0)
-			r = fd_write_full(STDOUT_FILENO, sbuf_ptr(framed),
-			    sbuf_len(framed));
-		sbuf_free(framed);
-		if (r != 0)
+		if ((r = msg_write_framed(STDOUT_FILENO, reply)) != 0)
 			break;
 	}
 	if (r != 0 && r != ERR_EOF)

@@ -1,6 +1,7 @@
 /*
  * ssh-sk-helper: the one process that loads a FIDO security key
- * middleware library (SecurityKeyProvider, sk_api.h), so that the
+ * middleware library (SecurityKeyProvider, sk_api.h), or runs the
+ * built-in one on libfido2 (provider "internal", fido.h), so that the
  * library's code and whatever it does to memory stay out of ssh,
  * ssh-agent and ssh-keygen. They start it with a socketpair on stdin
  * and stdout and send it requests (sk_proto.h); it answers each and
@@ -22,11 +23,14 @@
 
 #include "err.h"
 #include "fdio.h"
+#include "fido.h"
+#include "fido_conv.h"
 #include "log.h"
 #include "mem.h"
 #include "sbuf.h"
 #include "sk_api.h"
 #include "sk_proto.h"
+#include "spawn.h"
 
 /* A loaded middleware. */
 struct provider {
@@ -52,8 +56,15 @@ provider_open(const char *path, struct provider *p)
 
 	memset(p, 0, sizeof(*p));
 	if (strcasecmp(path, "internal") == 0) {
+#ifdef MOAT_HAVE_FIDO2
+		p->enroll = skf_enroll;
+		p->sign = skf_sign;
+		p->load_resident = skf_load_resident;
+		return 0;
+#else
 		log_error("internal security key support not enabled");
 		return SSH_SK_ERR_UNSUPPORTED;
+#endif
 	}
 	if ((p->dl = dlopen(path, RTLD_NOW)) == NULL) {
 		log_error("Provider \"%s\" dlopen failed: %s", path,
@@ -107,18 +118,6 @@ make_options(const struct skh_request *q, struct sk_option opt[2],
 	list[n] = NULL;
 }
 
-static void
-free_enroll(struct sk_enroll_response *e)
-{
-	if (e == NULL)
-		return;
-	free(e->public_key);
-	free(e->key_handle);
-	free(e->signature);
-	free(e->attestation_cert);
-	free(e->authdata);
-}
-
 static int
 put_bytes(struct sbuf *b, const uint8_t *p, size_t len)
 {
@@ -156,8 +155,7 @@ do_enroll(const struct provider *p, const struct skh_request *q,
 	    e->attestation_cert_len) != 0 ||
 	    put_bytes(out, e->authdata, e->authdata_len) != 0)
 		r = SSH_SK_ERR_GENERAL;
-	free_enroll(e);
-	free(e);
+	skf_enroll_free(e);
 	return r;
 }
 
@@ -195,8 +193,11 @@ do_load_resident(const struct provider *p, const struct skh_request *q,
 	int r;
 
 	if ((r = p->load_resident(*q->pin != '\0' ? q->pin : NULL, opts,
-	    &rks, &n)) != 0)
+	    &rks, &n)) != 0) {
+		log_error("Provider \"%s\" returned failure %d", q->provider,
+		    r);
 		return r < 0 ? r : SSH_SK_ERR_GENERAL;
+	}
 	if (rks == NULL && n != 0)
 		return SSH_SK_ERR_GENERAL;
 	if (sbuf_put_u8(out, SKH_OK) != 0 ||
@@ -213,7 +214,7 @@ do_load_resident(const struct provider *p, const struct skh_request *q,
 		    put_enrolled(out, &rks[i]->key) != 0 ||
 		    put_bytes(out, rks[i]->user_id, rks[i]->user_id_len) != 0))
 			r = SSH_SK_ERR_GENERAL;
-		free_enroll(&rks[i]->key);
+		skf_enroll_free_parts(&rks[i]->key);
 		free(rks[i]->application);
 		free(rks[i]->user_id);
 		free(rks[i]);
@@ -263,29 +264,10 @@ serve(struct sbuf *body, struct sbuf *out)
 	skh_request_free(&q);
 }
 
-/* Read one length-prefixed message; ERR_EOF at a clean end. */
-static int
-read_msg(int fd, struct sbuf *body)
-{
-	unsigned char lenb[4], *p;
-	uint32_t len;
-	int r;
-
-	if ((r = fd_read_full(fd, lenb, sizeof(lenb))) != 0)
-		return r;
-	len = (uint32_t)lenb[0] << 24 | (uint32_t)lenb[1] << 16 |
-	    (uint32_t)lenb[2] << 8 | lenb[3];
-	if (len == 0 || len > SKH_MAX_MSG)
-		return ERR_PROTOCOL;
-	if ((r = sbuf_reserve(body, len, &p)) != 0)
-		return r;
-	return fd_read_full(fd, p, len);
-}
-
 int
 main(int argc, char **argv)
 {
-	struct sbuf *body, *out, *msg;
+	struct sbuf *body, *out;
 	enum log_level level = LOG_LEVEL_ERROR;
 	int ch, fdin = STDIN_FILENO, fdout, r;
 
@@ -306,18 +288,13 @@ main(int argc, char **argv)
 	for (;;) {
 		body = sbuf_new();
 		out = sbuf_new();
-		msg = sbuf_new();
-		if ((r = read_msg(fdin, body)) == 0) {
+		if ((r = msg_read_framed(fdin, SKH_MAX_MSG, body)) == 0) {
 			serve(body, out);
-			if ((r = sbuf_put_u32(msg, (uint32_t)sbuf_len(out))) == 0 &&
-			    (r = sbuf_putb(msg, out)) == 0)
-				r = fd_write_full(fdout, sbuf_ptr(msg),
-				    sbuf_len(msg));
+			r = msg_write_framed(fdout, out);
 		}
 		sbuf_wipe(body);
 		sbuf_free(body);
 		sbuf_free(out);
-		sbuf_free(msg);
 		if (r != 0)
 			break;
 	}
