@@ -157,6 +157,7 @@ struct client_opts {
 	/* PermitRemoteOpen: "any", "none" or host:port (* for either). */
 	char *permit_remote_open[CO_MAX_LIST];
 	size_t npermit_remote_open;
+	char *log_verbose;		/* LogVerbose as written (rest of line) */
 
 	void *priv;			/* private to readconf.c */
 };

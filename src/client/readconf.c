@@ -111,7 +111,7 @@ client_opts_free(struct client_opts *o)
 		&o->ignore_unknown, &o->local_command,
 		&o->known_hosts_command, &o->revoked_host_keys,
 		&o->ca_signature_algorithms, &o->pkcs11_provider,
-		&o->security_key_provider,
+		&o->security_key_provider, &o->log_verbose,
 	};
 	size_t i;
 

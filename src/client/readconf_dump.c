@@ -274,6 +274,10 @@ readconf_dump(const struct client_opts *o, FILE *f)
 	dump_str(f, "hostkeyalias", o->host_key_alias);
 	dump_str(f, "kexalgorithms", o->kex_algorithms);
 	fprintf(f, "loglevel %s\n", log_level_name(o->log_level));
+	/* OpenSSH's -G shows the first of several patterns only. */
+	fprintf(f, "logverbose %.*s\n", o->log_verbose != NULL ?
+	    (int)strcspn(o->log_verbose, " \t") : 4,
+	    o->log_verbose != NULL ? o->log_verbose : "none");
 	dump_str(f, "macs", o->macs);
 	dump_str(f, "pkcs11provider", o->pkcs11_provider);
 	dump_str(f, "pubkeyacceptedalgorithms", o->pubkey_accepted_algorithms);

@@ -196,6 +196,7 @@ const struct rc_kw rc_keywords[] = {
 	    &conf_alg_ca, 0 },
 	{ "securitykeyprovider", RT_STR, F(security_key_provider), 0, NULL,
 	    0 },
+	{ "logverbose", RT_REST, F(log_verbose), 0, NULL, 0 },
 	{ NULL, RT_IGNORE, 0, 0, NULL, 0 },
 };
 
@@ -207,7 +208,6 @@ static const char *const ignored_keywords[] = {
 	"gssapikexalgorithms",
 	"proxyusefdpass",
 	"tunnel", "tunneldevice",
-	"logverbose",
 	"smartcarddevice",
 	"bindinterface", "useroaming",
 	"protocol", "usersh", "cipher", "rhostsrsaauthentication",

@@ -184,7 +184,7 @@ const struct sc_kw sc_keywords[] = {
 	{ "fingerprinthash", T_FPHASH, 0, F(fingerprint_hash), 0, NULL },
 	{ "permituserrc", T_FLAG, M, F(permit_user_rc), 0, NULL },
 	{ "exposeauthinfo", T_FLAG, M, F(expose_auth_info), 0, NULL },
-	{ "logverbose", T_REST, M | KWF_NOTYET, F(log_verbose), 0, NULL },
+	{ "logverbose", T_REST, M, F(log_verbose), 0, NULL },
 	{ "casignaturealgorithms", T_ALGS, M, F(ca_signature_algorithms), 0,
 	    &conf_alg_ca },
 	{ "pubkeyauthoptions", T_PKOPTS, M, F(pubkey_auth_options), 0, NULL },

@@ -465,6 +465,7 @@ main(int argc, char **argv)
 	}
 	level = o->log_level;
 	log_init("ssh", level, o->syslog_facility, !cl.use_syslog);
+	(void)log_set_verbose(o->log_verbose);
 	if (cl.log_file != NULL && log_to_file(cl.log_file) != 0) {
 		fprintf(stderr, "Couldn't open logfile %s: %s\n", cl.log_file,
 		    strerror(errno));
