@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -77,6 +78,95 @@ client_peer_is_local(int fd)
 	return IN6_IS_ADDR_LOOPBACK(&sin6->sin6_addr);
 }
 
+/*
+ * An address of interface ifname in family af (an IPv6 one not
+ * link-local, which would need a scope): 0 and *ss, or -1.
+ */
+static int
+iface_addr(const char *ifname, int af, struct sockaddr_storage *ss,
+    socklen_t *lenp)
+{
+	struct ifaddrs *ifs, *i;
+	const struct sockaddr_in6 *s6;
+	int r = -1;
+
+	if (getifaddrs(&ifs) == -1) {
+		log_error("getifaddrs: %s: %s", ifname, strerror(errno));
+		return -1;
+	}
+	for (i = ifs; i != NULL && r != 0; i = i->ifa_next) {
+		if (i->ifa_addr == NULL || i->ifa_addr->sa_family != af ||
+		    strcmp(i->ifa_name, ifname) != 0)
+			continue;
+		if (af == AF_INET6) {
+			s6 = (const struct sockaddr_in6 *)(void *)i->ifa_addr;
+			if (IN6_IS_ADDR_LINKLOCAL(&s6->sin6_addr))
+				continue;
+			*lenp = sizeof(struct sockaddr_in6);
+		} else
+			*lenp = sizeof(struct sockaddr_in);
+		memset(ss, 0, sizeof(*ss));
+		memcpy(ss, i->ifa_addr, *lenp);
+		r = 0;
+	}
+	freeifaddrs(ifs);
+	return r;
+}
+
+/*
+ * BindAddress, else BindInterface (an address of that interface in the
+ * family of the one we connect to, as OpenSSH picks it): bind fd there.
+ * 0, or -1 with *errp set (logged).
+ */
+static int
+bind_local(int fd, int af, const struct client_opts *o, int *errp)
+{
+	struct addrinfo hints, *b = NULL;
+	struct sockaddr_storage ss;
+	socklen_t len = 0;
+
+	if (o->bind_address != NULL) {
+		memset(&hints, 0, sizeof(hints));
+		hints.ai_family = af;
+		hints.ai_socktype = SOCK_STREAM;
+		hints.ai_flags = AI_PASSIVE;
+		if (getaddrinfo(o->bind_address, NULL, &hints, &b) != 0 ||
+		    bind(fd, b->ai_addr, b->ai_addrlen) == -1) {
+			*errp = errno ? errno : EADDRNOTAVAIL;
+			log_error("bind %s: %s", o->bind_address,
+			    strerror(*errp));
+			if (b != NULL)
+				freeaddrinfo(b);
+			return -1;
+		}
+		freeaddrinfo(b);
+		return 0;
+	}
+	if (o->bind_interface == NULL)
+		return 0;
+	if (iface_addr(o->bind_interface, af, &ss, &len) != 0) {
+		log_info("getifaddrs: %s: no suitable addresses",
+		    o->bind_interface);
+		*errp = -1;	/* OpenSSH says "failure" */
+		return -1;
+	}
+	if (bind(fd, (struct sockaddr *)&ss, len) == -1) {
+		*errp = errno;
+		log_error("bind %s: %s", o->bind_interface, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* A connect failure as ssh words it (-1: ours, with no errno). */
+static const char *
+conn_err(int err)
+{
+	if (err == ETIMEDOUT)
+		return "Connection timed out";
+	return err < 0 ? "failure" : strerror(err);
+}
+
 static int
 connect_one(const struct addrinfo *ai, const struct client_opts *o,
     int *errp)
@@ -90,24 +180,9 @@ connect_one(const struct addrinfo *ai, const struct client_opts *o,
 		*errp = errno;
 		return -1;
 	}
-	if (o->bind_address != NULL) {
-		struct addrinfo hints, *b = NULL;
-
-		memset(&hints, 0, sizeof(hints));
-		hints.ai_family = ai->ai_family;
-		hints.ai_socktype = SOCK_STREAM;
-		hints.ai_flags = AI_PASSIVE;
-		if (getaddrinfo(o->bind_address, NULL, &hints, &b) != 0 ||
-		    bind(fd, b->ai_addr, b->ai_addrlen) == -1) {
-			*errp = errno ? errno : EADDRNOTAVAIL;
-			log_error("bind %s: %s", o->bind_address,
-			    strerror(*errp));
-			if (b != NULL)
-				freeaddrinfo(b);
-			close(fd);
-			return -1;
-		}
-		freeaddrinfo(b);
+	if (bind_local(fd, ai->ai_family, o, errp) != 0) {
+		close(fd);
+		return -1;
 	}
 	fl = fcntl(fd, F_GETFL);
 	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
@@ -179,13 +254,13 @@ client_connect_tcp(const struct client_opts *o, const char *host, int port,
 			if ((fd = connect_one(ai, o, &err)) != -1)
 				break;
 			log_debug("connect to address %s port %d: %s", addr,
-			    port, strerror(err));
+			    port, conn_err(err));
 		}
 	}
 	freeaddrinfo(res);
 	if (fd == -1) {
 		log_error("ssh: connect to host %s port %d: %s", host, port,
-		    err == ETIMEDOUT ? "Connection timed out" : strerror(err));
+		    conn_err(err));
 		return err == ETIMEDOUT ? ERR_CONN_TIMEOUT : ERR_SYSTEM;
 	}
 	log_debug("Connection established.");

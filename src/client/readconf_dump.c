@@ -179,6 +179,21 @@ dump_more(const struct client_opts *o, FILE *f)
 	    o->npermit_remote_open, 1);
 	fprintf(f, "ipqos %s %s\n", conf_ipqos_name(o->ipqos_interactive, a),
 	    conf_ipqos_name(o->ipqos_bulk, b));
+	if (o->tag != NULL)
+		fprintf(f, "tag %s\n", o->tag);
+	if (o->bind_interface != NULL)
+		fprintf(f, "bindinterface %s\n", o->bind_interface);
+	if (o->nchannel_timeouts == 0)
+		fprintf(f, "channeltimeout none\n");
+	dump_list(f, "channeltimeout", o->channel_timeouts,
+	    o->nchannel_timeouts, 1);
+	fprintf(f, "proxyusefdpass %s\n", yesno(o->proxy_use_fdpass));
+	if (o->obscure_keystroke_timing > 0)
+		fprintf(f, "obscurekeystroketiming %d\n",
+		    o->obscure_keystroke_timing);
+	else
+		fprintf(f, "obscurekeystroketiming %s\n",
+		    o->obscure_keystroke_timing == 0 ? "no" : "yes");
 }
 
 /* The keywords that take a list: files, environment. */

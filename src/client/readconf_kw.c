@@ -197,6 +197,13 @@ const struct rc_kw rc_keywords[] = {
 	{ "securitykeyprovider", RT_STR, F(security_key_provider), 0, NULL,
 	    0 },
 	{ "logverbose", RT_REST, F(log_verbose), 0, NULL, 0 },
+	{ "tag", RT_STR, F(tag), 0, NULL, 0 },
+	{ "bindinterface", RT_STR, F(bind_interface), 0, NULL, 0 },
+	{ "smartcarddevice", RT_STR, F(pkcs11_provider), 0, NULL, 0 },
+	{ "channeltimeout", RT_CHANTO, A(channel_timeouts), NULL, 0 },
+	{ "proxyusefdpass", RT_FLAG, F(proxy_use_fdpass), 0, NULL, 0 },
+	{ "obscurekeystroketiming", RT_OBSCURE, F(obscure_keystroke_timing),
+	    0, NULL, -2 },
 	{ NULL, RT_IGNORE, 0, 0, NULL, 0 },
 };
 
@@ -206,14 +213,10 @@ static const char *const ignored_keywords[] = {
 	"gssapikeyexchange", "gssapitrustdns", "gssapiclientidentity",
 	"gssapiserveridentity", "gssapirenewalforcesrekey",
 	"gssapikexalgorithms",
-	"proxyusefdpass",
 	"tunnel", "tunneldevice",
-	"smartcarddevice",
-	"bindinterface", "useroaming",
+	"useroaming",
 	"protocol", "usersh", "cipher", "rhostsrsaauthentication",
 	"rsaauthentication", "compressionlevel", "useprivilegedport",
-	"tag", "obscurekeystroketiming",
-	"channeltimeout",
 	NULL,
 };
 
@@ -380,6 +383,23 @@ int_value(const struct rc_kw *kw, const struct conf_at *at, int *vp)
 		if (argc != 2)
 			BAD("keyword %s extra arguments at end of line", src,
 			    line, kw->name);
+		*vp = c;
+		return 0;
+	case RT_OBSCURE:
+		/* yes, no or interval:MILLISECONDS (1 to 1000). */
+		if (argc != 2)
+			BAD("keyword %s extra arguments at end of line", src,
+			    line, kw->name);
+		if (conf_enum_lookup(conf_truefalse, argv[1], &c) == 0) {
+			*vp = c ? -2 : 0;
+			return 0;
+		}
+		if (strncmp(argv[1], "interval:", 9) != 0)
+			BAD("unsupported argument \"%s\"", src, line, argv[1]);
+		if (conf_parse_int_why(argv[1] + 9, &c, &why) != 0)
+			BAD("integer value %s.", src, line, why);
+		if (c < 1 || c > 1000)
+			BAD("value out of range.", src, line);
 		*vp = c;
 		return 0;
 	default:
@@ -593,6 +613,43 @@ canon_value(struct client_opts *o, const struct rc_kw *kw,
 	return 0;
 }
 
+/*
+ * ChannelTimeout: "type=interval" words (or "none" alone); the first
+ * line sets the list. A bad word ends ssh at once, as it ends OpenSSH's.
+ */
+static int
+chanto_value(struct client_opts *o, const struct rc_kw *kw,
+    const struct conf_at *at)
+{
+	char **argv = at->argv;
+	const char *src = at->src, *eq;
+	int i, argc = at->argc, line = at->line;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "none") == 0) {
+			if (argc > 2)
+				BAD("keyword %s \"none\" argument must appear "
+				    "alone.", src, line, kw->name);
+			continue;
+		}
+		if ((eq = strchr(argv[i], '=')) == NULL || eq == argv[i] ||
+		    conf_parse_time(eq + 1) < 0)
+			BAD("invalid channel timeout %s", src, line, argv[i]);
+	}
+	if (o->nchannel_timeouts != 0)
+		return 0;
+	if (strcmp(argv[1], "none") == 0) {
+		/* Set, and empty: later lines are not read. */
+		o->channel_timeouts[o->nchannel_timeouts++] = x_strdup("none");
+		return 0;
+	}
+	for (i = 1; i < argc; i++)
+		if (arr_add(o->channel_timeouts, &o->nchannel_timeouts,
+		    argv[i]) != 0)
+			BAD("too many %s entries.", src, line, kw->name);
+	return 0;
+}
+
 /* RekeyLimit: a size ("default" or 0: none) and an optional time. */
 static int
 rekey_value(struct client_opts *o, const struct conf_at *at)
@@ -738,6 +795,8 @@ rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 		return ipqos_value(o, &at);
 	case RT_PERMITOPEN:
 		return permitopen_value(o, &at);
+	case RT_CHANTO:
+		return chanto_value(o, kw, &at);
 	case RT_IGNORE:
 		return 0;
 	default:

@@ -80,4 +80,73 @@ gcheck logverbose "LogVerbose kex.c:*:1000,foo"
 gcheck logverbose "LogVerbose a.c:*:* b.c:f:1,c" "LogVerbose z"
 bad "LogVerbose"
 
+# SmartcardDevice is PKCS11Provider (Debian's -G shows it so).
+gcheck pkcs11provider "SmartcardDevice /usr/lib/x.so"
+gcheck pkcs11provider "SmartcardDevice /a.so" "PKCS11Provider /b.so"
+gcheck proxyusefdpass
+gcheck proxyusefdpass "ProxyUseFdpass yes"
+bad "ProxyUseFdpass maybe"
+gcheck bindinterface "BindInterface lo"
+bad "BindInterface a b"
+
+# BindInterface and -B: the connection leaves from the interface's
+# address; one with none fails as OpenSSH's does.
+out=$(mssh -i "$T/id_ed25519" -B lo -p "$PORT" "$ME@127.0.0.1"     'echo $SSH_CLIENT' </dev/null 2>"$T/err")
+check "-B lo: from lo's address ($out)" [ "${out%% *}" = 127.0.0.1 ]
+out=$(mssh -i "$T/id_ed25519" -o BindInterface=nosuchif0 -p "$PORT"     "$ME@127.0.0.1" 'echo in' </dev/null 2>"$T/err")
+st=$?
+ssh -F /dev/null -o BatchMode=yes -B nosuchif0 -p "$PORT" 127.0.0.1 true     </dev/null 2>"$T/err2"
+check "BindInterface with no address: refused (exit $st)" [ -z "$out" ] &&
+    [ "$st" = 255 ]
+tr -d '\r' < "$T/err2" > "$T/err2n"
+tr -d '\r' < "$T/err" > "$T/errn"
+check "... with OpenSSH's lines" diff "$T/err2n" "$T/errn"
+
+# Keywords newer than Debian's 9.2: compared with OpenSSH 10.5's -G.
+if sh "$SRC/scripts/peer_openssh.sh" -q >/dev/null 2>&1; then
+	need_peer_openssh
+	REF=$O105/bin/ssh
+	gcheck tag "Tag web"
+	gcheck tag "Tag a" "Tag b"
+	bad "Tag"
+	bad "Tag a b"
+	for args in "-P x" "-P x -o Tag=y"; do
+		# shellcheck disable=SC2086
+		ours=$("$BIN/ssh" -G -F /dev/null $args h | grep '^tag ')
+		# shellcheck disable=SC2086
+		theirs=$("$REF" -G -F /dev/null $args h </dev/null 2>/dev/null |
+		    grep '^tag ')
+		check "-G $args: as OpenSSH ($ours)" [ -n "$ours" ] &&
+		    [ "$ours" = "$theirs" ]
+	done
+	printf '%s\n' "Match tagged web*" "  User tu" "Match !tagged *" \
+	    "  Port 2" > "$T/tcfg"
+	for args in "" "-P webby" "-P other"; do
+		# shellcheck disable=SC2086
+		ours=$("$BIN/ssh" -G -F "$T/tcfg" $args h | grep -E '^(user|port) ')
+		# shellcheck disable=SC2086
+		theirs=$("$REF" -G -F "$T/tcfg" $args h </dev/null 2>/dev/null |
+		    grep -E '^(user|port) ')
+		check "Match tagged with '$args': as OpenSSH ($ours)" \
+		    [ "$ours" = "$theirs" ]
+	done
+	gcheck channeltimeout
+	gcheck channeltimeout "ChannelTimeout none"
+	gcheck channeltimeout "ChannelTimeout session=5m agent-connection=1h x11-connection=3 direct-tcpip=4 global=5"
+	gcheck channeltimeout "ChannelTimeout *=1 global=3" "ChannelTimeout x=2"
+	bad "ChannelTimeout session"
+	bad "ChannelTimeout session=x"
+	bad "ChannelTimeout none session=1"
+	gcheck obscurekeystroketiming
+	for v in yes true no interval:7 interval:1000; do
+		gcheck obscurekeystroketiming "ObscureKeystrokeTiming $v"
+	done
+	for v in maybe interval:0 interval:1001 interval:; do
+		bad "ObscureKeystrokeTiming $v"
+	done
+else
+	echo "no OpenSSH 10.5 peer: Tag, ChannelTimeout and" \
+	    "ObscureKeystrokeTiming not compared" >&2
+fi
+
 finish
