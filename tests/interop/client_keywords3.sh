@@ -102,6 +102,23 @@ tr -d '\r' < "$T/err2" > "$T/err2n"
 tr -d '\r' < "$T/err" > "$T/errn"
 check "... with OpenSSH's lines" diff "$T/err2n" "$T/errn"
 
+# ChannelTimeout on our side: the session channel is named by what it
+# runs (session:command here), as OpenSSH's ssh names it, so "session"
+# alone does not match it.
+start=$(date +%s)
+out=$(mssh -i "$T/id_ed25519" -o "ChannelTimeout=session:command=2" \
+    -p "$PORT" "$ME@127.0.0.1" 'sleep 12; echo done' </dev/null 2>"$T/err")
+st=$?
+el=$(($(date +%s) - start))
+check "ChannelTimeout session:command=2: closed idle ($st, ${el}s)" \
+    [ -z "$out" ] && [ "$st" = 255 ] && [ "$el" -lt 12 ]
+out=$(mssh -i "$T/id_ed25519" -o "ChannelTimeout=session=1 global=0" \
+    -p "$PORT" "$ME@127.0.0.1" 'sleep 3; echo done' </dev/null 2>"$T/err")
+check "ChannelTimeout session=1: not the command's channel" [ "$out" = done ]
+out=$(mssh -i "$T/id_ed25519" -o "ChannelTimeout=x=1 global=2" \
+    -p "$PORT" "$ME@127.0.0.1" 'sleep 12; echo done' </dev/null 2>"$T/err")
+check "ChannelTimeout global=2: closed idle" [ -z "$out" ]
+
 # Keywords newer than Debian's 9.2: compared with OpenSSH 10.5's -G.
 if sh "$SRC/scripts/peer_openssh.sh" -q >/dev/null 2>&1; then
 	need_peer_openssh
