@@ -6,10 +6,13 @@
  * that answers wins. ProxyCommand: the command, with its %-tokens
  * expanded, runs as "exec CMD" under /bin/sh -c; two pipes carry the
  * stream, and the child ignores SIGINT like OpenSSH's proxy so ^C reaches
- * the session instead.
+ * the session instead. With ProxyUseFdpass the command passes a socket
+ * it connected back to us instead, and exits.
  */
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -268,6 +271,102 @@ client_connect_tcp(const struct client_opts *o, const char *host, int port,
 	return 0;
 }
 
+/*
+ * One descriptor sent over sock with SCM_RIGHTS (and at least one byte
+ * of data): it, or -1 (logged). Anything but exactly one descriptor in
+ * one well-formed control message is refused.
+ */
+static int
+recv_passed_fd(int sock)
+{
+	union {
+		struct cmsghdr hdr;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} cm;
+	struct msghdr msg;
+	struct iovec iov;
+	struct cmsghdr *c;
+	char byte;
+	ssize_t n;
+	int fd;
+
+	memset(&msg, 0, sizeof(msg));
+	memset(&cm, 0, sizeof(cm));
+	iov.iov_base = &byte;
+	iov.iov_len = 1;
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = cm.buf;
+	msg.msg_controllen = sizeof(cm.buf);
+	while ((n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC)) == -1 &&
+	    errno == EINTR)
+		;
+	if (n == -1) {
+		log_error("recvmsg: %s", strerror(errno));
+		return -1;
+	}
+	if (n != 1) {
+		log_error("recvmsg: expected received 1 got %zd", n);
+		return -1;
+	}
+	c = CMSG_FIRSTHDR(&msg);
+	if (c == NULL || (msg.msg_flags & MSG_CTRUNC) != 0 ||
+	    c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
+	    c->cmsg_len != CMSG_LEN(sizeof(int))) {
+		log_error("recvmsg: no descriptor passed");
+		return -1;
+	}
+	memcpy(&fd, CMSG_DATA(c), sizeof(fd));
+	return fd;
+}
+
+/*
+ * ProxyUseFdpass: the command gets one end of a socket pair as its
+ * stdin and stdout, connects, passes the connected socket back over it
+ * and exits; we wait for it and talk over that socket.
+ */
+static int
+proxy_fdpass(const char *full, int *fdp)
+{
+	int sp[2], fd, st;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1) {
+		log_error("socketpair: %s", strerror(errno));
+		return ERR_SYSTEM;
+	}
+	if ((pid = fork()) == -1) {
+		log_error("fork: %s", strerror(errno));
+		close(sp[0]);
+		close(sp[1]);
+		return ERR_SYSTEM;
+	}
+	if (pid == 0) {
+		if (dup2(sp[1], STDIN_FILENO) == -1 ||
+		    dup2(sp[1], STDOUT_FILENO) == -1)
+			_exit(255);
+		signal(SIGPIPE, SIG_DFL);
+		execl("/bin/sh", "sh", "-c", full, (char *)NULL);
+		fprintf(stderr, "exec /bin/sh: %s\n", strerror(errno));
+		_exit(1);
+	}
+	close(sp[1]);
+	fd = recv_passed_fd(sp[0]);
+	close(sp[0]);
+	while (waitpid(pid, &st, 0) == -1)
+		if (errno != EINTR) {
+			log_error("Couldn't wait for child: %s",
+			    strerror(errno));
+			break;
+		}
+	if (fd == -1) {
+		log_error("proxy dialer did not pass back a connection");
+		return ERR_SYSTEM;
+	}
+	*fdp = fd;
+	return 0;
+}
+
 int
 client_connect_proxy(const struct client_opts *o, const char *cmd,
     int *fd_inp, int *fd_outp, pid_t *pidp)
@@ -282,6 +381,14 @@ client_connect_proxy(const struct client_opts *o, const char *cmd,
 		return r;
 	full = x_asprintf("exec %s", ex);
 	x_free(ex);
+	if (o->proxy_use_fdpass > 0) {
+		log_debug("Executing proxy dialer command: %.500s", full);
+		r = proxy_fdpass(full, fd_inp);
+		x_free(full);
+		if (r == 0)
+			*fd_outp = *fd_inp;
+		return r;
+	}
 	log_debug("Executing proxy command: %s", full);
 	if (pipe2(to_child, O_CLOEXEC) == -1 ||
 	    pipe2(from_child, O_CLOEXEC) == -1) {

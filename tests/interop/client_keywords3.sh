@@ -102,6 +102,24 @@ tr -d '\r' < "$T/err2" > "$T/err2n"
 tr -d '\r' < "$T/err" > "$T/errn"
 check "... with OpenSSH's lines" diff "$T/err2n" "$T/errn"
 
+# ProxyUseFdpass: the dialer passes a connected socket back and exits.
+dial="$PY $SRC/tests/interop/fdpass_proxy.py"
+out=$(mssh -i "$T/id_ed25519" -o "ProxyCommand=$dial %h %p" \
+    -o ProxyUseFdpass=yes -v -p "$PORT" "$ME@127.0.0.1" 'echo $SSH_CLIENT' \
+    </dev/null 2>"$T/err")
+check "ProxyUseFdpass: logged in over the passed socket ($out)" \
+    [ "${out%% *}" = 127.0.0.1 ]
+check "... the dialer named as OpenSSH names it" \
+    grep -q "Executing proxy dialer command" "$T/err"
+out=$(mssh -i "$T/id_ed25519" -o "ProxyCommand=$dial none 0" \
+    -o ProxyUseFdpass=yes -p "$PORT" "$ME@127.0.0.1" 'echo in' \
+    </dev/null 2>"$T/err")
+st=$?
+check "ProxyUseFdpass, nothing passed: fails ($st)" [ -z "$out" ] &&
+    [ "$st" = 255 ]
+check "... with OpenSSH's message" \
+    grep -q "proxy dialer did not pass back a connection" "$T/err"
+
 # ChannelTimeout on our side: the session channel is named by what it
 # runs (session:command here), as OpenSSH's ssh names it, so "session"
 # alone does not match it.
