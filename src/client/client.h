@@ -161,6 +161,15 @@ struct client_opts {
 	/* PermitRemoteOpen: "any", "none" or host:port (* for either). */
 	char *permit_remote_open[CO_MAX_LIST];
 	size_t npermit_remote_open;
+	char *log_verbose;		/* LogVerbose as written (rest of line) */
+	char *tag;			/* Tag, -P: for "Match tagged" */
+	char *bind_interface;		/* BindInterface, -B: its address */
+	/* ChannelTimeout: "type=interval" words, checked; none: empty. */
+	char *channel_timeouts[CO_MAX_LIST];
+	size_t nchannel_timeouts;
+	int proxy_use_fdpass;		/* ProxyCommand hands back a socket */
+	/* ObscureKeystrokeTiming: 0 no, -2 yes, else the interval (ms). */
+	int obscure_keystroke_timing;
 
 	void *priv;			/* private to readconf.c */
 };

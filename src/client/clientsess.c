@@ -36,6 +36,7 @@
 #include "agentfwd.h"
 #include "channel.h"
 #include "client.h"
+#include "conf.h"
 #include "clientsess_int.h"
 #include "connect.h"
 #include "err.h"
@@ -172,6 +173,8 @@ cs_opened(struct chan_set *cs, struct chan *c, int ok)
 {
 	struct csess *s = c->ctx;
 	const struct client_session_args *a = s->a;
+	const char *what;
+	char *label;
 	int r;
 
 	if (!ok) {
@@ -192,6 +195,12 @@ cs_opened(struct chan_set *cs, struct chan *c, int ok)
 	if (client_command_request(cs, c, a->command, a->subsystem) != 0)
 		return;
 	push_reply(s, a->subsystem ? CS_REPLY_SUBSYS : CS_REPLY_EXEC);
+	/* ChannelTimeout sees it by what it runs, as OpenSSH's ssh labels it. */
+	what = client_command_kind(a->command, a->subsystem);
+	label = a->subsystem ? x_asprintf("session:subsystem:%s", a->command) :
+	    x_strdup(*what == 'e' ? "session:command" : "session:shell");
+	chan_set_timeout_type(c, label);
+	x_free(label);
 	chan_set_fds(c, s->chan_rfd, s->chan_wfd, s->chan_efd,
 	    CHAN_EFD_WRITE, 0);
 	s->chan_rfd = s->chan_wfd = s->chan_efd = -1;
@@ -580,6 +589,59 @@ report_gone(struct csess *s, int r)
 	return 0;
 }
 
+/*
+ * ChannelTimeout on our side: the seconds of the first "type=interval"
+ * word whose pattern matches OpenSSH's name for the channel's type
+ * ("global" is no type), 0 for none. The words were checked when read.
+ */
+static long
+timeout_word(const char *word, const char *name, int global)
+{
+	const char *eq = strchr(word, '=');
+	char *pattern;
+	int hit;
+
+	if (eq == NULL)
+		return -1;
+	pattern = x_strndup(word, (size_t)(eq - word));
+	hit = global ? strcmp(pattern, "global") == 0 :
+	    strcmp(pattern, "global") != 0 && match_pattern(name, pattern);
+	x_free(pattern);
+	return hit ? conf_parse_time(eq + 1) : -1;
+}
+
+static int
+channel_timeout(void *arg, const char *type)
+{
+	const struct client_opts *o = arg;
+	const char *name = strcmp(type, "x11") == 0 ? "x11-connection" :
+	    strcmp(type, "auth-agent@openssh.com") == 0 ?
+	    "agent-connection" : type;
+	long secs;
+	size_t i;
+
+	for (i = 0; i < o->nchannel_timeouts; i++)
+		if ((secs = timeout_word(o->channel_timeouts[i], name, 0)) >= 0)
+			return secs > INT32_MAX ? INT32_MAX : (int)secs;
+	return 0;
+}
+
+static void
+apply_timeouts(struct chan_set *cs, const struct client_opts *o)
+{
+	long secs, global = 0;
+	size_t i;
+
+	if (o->nchannel_timeouts == 0 ||
+	    strcmp(o->channel_timeouts[0], "none") == 0)
+		return;
+	for (i = 0; i < o->nchannel_timeouts; i++)
+		if ((secs = timeout_word(o->channel_timeouts[i], "", 1)) >= 0)
+			global = secs;
+	chan_set_timeouts(cs, channel_timeout, (void *)o,
+	    global > INT32_MAX ? INT32_MAX : (int)global, 0);
+}
+
 int
 client_session(struct transport *t, const struct client_opts *o,
     const struct client_session_args *a)
@@ -608,6 +670,7 @@ client_session(struct transport *t, const struct client_opts *o,
 		r = ERR_ALLOC;
 		goto out;
 	}
+	apply_timeouts(s.cs, o);
 	if ((r = setup_watchers(&s)) != 0)
 		goto out;
 	/* IPQoS: interactive for a session with a pty, bulk otherwise. */

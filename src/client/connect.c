@@ -6,13 +6,17 @@
  * that answers wins. ProxyCommand: the command, with its %-tokens
  * expanded, runs as "exec CMD" under /bin/sh -c; two pipes carry the
  * stream, and the child ignores SIGINT like OpenSSH's proxy so ^C reaches
- * the session instead.
+ * the session instead. With ProxyUseFdpass the command passes a socket
+ * it connected back to us instead, and exits.
  */
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -77,6 +81,95 @@ client_peer_is_local(int fd)
 	return IN6_IS_ADDR_LOOPBACK(&sin6->sin6_addr);
 }
 
+/*
+ * An address of interface ifname in family af (an IPv6 one not
+ * link-local, which would need a scope): 0 and *ss, or -1.
+ */
+static int
+iface_addr(const char *ifname, int af, struct sockaddr_storage *ss,
+    socklen_t *lenp)
+{
+	struct ifaddrs *ifs, *i;
+	const struct sockaddr_in6 *s6;
+	int r = -1;
+
+	if (getifaddrs(&ifs) == -1) {
+		log_error("getifaddrs: %s: %s", ifname, strerror(errno));
+		return -1;
+	}
+	for (i = ifs; i != NULL && r != 0; i = i->ifa_next) {
+		if (i->ifa_addr == NULL || i->ifa_addr->sa_family != af ||
+		    strcmp(i->ifa_name, ifname) != 0)
+			continue;
+		if (af == AF_INET6) {
+			s6 = (const struct sockaddr_in6 *)(void *)i->ifa_addr;
+			if (IN6_IS_ADDR_LINKLOCAL(&s6->sin6_addr))
+				continue;
+			*lenp = sizeof(struct sockaddr_in6);
+		} else
+			*lenp = sizeof(struct sockaddr_in);
+		memset(ss, 0, sizeof(*ss));
+		memcpy(ss, i->ifa_addr, *lenp);
+		r = 0;
+	}
+	freeifaddrs(ifs);
+	return r;
+}
+
+/*
+ * BindAddress, else BindInterface (an address of that interface in the
+ * family of the one we connect to, as OpenSSH picks it): bind fd there.
+ * 0, or -1 with *errp set (logged).
+ */
+static int
+bind_local(int fd, int af, const struct client_opts *o, int *errp)
+{
+	struct addrinfo hints, *b = NULL;
+	struct sockaddr_storage ss;
+	socklen_t len = 0;
+
+	if (o->bind_address != NULL) {
+		memset(&hints, 0, sizeof(hints));
+		hints.ai_family = af;
+		hints.ai_socktype = SOCK_STREAM;
+		hints.ai_flags = AI_PASSIVE;
+		if (getaddrinfo(o->bind_address, NULL, &hints, &b) != 0 ||
+		    bind(fd, b->ai_addr, b->ai_addrlen) == -1) {
+			*errp = errno ? errno : EADDRNOTAVAIL;
+			log_error("bind %s: %s", o->bind_address,
+			    strerror(*errp));
+			if (b != NULL)
+				freeaddrinfo(b);
+			return -1;
+		}
+		freeaddrinfo(b);
+		return 0;
+	}
+	if (o->bind_interface == NULL)
+		return 0;
+	if (iface_addr(o->bind_interface, af, &ss, &len) != 0) {
+		log_info("getifaddrs: %s: no suitable addresses",
+		    o->bind_interface);
+		*errp = -1;	/* OpenSSH says "failure" */
+		return -1;
+	}
+	if (bind(fd, (struct sockaddr *)&ss, len) == -1) {
+		*errp = errno;
+		log_error("bind %s: %s", o->bind_interface, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* A connect failure as ssh words it (-1: ours, with no errno). */
+static const char *
+conn_err(int err)
+{
+	if (err == ETIMEDOUT)
+		return "Connection timed out";
+	return err < 0 ? "failure" : strerror(err);
+}
+
 static int
 connect_one(const struct addrinfo *ai, const struct client_opts *o,
     int *errp)
@@ -90,24 +183,9 @@ connect_one(const struct addrinfo *ai, const struct client_opts *o,
 		*errp = errno;
 		return -1;
 	}
-	if (o->bind_address != NULL) {
-		struct addrinfo hints, *b = NULL;
-
-		memset(&hints, 0, sizeof(hints));
-		hints.ai_family = ai->ai_family;
-		hints.ai_socktype = SOCK_STREAM;
-		hints.ai_flags = AI_PASSIVE;
-		if (getaddrinfo(o->bind_address, NULL, &hints, &b) != 0 ||
-		    bind(fd, b->ai_addr, b->ai_addrlen) == -1) {
-			*errp = errno ? errno : EADDRNOTAVAIL;
-			log_error("bind %s: %s", o->bind_address,
-			    strerror(*errp));
-			if (b != NULL)
-				freeaddrinfo(b);
-			close(fd);
-			return -1;
-		}
-		freeaddrinfo(b);
+	if (bind_local(fd, ai->ai_family, o, errp) != 0) {
+		close(fd);
+		return -1;
 	}
 	fl = fcntl(fd, F_GETFL);
 	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
@@ -179,16 +257,112 @@ client_connect_tcp(const struct client_opts *o, const char *host, int port,
 			if ((fd = connect_one(ai, o, &err)) != -1)
 				break;
 			log_debug("connect to address %s port %d: %s", addr,
-			    port, strerror(err));
+			    port, conn_err(err));
 		}
 	}
 	freeaddrinfo(res);
 	if (fd == -1) {
 		log_error("ssh: connect to host %s port %d: %s", host, port,
-		    err == ETIMEDOUT ? "Connection timed out" : strerror(err));
+		    conn_err(err));
 		return err == ETIMEDOUT ? ERR_CONN_TIMEOUT : ERR_SYSTEM;
 	}
 	log_debug("Connection established.");
+	*fdp = fd;
+	return 0;
+}
+
+/*
+ * One descriptor sent over sock with SCM_RIGHTS (and at least one byte
+ * of data): it, or -1 (logged). Anything but exactly one descriptor in
+ * one well-formed control message is refused.
+ */
+static int
+recv_passed_fd(int sock)
+{
+	union {
+		struct cmsghdr hdr;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} cm;
+	struct msghdr msg;
+	struct iovec iov;
+	struct cmsghdr *c;
+	char byte;
+	ssize_t n;
+	int fd;
+
+	memset(&msg, 0, sizeof(msg));
+	memset(&cm, 0, sizeof(cm));
+	iov.iov_base = &byte;
+	iov.iov_len = 1;
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = cm.buf;
+	msg.msg_controllen = sizeof(cm.buf);
+	while ((n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC)) == -1 &&
+	    errno == EINTR)
+		;
+	if (n == -1) {
+		log_error("recvmsg: %s", strerror(errno));
+		return -1;
+	}
+	if (n != 1) {
+		log_error("recvmsg: expected received 1 got %zd", n);
+		return -1;
+	}
+	c = CMSG_FIRSTHDR(&msg);
+	if (c == NULL || (msg.msg_flags & MSG_CTRUNC) != 0 ||
+	    c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
+	    c->cmsg_len != CMSG_LEN(sizeof(int))) {
+		log_error("recvmsg: no descriptor passed");
+		return -1;
+	}
+	memcpy(&fd, CMSG_DATA(c), sizeof(fd));
+	return fd;
+}
+
+/*
+ * ProxyUseFdpass: the command gets one end of a socket pair as its
+ * stdin and stdout, connects, passes the connected socket back over it
+ * and exits; we wait for it and talk over that socket.
+ */
+static int
+proxy_fdpass(const char *full, int *fdp)
+{
+	int sp[2], fd, st;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1) {
+		log_error("socketpair: %s", strerror(errno));
+		return ERR_SYSTEM;
+	}
+	if ((pid = fork()) == -1) {
+		log_error("fork: %s", strerror(errno));
+		close(sp[0]);
+		close(sp[1]);
+		return ERR_SYSTEM;
+	}
+	if (pid == 0) {
+		if (dup2(sp[1], STDIN_FILENO) == -1 ||
+		    dup2(sp[1], STDOUT_FILENO) == -1)
+			_exit(255);
+		signal(SIGPIPE, SIG_DFL);
+		execl("/bin/sh", "sh", "-c", full, (char *)NULL);
+		fprintf(stderr, "exec /bin/sh: %s\n", strerror(errno));
+		_exit(1);
+	}
+	close(sp[1]);
+	fd = recv_passed_fd(sp[0]);
+	close(sp[0]);
+	while (waitpid(pid, &st, 0) == -1)
+		if (errno != EINTR) {
+			log_error("Couldn't wait for child: %s",
+			    strerror(errno));
+			break;
+		}
+	if (fd == -1) {
+		log_error("proxy dialer did not pass back a connection");
+		return ERR_SYSTEM;
+	}
 	*fdp = fd;
 	return 0;
 }
@@ -207,6 +381,14 @@ client_connect_proxy(const struct client_opts *o, const char *cmd,
 		return r;
 	full = x_asprintf("exec %s", ex);
 	x_free(ex);
+	if (o->proxy_use_fdpass > 0) {
+		log_debug("Executing proxy dialer command: %.500s", full);
+		r = proxy_fdpass(full, fd_inp);
+		x_free(full);
+		if (r == 0)
+			*fd_outp = *fd_inp;
+		return r;
+	}
 	log_debug("Executing proxy command: %s", full);
 	if (pipe2(to_child, O_CLOEXEC) == -1 ||
 	    pipe2(from_child, O_CLOEXEC) == -1) {

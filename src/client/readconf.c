@@ -66,6 +66,7 @@ client_opts_new(void)
 		&o->canonicalize_fallback_local, &o->canonicalize_max_dots,
 		&o->fingerprint_hash, &o->syslog_facility, &o->required_rsa_size,
 		&o->forward_x11, &o->forward_x11_trusted, &o->forward_x11_timeout,
+		&o->proxy_use_fdpass, &o->obscure_keystroke_timing,
 	};
 	size_t i;
 
@@ -111,7 +112,8 @@ client_opts_free(struct client_opts *o)
 		&o->ignore_unknown, &o->local_command,
 		&o->known_hosts_command, &o->revoked_host_keys,
 		&o->ca_signature_algorithms, &o->pkcs11_provider,
-		&o->security_key_provider,
+		&o->security_key_provider, &o->log_verbose, &o->tag,
+		&o->bind_interface,
 	};
 	size_t i;
 
@@ -131,6 +133,7 @@ client_opts_free(struct client_opts *o)
 	free_arr(o->canonical_domains, o->ncanonical_domains);
 	free_arr(o->canonical_cnames, o->ncanonical_cnames);
 	free_arr(o->permit_remote_open, o->npermit_remote_open);
+	free_arr(o->channel_timeouts, o->nchannel_timeouts);
 	if ((p = o->priv) != NULL) {
 		x_free(p->match_host);
 		x_free(p->local_user);
@@ -221,6 +224,9 @@ match_line(struct client_opts *o, char **argv, int argc, const char *src,
 				    o->host_arg : "", arg, 1) == 1;
 			else if (strcasecmp(crit, "user") == 0)
 				r = match_pattern_list(user, arg, 0) == 1;
+			else if (strcasecmp(crit, "tagged") == 0)
+				r = o->tag != NULL &&
+				    match_pattern_list(o->tag, arg, 0) == 1;
 			else if (strcasecmp(crit, "localuser") == 0)
 				r = match_pattern_list(p->local_user, arg,
 				    0) == 1;

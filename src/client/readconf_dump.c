@@ -170,6 +170,32 @@ dump_remoteopen(const void *opts, FILE *f)
 	    o->npermit_remote_open, 1);
 	fprintf(f, "ipqos %s %s\n", conf_ipqos_name(o->ipqos_interactive, a),
 	    conf_ipqos_name(o->ipqos_bulk, b));
+	if (o->tag != NULL)
+		fprintf(f, "tag %s\n", o->tag);
+	if (o->bind_interface != NULL)
+		fprintf(f, "bindinterface %s\n", o->bind_interface);
+	if (o->nchannel_timeouts == 0)
+		fprintf(f, "channeltimeout none\n");
+	dump_list(f, "channeltimeout", o->channel_timeouts,
+	    o->nchannel_timeouts, 1);
+	fprintf(f, "proxyusefdpass %s\n", yesno(o->proxy_use_fdpass));
+	if (o->obscure_keystroke_timing > 0)
+		fprintf(f, "obscurekeystroketiming %d\n",
+		    o->obscure_keystroke_timing);
+	else
+		fprintf(f, "obscurekeystroketiming %s\n",
+		    o->obscure_keystroke_timing == 0 ? "no" : "yes");
+}
+
+/* OpenSSH's -G shows the first of several LogVerbose patterns only. */
+static void
+dump_logverbose(const void *opts, FILE *f)
+{
+	const struct client_opts *o = opts;
+
+	fprintf(f, "logverbose %.*s\n", o->log_verbose != NULL ?
+	    (int)strcspn(o->log_verbose, " \t") : 4,
+	    o->log_verbose != NULL ? o->log_verbose : "none");
 }
 
 /* IdentityFile as written, or the files tried when none is. */
@@ -286,7 +312,8 @@ static const struct conf_dump_step dump_steps[] = {
 	K("casignaturealgorithms"), FN(dump_remoteopen),
 	K("numberofpasswordprompts"), K("serveralivecountmax"),
 	K("serveraliveinterval"), K("ciphers"), K("hostkeyalgorithms"),
-	K("hostkeyalias"), K("kexalgorithms"), K("loglevel"), K("macs"),
+	K("hostkeyalias"), K("kexalgorithms"), K("loglevel"), FN(dump_logverbose),
+	K("macs"),
 	K("pkcs11provider"), K("pubkeyacceptedalgorithms"),
 	K("hostbasedacceptedalgorithms"), K("preferredauthentications"),
 	K("bindaddress"), K("xauthlocation"), FN(dump_identity),

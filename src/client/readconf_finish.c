@@ -518,7 +518,7 @@ finish_defaults(struct client_opts *o)
 		case RT_FLAG: case RT_INT: case RT_TIME: case RT_PORT:
 		case RT_ENUM: case RT_LOGLEVEL: case RT_ESCAPE: case RT_MASK:
 		case RT_FWDAGENT: case RT_ADDKEYS:
-		case RT_FPHASH: case RT_FACILITY:
+		case RT_FPHASH: case RT_FACILITY: case RT_OBSCURE:
 			ip = (int *)(void *)((char *)o + kw->off);
 			if (*ip == -1)
 				*ip = kw->def;

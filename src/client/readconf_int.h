@@ -26,7 +26,7 @@ enum rc_type {
 	RT_DEPRECATED = CK_DEPRECATED, RT_UNSUPP = CK_UNSUPPORTED,
 	RT_PORT = CK_CUSTOM, RT_FILES, RT_REKEY, RT_ESCAPE, RT_IDENTITY,
 	RT_SETENV, RT_AGENT, RT_FWDAGENT, RT_ADDKEYS, RT_CANON, RT_FPHASH,
-	RT_IPQOS, RT_PERMITOPEN,
+	RT_IPQOS, RT_PERMITOPEN, RT_CHANTO, RT_OBSCURE,
 };
 
 struct rc_priv {
@@ -53,6 +53,12 @@ const struct conf_kw *rc_kw_find(const char *name);
  * First value wins: a set field is left alone. Returns 0 or ERR_CONFIG
  * after logging "source line N: ...".
  */
+int rc_arr_add(char **arr, size_t *n, const char *v);
+int rc_chanto_value(struct client_opts *o, const struct conf_kw *kw,
+    const struct conf_at *at);
+int rc_obscure_value(const struct conf_kw *kw, const struct conf_at *at,
+    int *vp);
+int rc_permitopen_value(struct client_opts *o, const struct conf_at *at);
 int rc_kw_apply(struct client_opts *o, const struct conf_kw *kw, char **argv,
     int argc, const char *rest, const char *src, int line);
 /* Algorithm list resolution for keyword name; caller frees *outp. */

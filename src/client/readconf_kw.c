@@ -246,6 +246,17 @@ const struct conf_kw rc_keywords[] = {
 	 * lacks (Unsupported), gone from OpenSSH (Deprecated), or a no-op
 	 * there too.
 	 */
+	{ "logverbose", RT_REST, 0, F(log_verbose), 0, NULL, 0, CKD_NO },
+	{ "tag", RT_STR, 0, F(tag), 0, NULL, 0, CKD_NO },
+	{ "bindinterface", RT_STR, 0, F(bind_interface), 0, NULL, 0, CKD_NO },
+	{ "smartcarddevice", RT_STR, 0, F(pkcs11_provider), 0, NULL, 0,
+	    CKD_NO },
+	{ "channeltimeout", RT_CHANTO, 0, A(channel_timeouts), NULL, 0,
+	    CKD_NO },
+	{ "proxyusefdpass", RT_FLAG, 0, F(proxy_use_fdpass), 0, conf_truefalse,
+	    0, CKD_NO },
+	{ "obscurekeystroketiming", RT_OBSCURE, 0, F(obscure_keystroke_timing),
+	    0, NULL, -2, CKD_NO },
 	{ "gssapiauthentication", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "gssapidelegatecredentials", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "gssapikeyexchange", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
@@ -254,15 +265,8 @@ const struct conf_kw rc_keywords[] = {
 	{ "gssapiserveridentity", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "gssapirenewalforcesrekey", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "gssapikexalgorithms", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "proxyusefdpass", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "tunnel", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "tunneldevice", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "logverbose", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "smartcarddevice", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "bindinterface", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "tag", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "obscurekeystroketiming", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "channeltimeout", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "rhostsrsaauthentication", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "rsaauthentication", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "compressionlevel", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
@@ -306,8 +310,8 @@ parse_escape(const char *s)
 	return -3;
 }
 
-static int
-arr_add(char **arr, size_t *n, const char *v)
+int
+rc_arr_add(char **arr, size_t *n, const char *v)
 {
 	if (*n >= CO_MAX_LIST)
 		return ERR_CONFIG;
@@ -497,7 +501,7 @@ list_value(struct client_opts *o, const struct conf_kw *kw,
 	}
 	switch (kw->type) {
 	case RT_REST:
-		return arr_add(sp, np, at->rest);
+		return rc_arr_add(sp, np, at->rest);
 	case RT_SETENV:
 		for (i = 1; i < argc; i++)
 			if (strchr(argv[i], '=') == NULL)
@@ -507,7 +511,7 @@ list_value(struct client_opts *o, const struct conf_kw *kw,
 	case RT_ACCUM:
 		for (i = 1; i < argc; i++)
 			if (!(p->canonical_pass && arr_has(sp, *np,
-			    argv[i])) && arr_add(sp, np, argv[i]) != 0)
+			    argv[i])) && rc_arr_add(sp, np, argv[i]) != 0)
 				BAD("too many %s entries.", src, line,
 				    kw->type == RT_SETENV ? "SetEnv" :
 				    argv[0]);
@@ -516,7 +520,7 @@ list_value(struct client_opts *o, const struct conf_kw *kw,
 		if (argc != 2)
 			BAD("keyword %s extra arguments at end of line", src,
 			    line, kw->name);
-		if (arr_add(sp, np, argv[1]) != 0)
+		if (rc_arr_add(sp, np, argv[1]) != 0)
 			BAD("Too many identity files specified.", src, line);
 		o->identity_files_explicit[*np - 1] = 1;
 		if (p->nident_written < CO_MAX_LIST)
@@ -527,7 +531,7 @@ list_value(struct client_opts *o, const struct conf_kw *kw,
 		if (*np != 0)
 			return 0;
 		for (i = 1; i < argc && *np < CO_MAX_LIST; i++)
-			arr_add(sp, np, argv[i]);
+			rc_arr_add(sp, np, argv[i]);
 		return 0;
 	default:
 		return ERR_INTERNAL;
@@ -631,7 +635,7 @@ canon_value(struct client_opts *o, const struct conf_kw *kw,
 	if (*np != 0 || strcmp(argv[1], "none") == 0)
 		return 0;
 	for (i = 1; i < argc; i++)
-		if (arr_add(sp, np, argv[i]) != 0)
+		if (rc_arr_add(sp, np, argv[i]) != 0)
 			BAD("too many %s entries.", src, line, kw->name);
 	return 0;
 }
@@ -685,68 +689,6 @@ ipqos_value(struct client_opts *o, const struct conf_at *at)
 	return 0;
 }
 
-/*
- * "host:port" or "[host]:port", port a number or "*": 0, or -1 for no
- * host (an unclosed '[', '/' for the colon), -2 for a bad port.
- */
-static int
-permitopen_ok(const char *s)
-{
-	const char *p;
-	int port;
-
-	if (*s == '[') {
-		if ((p = strchr(s, ']')) == NULL)
-			return -1;
-		if (p[1] == '\0')
-			return -2;
-		if (p[1] != ':')
-			return -1;
-		p++;
-	} else if ((p = strpbrk(s, ":/")) == NULL)
-		return -2;
-	else if (*p == '/')
-		return -1;
-	p++;
-	if (strcmp(p, "*") == 0)
-		return 0;
-	if (conf_parse_int(p, &port) != 0 || port <= 0 || port > 65535)
-		return -2;
-	return 0;
-}
-
-/* PermitRemoteOpen: the first line sets the list; any/none alone. */
-static int
-permitopen_value(struct client_opts *o, const struct conf_at *at)
-{
-	char **argv = at->argv;
-	const char *src = at->src;
-	int i, r, line = at->line;
-
-	for (i = 1; i < at->argc; i++) {
-		if (strcasecmp(argv[i], "any") == 0 ||
-		    strcasecmp(argv[i], "none") == 0) {
-			if (at->argc > 2)
-				BAD("keyword %s \"%s\" argument must appear "
-				    "alone.", src, line, "permitremoteopen",
-				    argv[i]);
-		} else if ((r = permitopen_ok(argv[i])) == -1)
-			BAD("missing host in %s", src, line,
-			    "permitremoteopen");
-		else if (r != 0)
-			BAD("bad port number in %s", src, line,
-			    "permitremoteopen");
-	}
-	if (o->npermit_remote_open != 0)
-		return 0;
-	for (i = 1; i < at->argc; i++)
-		if (arr_add(o->permit_remote_open, &o->npermit_remote_open,
-		    argv[i]) != 0)
-			BAD("too many %s entries.", src, line,
-			    "permitremoteopen");
-	return 0;
-}
-
 int
 rc_kw_apply(struct client_opts *o, const struct conf_kw *kw, char **argv,
     int argc, const char *rest, const char *src, int line)
@@ -780,7 +722,15 @@ rc_kw_apply(struct client_opts *o, const struct conf_kw *kw, char **argv,
 	case RT_IPQOS:
 		return ipqos_value(o, &at);
 	case RT_PERMITOPEN:
-		return permitopen_value(o, &at);
+		return rc_permitopen_value(o, &at);
+	case RT_CHANTO:
+		return rc_chanto_value(o, kw, &at);
+	case RT_OBSCURE:
+		if ((r = rc_obscure_value(kw, &at, &c)) != 0)
+			return r;
+		if (*ip == -1)
+			*ip = c;
+		return 0;
 	case RT_IGNORE: case RT_DEPRECATED: case RT_UNSUPP:
 		return 0;	/* readconf.c notes them before this */
 	default:

@@ -7,6 +7,10 @@
  * up in logs, and must neither end a line early nor forge one. It is
  * written with a single write(2) so lines from several processes do not
  * interleave.
+ *
+ * Every call carries its place (file, function, line), looked at only
+ * when LogVerbose patterns are set: a level filter that passes nothing
+ * costs one comparison, as before.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +22,8 @@
 
 #include "err.h"
 #include "log.h"
+#include "match.h"
+#include "mem.h"
 
 static struct {
 	char ident[64];
@@ -30,7 +36,9 @@ static struct {
 	void (*sink)(int, const char *, void *);	/* log_set_sink() */
 	void *sink_arg;
 	int in_sink;
-} L = { "moat", "", LOG_LEVEL_INFO, LOG_AUTH, 1, -1, 0, NULL, NULL, 0 };
+	char *verbose;		/* LogVerbose patterns, or NULL */
+} L = { "moat", "", LOG_LEVEL_INFO, LOG_AUTH, 1, -1, 0, NULL, NULL, 0,
+    NULL };
 
 static const char *level_names[] = {
 	"QUIET", "FATAL", "ERROR", "INFO", "VERBOSE", "DEBUG1", "DEBUG2",
@@ -215,22 +223,56 @@ log_escape(char *dst, size_t dsize, const char *src)
 	return o;
 }
 
-void
-log_vmsg(int level, const char *fmt, va_list ap)
+int
+log_set_verbose(const char *patterns)
 {
-	char raw[LOG_RECORD_MAX], msg[2048], line[2200];
-	int n, saved_errno = errno;
+	x_free(L.verbose);
+	L.verbose = NULL;
+	if (patterns != NULL && *patterns != '\0' &&
+	    strcmp(patterns, "none") != 0)
+		L.verbose = x_strdup(patterns);
+	return 0;
+}
 
-	if (level > L.level || L.level == LOG_LEVEL_QUIET)
-		return;
-	vsnprintf(raw, sizeof(raw), fmt, ap);
+/* 1 if "FILE:FUNC:LINE" matches one of the LogVerbose pattern lists. */
+static int
+verbose_match(const char *file, const char *func, int line)
+{
+	char place[256], word[256];
+	const char *p = L.verbose, *slash;
+	size_t n;
+
+	if ((slash = strrchr(file, '/')) != NULL)
+		file = slash + 1;
+	snprintf(place, sizeof(place), "%s:%s:%d", file, func, line);
+	while (*p != '\0') {
+		n = strcspn(p, " \t");
+		if (n > 0 && n < sizeof(word)) {
+			memcpy(word, p, n);
+			word[n] = '\0';
+			if (match_pattern_list(place, word, 0) == 1)
+				return 1;
+		}
+		p += n;
+		p += strspn(p, " \t");
+	}
+	return 0;
+}
+
+/* One formatted line (raw, unescaped) out to the sink, a file or syslog. */
+static void
+emit(int level, const char *raw)
+{
+	char msg[2048], line[2200];
+	int n;
+
 	if (L.sink != NULL) {
 		if (!L.in_sink) {
 			L.in_sink = 1;
 			L.sink(level, raw, L.sink_arg);
 			L.in_sink = 0;
 		}
-		goto out;
+		return;
 	}
 	(void)log_escape(msg, sizeof(msg), raw);
 	if (L.fd != -1 || L.to_stderr) {
@@ -241,7 +283,7 @@ log_vmsg(int level, const char *fmt, va_list ap)
 		n = snprintf(line, sizeof(line), "%s%s%s\r\n", L.prefix, tag,
 		    msg);
 		if (n < 0)
-			goto out;
+			return;
 		if ((size_t)n >= sizeof(line))
 			n = sizeof(line) - 1;
 		/* \r only matters on a raw tty; drop it otherwise. */
@@ -266,16 +308,52 @@ log_vmsg(int level, const char *fmt, va_list ap)
 		}
 		syslog(syslog_priority(level), "%s%s%s", L.prefix, tag, msg);
 	}
- out:
+}
+
+void
+log_vat(int level, const char *file, const char *func, int line,
+    const char *fmt, va_list ap)
+{
+	char raw[LOG_RECORD_MAX], text[LOG_RECORD_MAX];
+	int saved_errno = errno, forced = 0;
+
+	if (L.level == LOG_LEVEL_QUIET)
+		return;
+	if (L.verbose != NULL)
+		forced = verbose_match(file, func, line);
+	if (level > L.level && !forced)
+		return;
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	if (forced) {
+		/*
+		 * A line LogVerbose names says where it comes from; one the
+		 * level would have dropped goes out at INFO, keeping its
+		 * own level's tag in the text.
+		 */
+		const char *tag = "";
+
+		if (level > L.level) {
+			tag = level == LOG_LEVEL_DEBUG1 ? "debug1: " :
+			    level == LOG_LEVEL_DEBUG2 ? "debug2: " :
+			    level == LOG_LEVEL_DEBUG3 ? "debug3: " : "";
+			level = LOG_LEVEL_INFO;
+		}
+		/* (cut at the record size, as any other line) */
+		if (snprintf(text, sizeof(text), "%s%s:%s():%d (pid=%ld): %s",
+		    tag, file, func, line, (long)getpid(), raw) >= 0)
+			emit(level, text);
+	} else
+		emit(level, raw);
 	errno = saved_errno;
 }
 
 void
-log_msg(int level, const char *fmt, ...)
+log_at(int level, const char *file, const char *func, int line,
+    const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	log_vmsg(level, fmt, ap);
+	log_vat(level, file, func, line, fmt, ap);
 	va_end(ap);
 }

@@ -71,17 +71,37 @@ const char *log_facility_name(int facility);
  */
 size_t log_escape(char *dst, size_t dsize, const char *src);
 
-void log_msg(int level, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void log_vmsg(int level, const char *fmt, va_list ap)
-    __attribute__((format(printf, 2, 0)));
+/*
+ * LogVerbose: patterns ("FILE:FUNCTION:LINE" globs, comma-separated
+ * lists, several separated by blanks; NULL or "none" clears) naming
+ * log calls to print whatever the level. Such a line carries its place,
+ * "debug1: kex.c:kex_send():120 (pid=N): text", and goes out at INFO if
+ * its own level is filtered out. Returns 0 (the patterns are copied).
+ * The place is only looked at when patterns are set.
+ */
+int log_set_verbose(const char *patterns);
 
-#define log_fatal(...)   log_msg(LOG_LEVEL_FATAL, __VA_ARGS__)
-#define log_error(...)   log_msg(LOG_LEVEL_ERROR, __VA_ARGS__)
-#define log_info(...)    log_msg(LOG_LEVEL_INFO, __VA_ARGS__)
-#define log_verbose(...) log_msg(LOG_LEVEL_VERBOSE, __VA_ARGS__)
-#define log_debug(...)   log_msg(LOG_LEVEL_DEBUG1, __VA_ARGS__)
-#define log_debug2(...)  log_msg(LOG_LEVEL_DEBUG2, __VA_ARGS__)
-#define log_debug3(...)  log_msg(LOG_LEVEL_DEBUG3, __VA_ARGS__)
+/* Every log macro passes its place: the file's base name, function, line. */
+#ifdef __FILE_NAME__
+#define LOG_HERE	__FILE_NAME__, __func__, __LINE__
+#else
+#define LOG_HERE	__FILE__, __func__, __LINE__
+#endif
+
+void log_at(int level, const char *file, const char *func, int line,
+    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void log_vat(int level, const char *file, const char *func, int line,
+    const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
+
+#define log_msg(level, ...) log_at(level, LOG_HERE, __VA_ARGS__)
+#define log_vmsg(level, fmt, ap) log_vat(level, LOG_HERE, fmt, ap)
+
+#define log_fatal(...)   log_at(LOG_LEVEL_FATAL, LOG_HERE, __VA_ARGS__)
+#define log_error(...)   log_at(LOG_LEVEL_ERROR, LOG_HERE, __VA_ARGS__)
+#define log_info(...)    log_at(LOG_LEVEL_INFO, LOG_HERE, __VA_ARGS__)
+#define log_verbose(...) log_at(LOG_LEVEL_VERBOSE, LOG_HERE, __VA_ARGS__)
+#define log_debug(...)   log_at(LOG_LEVEL_DEBUG1, LOG_HERE, __VA_ARGS__)
+#define log_debug2(...)  log_at(LOG_LEVEL_DEBUG2, LOG_HERE, __VA_ARGS__)
+#define log_debug3(...)  log_at(LOG_LEVEL_DEBUG3, LOG_HERE, __VA_ARGS__)
 
 #endif

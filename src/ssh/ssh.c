@@ -35,16 +35,17 @@
 #include "fwd_client.h"
 #include "ssh.h"
 
-#define OPTSTRING "+1246ab:c:e:fgi:kl:m:no:p:qstvxAB:CD:E:F:GI:J:KL:MNO:PQ:R:S:TVw:W:XYy"
+#define OPTSTRING "+1246ab:c:e:fgi:kl:m:no:p:qstvxAB:CD:E:F:GI:J:KL:MNO:P:Q:R:S:TVw:W:XYy"
 
 static void
 usage(void)
 {
 	fprintf(stderr,
-	    "usage: ssh [-46AaCGNTVfnqstvy] [-c cipher_spec] [-E log_file] "
-	    "[-F configfile]\n"
-	    "           [-i identity_file] [-J destination] [-l login_name]\n"
-	    "           [-m mac_spec] [-o option] [-p port] [-Q query_option]\n"
+	    "usage: ssh [-46AaCGNTVfnqstvy] [-B bind_interface] "
+	    "[-c cipher_spec] [-E log_file]\n"
+	    "           [-F configfile] [-i identity_file] [-J destination]\n"
+	    "           [-l login_name] [-m mac_spec] [-o option] [-P tag]\n"
+	    "           [-p port] [-Q query_option]\n"
 	    "           destination [command [argument ...]]\n");
 	exit(255);
 }
@@ -57,8 +58,7 @@ unsupported(int ch)
 		{ 'L', "local forwarding" }, { 'R', "remote forwarding" },
 		{ 'W', "stdio forwarding" },
 		{ 'w', "tunnel forwarding" },
-		{ 'K', "GSSAPI authentication" }, { 'B', "BindInterface" },
-		{ 'P', "tags" },
+		{ 'K', "GSSAPI authentication" },
 	};
 	size_t i;
 	const char *what = "this feature";
@@ -184,6 +184,8 @@ one_option(struct client_opts *o, struct ssh_cmdline *cl, int ch,
 	case 'x': o->forward_x11 = 0; break;
 	case 'k': break;	/* GSSAPI delegation: off anyway */
 	case 'b': set_or_die(o, "BindAddress", arg); break;
+	case 'B': set_or_die(o, "BindInterface", arg); break;
+	case 'P': set_or_die(o, "Tag", arg); break;
 	case 'c': set_or_die(o, "Ciphers", arg); break;
 	case 'm': set_or_die(o, "MACs", arg); break;
 	case 'e': set_or_die(o, "EscapeChar", arg); break;
@@ -465,6 +467,7 @@ main(int argc, char **argv)
 	}
 	level = o->log_level;
 	log_init("ssh", level, o->syslog_facility, !cl.use_syslog);
+	(void)log_set_verbose(o->log_verbose);
 	if (cl.log_file != NULL && log_to_file(cl.log_file) != 0) {
 		fprintf(stderr, "Couldn't open logfile %s: %s\n", cl.log_file,
 		    strerror(errno));

@@ -502,6 +502,7 @@ setup_config(struct server *srv, struct sshd_cli *c, const char *argv0)
 	else if (c->debug)
 		log_set_level(LOG_LEVEL_DEBUG1 + (c->debug > 3 ? 2 :
 		    c->debug - 1));
+	(void)log_set_verbose(sc->log_verbose);
 	if (!c->log_stderr && !c->test && !c->dump && !c->inetd &&
 	    c->logfile == NULL && !c->no_daemon)
 		log_init(argv0, log_level(), sc->log_facility, 0);

@@ -2,7 +2,8 @@
  * test_log.c: the log sink's escaping (log_escape) and a whole line as it
  * reaches a log file: peer bytes shown as OpenSSH shows them (\ooo octal,
  * backslash doubled), never a raw newline, and a capped user name that
- * leaves "from ADDR port N" on the line.
+ * leaves "from ADDR port N" on the line. LogVerbose: the lines it names
+ * pass the level with their place, the others do not.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -66,11 +67,66 @@ test_line(void)
 	CHECK_STR(buf + 13, user);
 }
 
+struct caught {
+	int n, level;
+	char text[LOG_RECORD_MAX];
+};
+
+static void
+catch(int level, const char *text, void *arg)
+{
+	struct caught *c = arg;
+
+	c->n++;
+	c->level = level;
+	snprintf(c->text, sizeof(c->text), "%s", text);
+}
+
+static void
+test_verbose(void)
+{
+	struct caught c = { 0, -1, "" };
+	char want[256];
+	int line;
+
+	log_init("test_log", LOG_LEVEL_INFO, 0, 1);
+	log_set_sink(catch, &c);
+	log_debug("not shown");
+	CHECK(c.n == 0);
+	CHECK_OK(log_set_verbose("other.c:*:* test_log.c:test_verb*:*,x"));
+	line = __LINE__ + 1;
+	log_debug2("shown %d", 7);
+	CHECK(c.n == 1);
+	CHECK(c.level == LOG_LEVEL_INFO);
+	snprintf(want, sizeof(want),
+	    "debug2: test_log.c:test_verbose():%d (pid=%ld): shown 7", line,
+	    (long)getpid());
+	CHECK_STR(c.text, want);
+	/* A line the level passes anyway keeps its level and no tag. */
+	line = __LINE__ + 1;
+	log_info("info");
+	CHECK(c.n == 2 && c.level == LOG_LEVEL_INFO);
+	snprintf(want, sizeof(want), "test_log.c:test_verbose():%d (pid=%ld): "
+	    "info", line, (long)getpid());
+	CHECK_STR(c.text, want);
+	/* A line pattern that names another line. */
+	CHECK_OK(log_set_verbose("test_log.c:test_verbose:1"));
+	log_debug("not shown");
+	CHECK(c.n == 2);
+	CHECK_OK(log_set_verbose("none"));
+	log_debug("not shown");
+	log_info("plain");
+	CHECK(c.n == 3);
+	CHECK_STR(c.text, "plain");
+	log_set_sink(NULL, NULL);
+}
+
 int
 main(void)
 {
 	test_escape();
 	test_line();
+	test_verbose();
 	printf("%d passed, %d failed\n", test_passed, test_failed);
 	return test_failed != 0;
 }

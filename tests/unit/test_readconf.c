@@ -568,6 +568,79 @@ test_canonical(void)
 	client_opts_free(o);
 }
 
+/* LogVerbose, Tag and Match tagged, BindInterface, SmartcardDevice,
+ * ChannelTimeout, ProxyUseFdpass, ObscureKeystrokeTiming. */
+static void
+test_newer_keywords(void)
+{
+	static const char *const bad[] = {
+		"ChannelTimeout session\n", "ChannelTimeout session=x\n",
+		"ChannelTimeout none session=1\n", "ChannelTimeout =5\n",
+		"ObscureKeystrokeTiming maybe\n",
+		"ObscureKeystrokeTiming interval:0\n",
+		"ObscureKeystrokeTiming interval:1001\n",
+		"ObscureKeystrokeTiming interval:\n",
+		"ObscureKeystrokeTiming yes no\n", "ProxyUseFdpass 2\n",
+		"Tag a b\n", "BindInterface a b\n", "LogVerbose\n",
+		"Match tagged\n",
+	};
+	struct client_opts *o;
+	size_t i;
+	char *v;
+	int r;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		o = load("h", bad[i], &r);
+		CHECK_ERR(r, ERR_CONFIG);
+		client_opts_free(o);
+	}
+	o = load("h", "Tag web\nTag db\nMatch tagged w*\n  User tu\n"
+	    "SmartcardDevice /s.so\nPKCS11Provider /p.so\n"
+	    "ChannelTimeout session=5m global=1h\nChannelTimeout x=1\n"
+	    "ObscureKeystrokeTiming interval:50\nProxyUseFdpass yes\n"
+	    "BindInterface eth9\nLogVerbose a.c:*:* b.c:f:1\n", &r);
+	CHECK_OK(r);
+	CHECK_OK(readconf_finish(o, "tester"));
+	CHECK_STR(o->user, "tu");
+	CHECK_STR((v = dump_value(o, "tag")), "web");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "pkcs11provider")), "/s.so");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "channeltimeout")),
+	    "session=5m global=1h");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "obscurekeystroketiming")), "50");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "proxyusefdpass")), "yes");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "bindinterface")), "eth9");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "logverbose")), "a.c:*:*");
+	x_free(v);
+	client_opts_free(o);
+	/* Defaults; no tag: "Match tagged *" does not match. */
+	o = load("h", "ObscureKeystrokeTiming no\n"
+	    "Match tagged *\n  User tu\n", &r);
+	CHECK_OK(r);
+	CHECK_OK(readconf_finish(o, "tester"));
+	CHECK(o->user == NULL || strcmp(o->user, "tu") != 0);
+	CHECK(dump_value(o, "tag") == NULL);
+	CHECK_STR((v = dump_value(o, "channeltimeout")), "none");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "obscurekeystroketiming")), "no");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "proxyusefdpass")), "no");
+	x_free(v);
+	CHECK_STR((v = dump_value(o, "logverbose")), "none");
+	x_free(v);
+	client_opts_free(o);
+	o = load("h", "", &r);
+	CHECK_OK(readconf_finish(o, "tester"));
+	CHECK_STR((v = dump_value(o, "obscurekeystroketiming")), "yes");
+	x_free(v);
+	client_opts_free(o);
+}
+
 int
 main(void)
 {
@@ -586,6 +659,7 @@ main(void)
 	test_session_keywords();
 	test_more_tokens();
 	test_canonical();
+	test_newer_keywords();
 	conftest_rmdir();
 	return TEST_DONE();
 }

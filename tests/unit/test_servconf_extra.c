@@ -101,7 +101,7 @@ static const struct row good[] = {
 	{ "PubkeyAuthOptions none touch-required", NULL,
 	    "pubkeyauthoptions touch-required" },
 	{ "PubkeyAuthOptions none", NULL, "pubkeyauthoptions none" },
-	{ "LogVerbose kex.c:*:1000", "Unsupported option LogVerbose",
+	{ "LogVerbose kex.c:*:1000", NULL,
 	    "logverbose kex.c:*:1000" },
 	{ "CASignatureAlgorithms -rsa-sha2-512", NULL,
 	    "casignaturealgorithms ssh-ed25519,ecdsa-sha2-nistp256,"
