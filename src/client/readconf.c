@@ -66,6 +66,7 @@ client_opts_new(void)
 		&o->canonicalize_fallback_local, &o->canonicalize_max_dots,
 		&o->fingerprint_hash, &o->syslog_facility, &o->required_rsa_size,
 		&o->forward_x11, &o->forward_x11_trusted, &o->forward_x11_timeout,
+		&o->tunnel, &o->tun_local, &o->tun_remote,
 	};
 	size_t i;
 

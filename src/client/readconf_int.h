@@ -17,7 +17,7 @@ enum rc_type {
 	RT_FILES, RT_ALGS, RT_ENUM, RT_LOGLEVEL, RT_REKEY, RT_ESCAPE,
 	RT_IDENTITY, RT_SETENV, RT_AGENT, RT_MASK, RT_FWDAGENT, RT_ADDKEYS,
 	RT_CANON, RT_FPHASH, RT_FACILITY, RT_IPQOS, RT_PERMITOPEN,
-	RT_IGNORE,
+	RT_TUNDEV, RT_IGNORE,
 };
 
 struct rc_kw {
@@ -60,6 +60,7 @@ int rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 int rc_algs_resolve(const char *kwname, const char *spec, char **outp);
 
 extern const struct conf_enum rc_enum_shk[], rc_enum_tty[], rc_enum_af[],
-    rc_enum_ctlm[], rc_enum_uhk[], rc_enum_session[], rc_enum_canon[];
+    rc_enum_ctlm[], rc_enum_uhk[], rc_enum_session[], rc_enum_canon[],
+    rc_enum_tunnel[];
 
 #endif

@@ -31,6 +31,7 @@
 #include "match.h"
 #include "mem.h"
 #include "readconf_int.h"
+#include "tun_client.h"
 
 const struct conf_enum rc_enum_shk[] = {
 	{ "yes", SHK_YES }, { "true", SHK_YES }, { "no", SHK_NO },
@@ -59,6 +60,10 @@ static const struct conf_enum enum_comp[] = {
 const struct conf_enum rc_enum_canon[] = {
 	{ "true", 1 }, { "false", 0 }, { "yes", 1 }, { "no", 0 },
 	{ "always", 2 }, { NULL, 0 } };
+/* -G shows the first name of a value. */
+const struct conf_enum rc_enum_tunnel[] = {
+	{ "ethernet", 2 }, { "point-to-point", 1 }, { "true", 1 },
+	{ "yes", 1 }, { "false", 0 }, { "no", 0 }, { NULL, 0 } };
 const struct conf_enum rc_enum_session[] = {
 	{ "none", ST_NONE }, { "subsystem", ST_SUBSYSTEM },
 	{ "default", ST_DEFAULT }, { NULL, 0 } };
@@ -131,6 +136,8 @@ const struct rc_kw rc_keywords[] = {
 	{ "remotecommand", RT_REST, F(remote_command), 0, NULL, 0 },
 	{ "exitonforwardfailure", RT_FLAG, F(exit_on_forward_failure), 0,
 	    NULL, 0 },
+	{ "tunnel", RT_ENUM, F(tunnel), 0, rc_enum_tunnel, 0 },
+	{ "tunneldevice", RT_TUNDEV, F(tun_local), 0, NULL, 0 },
 	{ "clearallforwardings", RT_FLAG, F(clear_all_forwardings), 0, NULL,
 	    0 },
 	{ "warnweakcrypto", RT_ENUM, F(warn_weak_crypto), 0, enum_weak, 1 },
@@ -206,7 +213,6 @@ static const char *const ignored_keywords[] = {
 	"gssapiserveridentity", "gssapirenewalforcesrekey",
 	"gssapikexalgorithms",
 	"proxyusefdpass",
-	"tunnel", "tunneldevice",
 	"logverbose",
 	"smartcarddevice",
 	"bindinterface", "useroaming",
@@ -738,6 +744,11 @@ rc_kw_apply(struct client_opts *o, const struct rc_kw *kw, char **argv,
 		return ipqos_value(o, &at);
 	case RT_PERMITOPEN:
 		return permitopen_value(o, &at);
+	case RT_TUNDEV:
+		if (argc != 2)
+			BAD("keyword %s extra arguments at end of line", src,
+			    line, kw->name);
+		return tun_config_device(o, argv[1], src, line);
 	case RT_IGNORE:
 		return 0;
 	default:
