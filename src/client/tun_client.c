@@ -202,10 +202,8 @@ tun_client_setup(struct chan_set *cs, struct tun_client *tc)
 	if (request_tun(tc) == 0)
 		return 0;
 	log_error("Could not request tunnel forwarding.");
-	if (tc->o->exit_on_forward_failure > 0) {
-		tc->failed = 1;
-		return ERR_CONFIG;
-	}
+	/* The connection ends here, with status 255 and nothing more said. */
+	tun_fail(tc);
 	return 0;
 }
 
