@@ -593,7 +593,6 @@ session_serve(struct transport *t, const struct servconf *sc,
 {
 	struct sess_conn conn;
 	struct fwd_server *fs = NULL;
-	struct tun_server *ts = NULL;
 	struct sigaction sa, old_chld, old_pipe;
 	sigset_t set, oldset;
 	int sfd = -1, r;
@@ -639,7 +638,7 @@ session_serve(struct transport *t, const struct servconf *sc,
 	if ((r = chan_set_register(conn.cs, &session_ops, &conn)) != 0 ||
 	    (r = fwd_server_setup(conn.cs, sc, opts, pw, conn.raddr,
 	    conn.rport, &fs)) != 0 ||
-	    (r = tun_server_setup(conn.cs, sc, opts, &ts)) != 0 ||
+	    (r = tun_server_setup(conn.cs, sc, opts, &conn.tun)) != 0 ||
 	    (r = hostkeys_notify(conn.cs, t)) != 0)
 		goto out;
 	chan_set_keepalive(conn.cs, sc->client_alive_interval,
@@ -655,7 +654,7 @@ session_serve(struct transport *t, const struct servconf *sc,
 	chan_set_free(conn.cs);
 	fwd_agent_free(NULL, conn.agent);
 	fwd_server_free(fs);
-	tun_server_free(ts);
+	tun_server_free(conn.tun);
 	if (sfd != -1)
 		close(sfd);
 	(void)sigprocmask(SIG_SETMASK, &oldset, NULL);

@@ -21,9 +21,9 @@ ip netns add "moat-probe-$$" 2>/dev/null || skip "cannot make a network namespac
 ip netns del "moat-probe-$$"
 make_keys
 
-# Units 1000..32999 and a third address byte from the PID: runs at the
-# same time do not collide.
-BASE=$(( ($$ % 4000) * 8 + 1000 ))
+# Units 1000..32999 (16 a run) and a third address byte from the PID:
+# runs at the same time do not collide.
+BASE=$(( ($$ % 2000) * 16 + 1000 ))
 NET=$(( $$ % 250 + 1 ))
 NSLIST=""
 DEVLIST=""
@@ -133,6 +133,23 @@ pings ossh ethernet 3 "Debian's ssh -w ethernet into our sshd: pings cross"
 check "the server logged the interface it opened" \
     grep -q "Tunnel forwarding using interface tun$((BASE + 1))" "$T/sshd.log"
 
+# ssh_tunnel_env WHAT: a session after a tunnel sees its interface.
+# The client stays while the tunnel is open (so does OpenSSH's): it is
+# stopped once the line is there.
+ssh_tunnel_env() {
+	DEVLIST="$DEVLIST tun$((BASE + 12)) tun$((BASE + 13))"
+	: > "$T/env.out"
+	exec_ssh "$BIN/ssh" -o ExitOnForwardFailure=yes \
+	    -w "$((BASE + 12)):$((BASE + 13))" "$ME@127.0.0.1" \
+	    'echo "SSH_TUNNEL=$SSH_TUNNEL"' > "$T/env.out" 2>&1 &
+	CPID=$!
+	wait_log "$T/env.out" "^SSH_TUNNEL="
+	check "$1: SSH_TUNNEL names the server's device" \
+	    grep -qx "SSH_TUNNEL=tun$((BASE + 13))" "$T/env.out"
+	tunnel_stop
+}
+ssh_tunnel_env "our sshd"
+
 # tunnel="n": "any" gets the forced unit, another unit is refused.
 forced_any() {
 	ID=$T/id_ecdsa tunnel_start "$BIN/ssh" point-to-point $((BASE + 6)) \
@@ -159,6 +176,7 @@ OURPORT=$PORT
 PORT=$(sed -n 's/^Port //p' "$T/peer_config")
 pings mssh point-to-point 4 "our ssh -w into Debian's sshd: pings cross"
 pings mssh ethernet 5 "our ssh -w ethernet into Debian's sshd: pings cross"
+ssh_tunnel_env "Debian's sshd"
 kill "$PEER_PID"; wait "$PEER_PID" 2>/dev/null
 
 # refusals CONFIG_LINES MODE WHAT: Debian's sshd and ours with the same
@@ -175,7 +193,7 @@ refusals() {
 			PORT=$p
 			# At INFO: "channel 0: open failed: ..." shows.
 			LOGLEVEL=INFO "$cl" -o ExitOnForwardFailure=yes \
-			    -o Tunnel="$3" -w "$((BASE + 8)):any" \
+			    -o Tunnel="$3" -w "$((BASE + 14)):any" \
 			    "$ME@127.0.0.1" true > "$T/raw" 2>&1
 			echo "status $?" >> "$T/raw"
 			# OpenSSH ends stderr lines with CR LF; the first
@@ -199,7 +217,7 @@ status 255" ]
 	for f in "$T"/out.*; do sed "s|^|$(basename "$f"): |" "$f"; done
 	rm -f "$T"/out.*
 }
-DEVLIST="$DEVLIST tun$((BASE + 8)) tap$((BASE + 8))"
+DEVLIST="$DEVLIST tun$((BASE + 14)) tap$((BASE + 14))"
 refusals "PermitTunnel yes" "PermitTunnel no" point-to-point \
     "PermitTunnel no in Match"
 refusals "PermitTunnel yes" "PermitTunnel point-to-point" ethernet \
