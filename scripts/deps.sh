@@ -10,7 +10,7 @@ openssh-server openssh-client dropbear-bin python3 python3-paramiko
 libpam-oath oathtool sqlite3 softhsm2 opensc curl procps iproute2 util-linux
 clang libclang-rt-14-dev tinysshd ucspi-tcp tmux putty-tools valgrind
 autoconf automake zlib1g-dev python3-asyncssh fail2ban libfido2-dev
-slapd ldap-utils libedit-dev xvfb xauth x11-utils"
+slapd ldap-utils libedit-dev xvfb xauth x11-utils iputils-ping"
 
 missing=""
 for p in $PKGS; do

@@ -108,6 +108,8 @@ struct client_opts {
 	int tcp_keep_alive;
 	char *remote_command;
 	int exit_on_forward_failure;
+	/* Tunnel (TUN_MODE_*) and TunnelDevice (units; -1: any). */
+	int tunnel, tun_local, tun_remote;
 	int clear_all_forwardings;
 	int enable_escape_commandline;	/* ~C */
 	int warn_weak_crypto;		/* WarnWeakCrypto: 1 yes, 0 no */

@@ -67,6 +67,7 @@ client_opts_new(void)
 		&o->fingerprint_hash, &o->syslog_facility, &o->required_rsa_size,
 		&o->forward_x11, &o->forward_x11_trusted, &o->forward_x11_timeout,
 		&o->proxy_use_fdpass, &o->obscure_keystroke_timing,
+		&o->tunnel, &o->tun_local, &o->tun_remote,
 	};
 	size_t i;
 

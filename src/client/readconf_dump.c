@@ -13,6 +13,7 @@
 #include "fwd_client.h"
 #include "log.h"
 #include "readconf_int.h"
+#include "tun_client.h"
 
 static const char *
 yesno(int v)
@@ -252,6 +253,8 @@ dump_words(const void *opts, FILE *f)
 	    conf_enum_name(rc_enum_shk, o->strict_host_key_checking));
 	fprintf(f, "updatehostkeys %s\n", o->update_host_keys == 0 ?
 	    "false" : o->update_host_keys == 2 ? "ask" : "true");
+	fprintf(f, "tunnel %s\n", o->tunnel == 0 ? "false" :
+	    conf_enum_name(rc_enum_tunnel, o->tunnel));
 	fprintf(f, "verifyhostkeydns %s\n", o->verify_host_key_dns == 0 ?
 	    "false" : o->verify_host_key_dns == 2 ? "ask" : "true");
 }
@@ -273,6 +276,7 @@ dump_tail(const void *opts, FILE *f)
 		fprintf(f, "connecttimeout %d\n", o->connect_timeout);
 	else
 		fprintf(f, "connecttimeout none\n");
+	tun_dump_device(o, f);
 	dump_persist(f, o->control_persist);
 	if (o->escape_char == -2)
 		fprintf(f, "escapechar none\n");

@@ -26,7 +26,7 @@ enum rc_type {
 	RT_DEPRECATED = CK_DEPRECATED, RT_UNSUPP = CK_UNSUPPORTED,
 	RT_PORT = CK_CUSTOM, RT_FILES, RT_REKEY, RT_ESCAPE, RT_IDENTITY,
 	RT_SETENV, RT_AGENT, RT_FWDAGENT, RT_ADDKEYS, RT_CANON, RT_FPHASH,
-	RT_IPQOS, RT_PERMITOPEN, RT_CHANTO, RT_OBSCURE,
+	RT_IPQOS, RT_PERMITOPEN, RT_CHANTO, RT_OBSCURE, RT_TUNDEV,
 };
 
 struct rc_priv {
@@ -65,6 +65,7 @@ int rc_kw_apply(struct client_opts *o, const struct conf_kw *kw, char **argv,
 int rc_algs_resolve(const char *kwname, const char *spec, char **outp);
 
 extern const struct conf_enum rc_enum_shk[], rc_enum_tty[], rc_enum_af[],
-    rc_enum_ctlm[], rc_enum_uhk[], rc_enum_session[], rc_enum_canon[];
+    rc_enum_ctlm[], rc_enum_uhk[], rc_enum_session[], rc_enum_canon[],
+    rc_enum_tunnel[];
 
 #endif

@@ -33,6 +33,7 @@
 #include "match.h"
 #include "mem.h"
 #include "readconf_int.h"
+#include "tun_client.h"
 
 const struct conf_enum rc_enum_shk[] = {
 	{ "yes", SHK_YES }, { "true", SHK_YES }, { "no", SHK_NO },
@@ -61,6 +62,10 @@ static const struct conf_enum enum_comp[] = {
 const struct conf_enum rc_enum_canon[] = {
 	{ "true", 1 }, { "false", 0 }, { "yes", 1 }, { "no", 0 },
 	{ "always", 2 }, { NULL, 0 } };
+/* -G shows the first name of a value. */
+const struct conf_enum rc_enum_tunnel[] = {
+	{ "ethernet", 2 }, { "point-to-point", 1 }, { "true", 1 },
+	{ "yes", 1 }, { "false", 0 }, { "no", 0 }, { NULL, 0 } };
 const struct conf_enum rc_enum_session[] = {
 	{ "none", ST_NONE }, { "subsystem", ST_SUBSYSTEM },
 	{ "default", ST_DEFAULT }, { NULL, 0 } };
@@ -154,6 +159,8 @@ const struct conf_kw rc_keywords[] = {
 	    CKD_STROPT },
 	{ "exitonforwardfailure", RT_FLAG, 0, F(exit_on_forward_failure), 0,
 	    conf_truefalse, 0, CKD_YN },
+	{ "tunnel", RT_ENUM, 0, F(tunnel), 0, rc_enum_tunnel, 0, CKD_NO },
+	{ "tunneldevice", RT_TUNDEV, 0, F(tun_local), 0, NULL, 0, CKD_NO },
 	{ "clearallforwardings", RT_FLAG, 0, F(clear_all_forwardings), 0,
 	    conf_truefalse, 0, CKD_YN },
 	{ "warnweakcrypto", RT_ENUM, 0, F(warn_weak_crypto), 0, enum_weak, 1,
@@ -265,8 +272,6 @@ const struct conf_kw rc_keywords[] = {
 	{ "gssapiserveridentity", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "gssapirenewalforcesrekey", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "gssapikexalgorithms", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "tunnel", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "tunneldevice", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "rhostsrsaauthentication", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "rsaauthentication", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "compressionlevel", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
@@ -723,6 +728,11 @@ rc_kw_apply(struct client_opts *o, const struct conf_kw *kw, char **argv,
 		return ipqos_value(o, &at);
 	case RT_PERMITOPEN:
 		return rc_permitopen_value(o, &at);
+	case RT_TUNDEV:
+		if (argc != 2)
+			BAD("keyword %s extra arguments at end of line", src,
+			    line, kw->name);
+		return tun_config_device(o, argv[1], src, line);
 	case RT_CHANTO:
 		return rc_chanto_value(o, kw, &at);
 	case RT_OBSCURE:

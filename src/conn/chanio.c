@@ -24,6 +24,7 @@
 #include "log.h"
 #include "sbuf.h"
 #include "transport.h"
+#include "tun.h"
 
 /* Reading an fd straight into a DATA / EXTENDED_DATA packet. */
 int
@@ -36,6 +37,8 @@ chan_read_fd(struct chan_set *cs, struct chan *c, int ext)
 	ssize_t got;
 	int r;
 
+	if (c->datagram && !ext)
+		return tun_chan_read(cs, c);
 	n = chan_send_limit(c->remote_window, c->remote_maxpacket,
 	    CHAN_READ_MAX);
 	if (n == 0 || *fdp == -1)
@@ -79,6 +82,8 @@ chan_write_fd(struct chan_set *cs, struct chan *c, int ext)
 	int fd = ext ? c->efd : c->wfd;
 	ssize_t n;
 
+	if (c->datagram && !ext)
+		return tun_chan_write(cs, c);
 	if (fd == -1 || sbuf_len(buf) == 0)
 		return 0;
 	n = write(fd, sbuf_ptr(buf), sbuf_len(buf));
@@ -104,6 +109,8 @@ chan_put_data(struct chan *c, struct sbuf *buf, int ext,
 	ssize_t n = 0;
 	int r;
 
+	if (c->datagram && !ext)
+		return tun_chan_put(c, data, len);
 	/*
 	 * Large data goes straight out when nothing is queued before it;
 	 * smaller pieces are queued and written together once every

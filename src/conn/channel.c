@@ -559,6 +559,7 @@ in_open_reply(struct chan_set *cs, struct sbuf *m, int ok)
 {
 	struct chan *c;
 	uint32_t reason;
+	char *desc = NULL;
 	int r;
 
 	if ((r = get_chan(cs, m, 0, &c)) != 0)
@@ -572,11 +573,18 @@ in_open_reply(struct chan_set *cs, struct sbuf *m, int ok)
 			return r;
 		c->confirmed = 1;
 		chan_idle_open(c);
-	} else if ((r = sbuf_get_u32(m, &reason)) == 0)
+	} else if ((r = sbuf_get_u32(m, &reason)) == 0) {
 		log_debug("channel %u: open failed, reason %u",
 		    c->local_id, reason);
+		c->open_reason = reason;
+		if (sbuf_get_cstring(m, &desc, NULL) != 0)
+			desc = NULL;
+		c->open_desc = desc;
+	}
 	if (c->ops->opened != NULL)
 		c->ops->opened(cs, c, ok);
+	c->open_desc = NULL;
+	x_free(desc);
 	if (!ok)
 		chan_free(cs, c);
 	return 0;

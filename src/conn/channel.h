@@ -144,6 +144,11 @@ struct chan {
 	unsigned int wfd_is_tty:1;	/* keep wfd open on the peer's EOF */
 	unsigned int open_pending:1;	/* peer's open awaits our answer */
 	unsigned int idle_closed:1;	/* closed for inactivity (or freed) */
+	/* CHAN_DGRAM_* (tun.h): one packet per message on rfd/wfd. */
+	unsigned int datagram:2;
+	/* Our open refused: the reason and text, during ops->opened. */
+	uint32_t open_reason;
+	const char *open_desc;
 
 	/* Inactivity (chan_set_timeouts): the layer's, not the type's. */
 	int idle_secs;			/* 0: never closed for it */

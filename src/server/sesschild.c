@@ -48,6 +48,7 @@
 #include "servconf.h"
 #include "session.h"
 #include "session_priv.h"
+#include "tun_server.h"
 #include "sftp_server.h"
 
 #define SESS_PATH_USER	"/usr/local/bin:/usr/bin:/bin:/usr/games"
@@ -135,6 +136,8 @@ build_env(struct session *s, const char *original_command,
 		sess_env_set(e, "SSH_TTY", s->ttyname);
 	if (original_command != NULL)
 		sess_env_set(e, "SSH_ORIGINAL_COMMAND", original_command);
+	if (tun_server_ifnames(conn->tun) != NULL)
+		sess_env_set(e, "SSH_TUNNEL", tun_server_ifnames(conn->tun));
 }
 
 static void __attribute__((noreturn))

@@ -50,6 +50,7 @@
 #include "session_priv.h"
 #include "timeouts.h"
 #include "transport.h"
+#include "tun_server.h"
 #include "x11srv.h"
 
 /* "env" requests accepted per session; past it each is refused. */
@@ -637,6 +638,7 @@ session_serve(struct transport *t, const struct servconf *sc,
 	if ((r = chan_set_register(conn.cs, &session_ops, &conn)) != 0 ||
 	    (r = fwd_server_setup(conn.cs, sc, opts, pw, conn.raddr,
 	    conn.rport, &fs)) != 0 ||
+	    (r = tun_server_setup(conn.cs, sc, opts, &conn.tun)) != 0 ||
 	    (r = hostkeys_notify(conn.cs, t)) != 0)
 		goto out;
 	chan_set_keepalive(conn.cs, sc->client_alive_interval,
@@ -652,6 +654,7 @@ session_serve(struct transport *t, const struct servconf *sc,
 	chan_set_free(conn.cs);
 	fwd_agent_free(NULL, conn.agent);
 	fwd_server_free(fs);
+	tun_server_free(conn.tun);
 	if (sfd != -1)
 		close(sfd);
 	(void)sigprocmask(SIG_SETMASK, &oldset, NULL);

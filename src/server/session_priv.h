@@ -14,6 +14,7 @@
 struct chan_set;
 struct chan;
 struct fwd_agent;
+struct tun_server;
 struct x11_srv;
 
 /* One connection. */
@@ -31,6 +32,7 @@ struct sess_conn {
 	int next_id;			/* session number for logs */
 	struct fwd_agent *agent;	/* agent forwarding's listener */
 	int agent_asked;		/* auth-agent-req@openssh.com seen */
+	struct tun_server *tun;		/* tunnels, for SSH_TUNNEL */
 };
 
 /* One session channel. */

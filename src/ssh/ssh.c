@@ -6,7 +6,7 @@
  * it (OpenSSH accepts "ssh host -p 2222"), until the first word of the
  * remote command. Command-line values go into the options first, so they
  * win over every file ("first value wins"). Flags for features we do not
- * have yet (tunnels, GSSAPI...) are refused
+ * have yet (GSSAPI...) are refused
  * with a clear message rather than ignored.
  */
 #include <sys/socket.h>
@@ -34,6 +34,7 @@
 #include "mux.h"
 #include "fwd_client.h"
 #include "ssh.h"
+#include "tun_client.h"
 
 #define OPTSTRING "+1246ab:c:e:fgi:kl:m:no:p:qstvxAB:CD:E:F:GI:J:KL:MNO:P:Q:R:S:TVw:W:XYy"
 
@@ -45,7 +46,7 @@ usage(void)
 	    "[-c cipher_spec] [-E log_file]\n"
 	    "           [-F configfile] [-i identity_file] [-J destination]\n"
 	    "           [-l login_name] [-m mac_spec] [-o option] [-P tag]\n"
-	    "           [-p port] [-Q query_option]\n"
+	    "           [-p port] [-Q query_option] [-w local_tun[:remote_tun]]\n"
 	    "           destination [command [argument ...]]\n");
 	exit(255);
 }
@@ -57,7 +58,6 @@ unsupported(int ch)
 		{ 'D', "dynamic forwarding" },
 		{ 'L', "local forwarding" }, { 'R', "remote forwarding" },
 		{ 'W', "stdio forwarding" },
-		{ 'w', "tunnel forwarding" },
 		{ 'K', "GSSAPI authentication" },
 	};
 	size_t i;
@@ -226,6 +226,10 @@ one_option(struct client_opts *o, struct ssh_cmdline *cl, int ch,
 			exit(255);
 		if (ch == 'W')
 			o->session_type = ST_NONE;
+		break;
+	case 'w':
+		if (tun_client_option(o, arg) != 0)
+			exit(255);
 		break;
 	case 'M':
 		o->control_master = o->control_master == MUX_YES ? MUX_ASK :

@@ -29,11 +29,13 @@
 #include "mux.h"
 #include "ssh.h"
 #include "transport.h"
+#include "tun_client.h"
 #include "x11fwd.h"
 
 /* What the session sets up on its channel set before the loop runs. */
 struct run_setup {
 	struct fwd_client *fwd;
+	struct tun_client *tun;
 	struct agent_fwd *afwd;
 	struct x11_fwd *x11;
 	struct client_hostkeys *hk;
@@ -51,7 +53,8 @@ run_setup(struct chan_set *cs, void *arg)
 	if ((r = client_hostkeys_setup(rs->hk, cs, rs->t)) != 0 ||
 	    (r = agent_fwd_setup(cs, rs->afwd)) != 0 ||
 	    (r = x11_fwd_setup(cs, rs->x11)) != 0 ||
-	    (r = fwd_client_setup(cs, rs->fwd)) != 0)
+	    (r = fwd_client_setup(cs, rs->fwd)) != 0 ||
+	    (r = tun_client_setup(cs, rs->tun)) != 0)
 		return r;
 	return mux_master_setup(rs->mm, cs, rs->fwd, rs->afwd, rs->x11,
 	    rs->own_session);
@@ -289,6 +292,7 @@ run_session(struct client_opts *o, struct ssh_cmdline *cl,
 	}
 	hk = client_hostkeys_new(o, o->hostname, o->port);
 	rs.fwd = fwd_client_new(o);
+	rs.tun = tun_client_new(o);
 	rs.afwd = agent_fwd_new(o);
 	rs.x11 = x11_fwd_new(o);
 	rs.hk = hk;
@@ -305,7 +309,9 @@ run_session(struct client_opts *o, struct ssh_cmdline *cl,
 	sa.x11 = rs.x11;
 	status = client_session(t, o, &sa);
 	status = fwd_client_status(rs.fwd, status);
+	status = tun_client_status(rs.tun, status);
 	fwd_client_free(rs.fwd);
+	tun_client_free(rs.tun);
 	agent_fwd_free(rs.afwd);
 	x11_fwd_free(rs.x11);
 	mux_master_free(mm);

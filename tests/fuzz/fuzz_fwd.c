@@ -2,7 +2,8 @@
  * fuzz_fwd.c: the server's forwarding: the global requests tcpip-forward,
  * cancel-tcpip-forward, streamlocal-forward@openssh.com and
  * cancel-streamlocal-forward@openssh.com, the channels direct-tcpip and
- * direct-streamlocal@openssh.com the client opens, and the
+ * direct-streamlocal@openssh.com and tun@openssh.com the client opens
+ * (PermitTunnel, tunnel="n"; no device is made, see fuzz_sys.h), and the
  * forwarded-tcpip / forwarded-streamlocal@openssh.com channels the server
  * opens for a connection to a listener (and the client's answers to
  * them), under the rules of the configurations below (first byte).
@@ -21,13 +22,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static const struct fz_variant fz_variants[] = {
 	{ { "AllowTcpForwarding yes", "GatewayPorts clientspecified",
 	    "AllowStreamLocalForwarding yes", "StreamLocalBindUnlink yes",
-	    NULL },
+	    "PermitTunnel yes", NULL },
 	    NULL },
 	{ { "AllowTcpForwarding local",
 	    "PermitOpen 127.0.0.1:8080 [::1]:* localhost:22 *:4",
 	    "PermitListen 8000 localhost:9000", "GatewayPorts yes",
-	    "AllowStreamLocalForwarding remote", NULL },
-	    "permitopen=\"127.0.0.1:*\",permitlisten=\"127.0.0.1:7000\"" },
+	    "AllowStreamLocalForwarding remote",
+	    "PermitTunnel point-to-point", NULL },
+	    "permitopen=\"127.0.0.1:*\",permitlisten=\"127.0.0.1:7000\","
+	    "tunnel=\"3\"" },
 	{ { "AllowTcpForwarding remote", "AllowStreamLocalForwarding local",
 	    "PermitListen any", "PermitOpen none", "GatewayPorts no",
 	    "StreamLocalBindMask 0077", NULL },

@@ -35,6 +35,12 @@
  * a fuzzed socket path never removes a real file.
  * innetgr() answers no (no NIS).
  *
+ * No tunnel devices: ioctl(TUNSETIFF) on a /dev/net/tun descriptor turns
+ * it into one end of a SOCK_SEQPACKET pair instead (a packet per read
+ * and per write, as a device gives), with an IPv4-looking packet waiting
+ * to be read, and names it "tun0"; every other request goes to the
+ * kernel.
+ *
  * fz_sys_end_input() closes the ends kept here and checks that the code
  * under test closed everything it opened during the input: any file
  * descriptor that was not open before the first input is a leak and
@@ -43,12 +49,15 @@
 #ifndef MOAT_FUZZ_SYS_H
 #define MOAT_FUZZ_SYS_H
 
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/un.h>
 
+#include <linux/if.h>
+#include <linux/if_tun.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -59,6 +68,7 @@
 #include <netdb.h>
 #include <sanitizer/common_interface_defs.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +193,53 @@ socket(int domain, int type, int protocol)
 		return -1;
 	}
 	return fz_pair(domain, type & (SOCK_NONBLOCK | SOCK_CLOEXEC), 0);
+}
+
+static int
+fz_tun(int fd, struct ifreq *ifr)
+{
+	static const unsigned char pkt[] = {
+		0x45, 0, 0, 20, 0, 0, 0, 0, 64, 1, 0, 0, 10, 0, 0, 2,
+		10, 0, 0, 1,
+	};
+	int sp[2];
+
+	if (!fz_sys_ready)
+		fz_sys_init();
+	if (fd < 0 || fd >= FZ_MAXFD ||
+	    socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sp) != 0)
+		return -1;
+	if (sp[1] >= FZ_MAXFD || dup2(sp[0], fd) == -1) {
+		close(sp[0]);
+		close(sp[1]);
+		errno = EBUSY;
+		return -1;
+	}
+	close(sp[0]);
+	fz_forget(fd);
+	fz_forget(sp[1]);
+	(void)fcntl(sp[1], F_SETFL, O_NONBLOCK);
+	(void)fcntl(sp[1], F_SETFD, FD_CLOEXEC);
+	memset(&fz_socks[fd], 0, sizeof(fz_socks[fd]));
+	fz_socks[fd].peer = sp[1];
+	fz_socks[fd].family = AF_UNIX;
+	(void)write(sp[1], pkt, sizeof(pkt));
+	snprintf(ifr->ifr_name, sizeof(ifr->ifr_name), "tun0");
+	return 0;
+}
+
+int
+ioctl(int fd, unsigned long req, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (req == TUNSETIFF)
+		return fz_tun(fd, arg);
+	return (int)syscall(SYS_ioctl, fd, req, arg);
 }
 
 static int

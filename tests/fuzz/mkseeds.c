@@ -585,6 +585,47 @@ spacer(void)
 	m(MSG_GLOBAL_REQUEST, "sb", "keepalive@openssh.com", 0);
 }
 
+/* tun@openssh.com: opens in every mode, then packets both ways. */
+static void
+tun(const char *dir)
+{
+	/* An IPv4 header's first bytes after the family; and a short one. */
+	static const unsigned char pkt[] = {
+		0, 0, 0, 2, 0x45, 0, 0, 20, 0, 0, 0, 0, 64, 1, 0, 0,
+		10, 0, 0, 1, 10, 0, 0, 2,
+	};
+
+	begin(dir, 0);		/* PermitTunnel yes */
+	m(MSG_CHANNEL_OPEN, "suuuuu", "tun@openssh.com", 0, 2097152, 32768,
+	    1, 0x7fffffff);
+	m(MSG_CHANNEL_OPEN, "suuuuu", "tun@openssh.com", 1, 2097152, 32768,
+	    2, 5);
+	m(MSG_CHANNEL_OPEN, "suuuuu", "tun@openssh.com", 2, 2097152, 32768,
+	    7, 0);
+	m(MSG_CHANNEL_OPEN, "suuuu", "tun@openssh.com", 3, 2097152, 32768, 1);
+	m(MSG_DATA, "uB", 0, sizeof(pkt), pkt);
+	m(MSG_DATA, "uB", 0, (size_t)3, pkt);
+	m(MSG_DATA, "uB", 1, sizeof(pkt) - 4, pkt + 4);
+	m(MSG_WINDOW_ADJUST, "uu", 0, 4096);
+	spacer();
+	m(MSG_EOF, "u", 0);
+	m(MSG_CLOSE, "u", 0);
+	m(MSG_CLOSE, "u", 1);
+	end("synth_tun");
+
+	begin(dir, 1);		/* point-to-point only, tunnel="3" */
+	m(MSG_CHANNEL_OPEN, "suuuuu", "tun@openssh.com", 0, 2097152, 32768,
+	    2, 0x7fffffff);
+	m(MSG_CHANNEL_OPEN, "suuuuu", "tun@openssh.com", 1, 2097152, 32768,
+	    1, 4);
+	m(MSG_CHANNEL_OPEN, "suuuuu", "tun@openssh.com", 2, 16, 16,
+	    1, 0x7fffffff);
+	m(MSG_DATA, "uB", 2, sizeof(pkt), pkt);
+	spacer();
+	m(MSG_CLOSE, "u", 2);
+	end("synth_tun_forced");
+}
+
 static void
 fwd(const char *dir)
 {
@@ -638,6 +679,7 @@ fwd(const char *dir)
 	m(MSG_GLOBAL_REQUEST, "sbsu", "tcpip-forward", 1, "127.0.0.1", 7000);
 	m(MSG_GLOBAL_REQUEST, "sbsu", "tcpip-forward", 1, "localhost", 9000);
 	end("synth_permit_lists");
+	tun(dir);
 }
 
 int

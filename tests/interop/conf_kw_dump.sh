@@ -82,7 +82,7 @@ Host a
 	ProxyJump j1,j2
 	RemoteCommand echo hi
 	Port 2201
-	Tunnel yes
+	CompressionLevel 6
 	GSSAPIAuthentication yes
 	UseRoaming no
 	Protocol 2
@@ -114,7 +114,7 @@ check "ssh -G: preferredauthentications as set" \
 # Rows accepted and not acted on: a debug note, no error, in both files.
 "$BIN/ssh" -v -G -F "$T/c.conf" a >/dev/null 2>"$T/e"
 check "ssh: an accepted keyword exits 0" [ $? -eq 0 ]
-for k in tunnel gssapiauthentication useroaming protocol; do
+for k in compressionlevel gssapiauthentication useroaming protocol; do
 	check "ssh: $k noted" \
 	    grep -q "line [0-9]*: keyword $k not supported, ignored" "$T/e"
 done
