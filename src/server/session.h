@@ -78,6 +78,14 @@ void session_set_chrooted(int chrooted);
 void session_set_auth_info(const char *path);
 
 /*
+ * What PAM said at login (authority_login_text), printed first to a
+ * shell's output -- a pty one's or not, never a command's -- unless
+ * ~/.hushlogin exists, as OpenSSH prints its login message. text may
+ * be NULL; it is copied.
+ */
+void session_set_login_text(const char *text);
+
+/*
  * ChrootDirectory for pw: expand %h %u %%, then check that every
  * component is a directory owned by root and not writable by group or
  * others (OpenSSH's rule). *pathp is the expanded path (caller frees) or
