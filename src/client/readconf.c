@@ -364,18 +364,19 @@ include_line(struct client_opts *o, const struct conf_at *at, int user_file)
  * case in both messages and matches the patterns against that.
  */
 static int
-unknown_keyword(const struct client_opts *o, const char *word,
+unknown_keyword(const struct client_opts *o, char **argv, int argc,
     const char *src, int line)
 {
-	char *lower = x_strdup(word), *c;
+	char *lower = x_strdup(argv[0]), *c;
 	int r = 0;
 
 	for (c = lower; *c != '\0'; c++)
 		*c = (char)tolower((unsigned char)*c);
-	if (rc_kw_ignored(lower))
+	if (rc_kw_ignored(lower)) {
 		log_debug("%s line %d: keyword %s not supported, ignored",
 		    src, line, lower);
-	else if (o->ignore_unknown != NULL &&
+		r = rc_kw_ignored_check(lower, argv, argc, src, line);
+	} else if (o->ignore_unknown != NULL &&
 	    match_pattern_list(lower, o->ignore_unknown, 1) == 1)
 		log_debug("%s line %d: Ignored unknown option \"%s\"", src,
 		    line, lower);
@@ -421,7 +422,7 @@ parse_line(struct client_opts *o, const char *text, const char *src,
 		goto out;
 	}
 	if ((kw = rc_kw_find(l.argv[0])) == NULL) {
-		r = unknown_keyword(o, l.argv[0], src, line);
+		r = unknown_keyword(o, l.argv, l.argc, src, line);
 		goto out;
 	}
 	if (p->active)

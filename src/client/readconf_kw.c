@@ -228,6 +228,49 @@ rc_kw_find(const char *name)
 	return NULL;
 }
 
+/* GSSAPI's yes/no keywords: the value is checked as Debian's ssh does. */
+static const char *const gss_flags[] = {
+	"gssapiauthentication", "gssapidelegatecredentials",
+	"gssapikeyexchange", "gssapitrustdns", "gssapirenewalforcesrekey",
+	NULL,
+};
+
+int
+rc_kw_ignored_check(const char *name, char *const *argv, int argc,
+    const char *src, int line)
+{
+	size_t i;
+	int v;
+
+	if (strncmp(name, "gssapi", 6) != 0)
+		return 0;
+	if (argc < 2 || argv[1][0] == '\0') {
+		log_error("%s line %d: no argument after keyword \"%s\"", src,
+		    line, name);
+		return ERR_CONFIG;
+	}
+	for (i = 0; gss_flags[i] != NULL; i++)
+		if (strcmp(gss_flags[i], name) == 0)
+			break;
+	if (argc > 2) {
+		log_error("%s line %d: keyword %s extra arguments at end of "
+		    "line", src, line, name);
+		return ERR_CONFIG;
+	}
+	if (gss_flags[i] == NULL)
+		return 0;
+	if (conf_enum_lookup(conf_yesno, argv[1], &v) != 0) {
+		log_error("%s line %d: unsupported option \"%s\".", src, line,
+		    argv[1]);
+		return ERR_CONFIG;
+	}
+	/* Debian's own ssh_config asks for GSSAPI: never an error. */
+	if (v)
+		log_debug("%s line %d: %s yes: this ssh has no GSSAPI "
+		    "support; not used", src, line, name);
+	return 0;
+}
+
 int
 rc_kw_ignored(const char *name)
 {

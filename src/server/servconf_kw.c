@@ -32,6 +32,9 @@
 
 static const int unsupp_flag = SC_UNSUPP_FLAG;
 static const int unsupp_str = SC_UNSUPP_STR;
+static const int gss_on = SC_UNSUPP_GSS_ON;
+static const int gss_tune = SC_UNSUPP_GSS_TUNE;
+static const int gss_kex = SC_UNSUPP_GSS_KEX;
 
 static const struct conf_enum enum_root[] = {
 	{ "yes", PERMIT_ROOT_YES }, { "no", PERMIT_ROOT_NO },
@@ -194,11 +197,13 @@ const struct sc_kw sc_keywords[] = {
 	{ "ipqos", T_IPQOS, M, F(ipqos_interactive), 0, NULL },
 	{ "debianbanner", T_FLAG, 0, F(debian_banner), 0, NULL },
 	/* Features we do not have: the value is checked, then logged. */
-	{ "gssapiauthentication", T_UNSUPP, M, 0, 0, &unsupp_flag },
-	{ "gssapicleanupcredentials", T_UNSUPP, 0, 0, 0, &unsupp_flag },
-	{ "gssapikeyexchange", T_UNSUPP, 0, 0, 0, &unsupp_flag },
-	{ "gssapistorecredentialsonrekey", T_UNSUPP, 0, 0, 0, &unsupp_flag },
-	{ "gssapistrictacceptorcheck", T_UNSUPP, 0, 0, 0, &unsupp_flag },
+	/* GSSAPI: "no" is what we do; "yes" stops sshd (servconf_extra.c). */
+	{ "gssapiauthentication", T_UNSUPP, M, 0, 0, &gss_on },
+	{ "gssapicleanupcredentials", T_UNSUPP, 0, 0, 0, &gss_tune },
+	{ "gssapikeyexchange", T_UNSUPP, 0, 0, 0, &gss_on },
+	{ "gssapistorecredentialsonrekey", T_UNSUPP, 0, 0, 0, &gss_tune },
+	{ "gssapistrictacceptorcheck", T_UNSUPP, 0, 0, 0, &gss_tune },
+	{ "gssapikexalgorithms", T_UNSUPP, 0, 0, 0, &gss_kex },
 	{ "kerberosauthentication", T_UNSUPP, M, 0, 0, &unsupp_flag },
 	{ "kerberosorlocalpasswd", T_UNSUPP, 0, 0, 0, &unsupp_flag },
 	{ "kerberosticketcleanup", T_UNSUPP, 0, 0, 0, &unsupp_flag },
