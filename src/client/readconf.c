@@ -372,17 +372,18 @@ include_line(struct client_opts *o, const struct conf_at *at, int user_file)
  */
 static int
 unknown_keyword(const struct client_opts *o, const struct conf_kw *kw,
-    const char *word, const char *src, int line)
+    char **argv, int argc, const char *src, int line)
 {
-	char *lower = x_strdup(word), *c;
+	char *lower = x_strdup(argv[0]), *c;
 	int r = 0;
 
 	for (c = lower; *c != '\0'; c++)
 		*c = (char)tolower((unsigned char)*c);
-	if (kw != NULL)		/* a row of ours we do not act on */
+	if (kw != NULL) {	/* a row of ours we do not act on */
 		log_debug("%s line %d: keyword %s not supported, ignored",
 		    src, line, lower);
-	else if (o->ignore_unknown != NULL &&
+		r = rc_kw_ignored_check(lower, argv, argc, src, line);
+	} else if (o->ignore_unknown != NULL &&
 	    match_pattern_list(lower, o->ignore_unknown, 1) == 1)
 		log_debug("%s line %d: Ignored unknown option \"%s\"", src,
 		    line, lower);
@@ -428,7 +429,7 @@ parse_line(struct client_opts *o, const char *text, const char *src,
 		goto out;
 	}
 	if ((kw = rc_kw_find(l.argv[0])) == NULL || conf_kw_is_noted(kw)) {
-		r = unknown_keyword(o, kw, l.argv[0], src, line);
+		r = unknown_keyword(o, kw, l.argv, l.argc, src, line);
 		goto out;
 	}
 	if (p->active)

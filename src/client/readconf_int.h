@@ -49,6 +49,12 @@ extern const struct conf_kw_table rc_table;
 /* The row of name, the keywords we accept and ignore included. */
 const struct conf_kw *rc_kw_find(const char *name);
 /*
+ * The value (argv[1..]) of ignored keyword name (lower case) checked as
+ * Debian's ssh checks it (the GSSAPI ones): 0, or ERR_CONFIG (logged).
+ */
+int rc_kw_ignored_check(const char *name, char *const *argv, int argc,
+    const char *src, int line);
+/*
  * Apply argv[1..argc-1] (rest: the raw text after the keyword) for kw.
  * First value wins: a set field is left alone. Returns 0 or ERR_CONFIG
  * after logging "source line N: ...".

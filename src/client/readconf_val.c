@@ -1,7 +1,7 @@
 /*
  * readconf_val.c: ssh_config value parsers with rules of their own that
- * did not fit readconf_kw.c: ChannelTimeout, ObscureKeystrokeTiming and
- * PermitRemoteOpen.
+ * did not fit readconf_kw.c: ChannelTimeout, ObscureKeystrokeTiming,
+ * PermitRemoteOpen, and the checks of the GSSAPI keywords we ignore.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -138,5 +138,48 @@ rc_permitopen_value(struct client_opts *o, const struct conf_at *at)
 		    argv[i]) != 0)
 			BAD("too many %s entries.", src, line,
 			    "permitremoteopen");
+	return 0;
+}
+
+/* GSSAPI's yes/no keywords: the value is checked as Debian's ssh does. */
+static const char *const gss_flags[] = {
+	"gssapiauthentication", "gssapidelegatecredentials",
+	"gssapikeyexchange", "gssapitrustdns", "gssapirenewalforcesrekey",
+	NULL,
+};
+
+int
+rc_kw_ignored_check(const char *name, char *const *argv, int argc,
+    const char *src, int line)
+{
+	size_t i;
+	int v;
+
+	if (strncmp(name, "gssapi", 6) != 0)
+		return 0;
+	if (argc < 2 || argv[1][0] == '\0') {
+		log_error("%s line %d: no argument after keyword \"%s\"", src,
+		    line, name);
+		return ERR_CONFIG;
+	}
+	for (i = 0; gss_flags[i] != NULL; i++)
+		if (strcmp(gss_flags[i], name) == 0)
+			break;
+	if (argc > 2) {
+		log_error("%s line %d: keyword %s extra arguments at end of "
+		    "line", src, line, name);
+		return ERR_CONFIG;
+	}
+	if (gss_flags[i] == NULL)
+		return 0;
+	if (conf_enum_lookup(conf_yesno, argv[1], &v) != 0) {
+		log_error("%s line %d: unsupported option \"%s\".", src, line,
+		    argv[1]);
+		return ERR_CONFIG;
+	}
+	/* Debian's own ssh_config asks for GSSAPI: never an error. */
+	if (v)
+		log_debug("%s line %d: %s yes: this ssh has no GSSAPI "
+		    "support; not used", src, line, name);
 	return 0;
 }

@@ -7,8 +7,9 @@
  * one INFO_REQUEST, and PAM_TEXT_INFO / PAM_ERROR_MSG text is kept and
  * sent as the instruction of the next request (or of a prompt-less one
  * at the end); with a password, hidden prompts get the password and
- * shown prompts fail; with neither (session set-up), prompts fail and
- * text is logged. Responses are allocated with the C library's malloc,
+ * shown prompts fail; with neither (account check, session set-up),
+ * prompts fail and the text is kept for the user's login (OpenSSH's
+ * "login message": sshd prints it before a shell). Responses are allocated with the C library's malloc,
  * because PAM frees them with free().
  */
 #include <sys/types.h>
@@ -40,6 +41,7 @@ struct auth_pam {
 	const char *password;
 	int ask_err;		/* what ask returned, when it failed */
 	struct sbuf *text;	/* info/error text not shown yet */
+	struct sbuf *loginmsg;	/* text for the login (auth_pam_login_text) */
 	struct pam_conv conv;
 };
 
@@ -125,9 +127,10 @@ conv_fn(int n, const struct pam_message **msg, struct pam_response **resp,
 		switch (msg[k]->msg_style) {
 		case PAM_TEXT_INFO:
 		case PAM_ERROR_MSG:
-			if (p->ask == NULL)
-				log_debug("PAM: %s", m);	/* not OpenSSH's */
-			else if (sbuf_len(p->text) < 8192)
+			if (p->ask == NULL) {
+				if (sbuf_len(p->loginmsg) < 8192)
+					sbuf_putf(p->loginmsg, "%s\n", m);
+			} else if (sbuf_len(p->text) < 8192)
 				sbuf_putf(p->text, "%s\n", m);
 			break;
 		case PAM_PROMPT_ECHO_OFF:
@@ -167,6 +170,7 @@ auth_pam_start(const char *service, const char *user, const char *rhost,
 	p->user = x_strdup(user);
 	p->rhost = x_strdup(rhost ? rhost : "");
 	p->text = sbuf_new();
+	p->loginmsg = sbuf_new();
 	p->conv.conv = conv_fn;
 	p->conv.appdata_ptr = p;
 	log_debug("PAM: initializing for \"%s\" with service \"%s\"", user,
@@ -359,6 +363,15 @@ auth_pam_close_session(struct auth_pam *p)
 	return rv == PAM_SUCCESS ? 0 : ERR_SYSTEM;
 }
 
+char *
+auth_pam_login_text(const struct auth_pam *p)
+{
+	if (p == NULL || sbuf_len(p->loginmsg) == 0)
+		return NULL;
+	return x_strndup((const char *)sbuf_ptr(p->loginmsg),
+	    sbuf_len(p->loginmsg));
+}
+
 char **
 auth_pam_env(struct auth_pam *p)
 {
@@ -388,6 +401,7 @@ auth_pam_end(struct auth_pam *p)
 		pam_end(p->h, p->last);
 	}
 	sbuf_free(p->text);
+	sbuf_free(p->loginmsg);
 	x_free(p->user);
 	x_free(p->rhost);
 	x_free(p);
@@ -433,6 +447,12 @@ int
 auth_pam_close_session(struct auth_pam *p)
 {
 	return 0;
+}
+
+char *
+auth_pam_login_text(const struct auth_pam *p)
+{
+	return NULL;
 }
 
 char **

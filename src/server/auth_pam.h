@@ -63,6 +63,12 @@ int auth_pam_account(struct auth_pam *p);
 int auth_pam_open_session(struct auth_pam *p, const char *tty);
 /* pam_close_session and pam_setcred(DELETE) if a session was opened. */
 int auth_pam_close_session(struct auth_pam *p);
+/*
+ * The PAM_TEXT_INFO / PAM_ERROR_MSG text of the account check and the
+ * session set-up (one line each, as the modules gave it), for sshd to
+ * show the user before a shell; NULL when there is none. Caller frees.
+ */
+char *auth_pam_login_text(const struct auth_pam *p);
 /* The variables PAM modules set ("NAME=value", NULL-terminated; caller
  * frees each and the array with x_free), or NULL. */
 char **auth_pam_env(struct auth_pam *p);

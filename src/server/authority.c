@@ -245,6 +245,15 @@ authority_session_open(struct authority *a, const char *tty)
 	return a->ops->session_open(a->impl, tty);
 }
 
+char *
+authority_login_text(struct authority *a)
+{
+	if (a == NULL || a->ops == NULL || a->ops->login_text == NULL ||
+	    a->phase != POST)
+		return NULL;
+	return a->ops->login_text(a->impl);
+}
+
 int
 authority_session_close(struct authority *a)
 {

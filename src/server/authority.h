@@ -157,6 +157,8 @@ struct authority_ops {
 	void (*free)(void *impl);
 	/* Optional (NULL: nothing to ask); see the wrapper below. */
 	int (*authenticated)(void *impl, const char *user);
+	/* Optional (NULL: no text); see the wrapper below. */
+	char *(*login_text)(void *impl);
 };
 
 struct authority {
@@ -294,6 +296,13 @@ int authority_claim_authenticated(struct authority *a, const char *user);
  */
 int authority_session_open(struct authority *a, const char *tty);
 int authority_session_close(struct authority *a);
+
+/*
+ * login_text (POST): what PAM's account and session modules said for
+ * the user (pam_motd, pam_echo...), to be shown before a shell as
+ * OpenSSH shows it; NULL when nothing (or no PAM). Caller frees.
+ */
+char *authority_login_text(struct authority *a);
 
 /*
  * The in-process authority (authority_local.c, authority_keys.c): does

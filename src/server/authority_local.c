@@ -242,6 +242,14 @@ local_session_open(void *impl, const char *tty)
 	return auth_pam_open_session(l->pam, tty);
 }
 
+static char *
+local_login_text(void *impl)
+{
+	struct authority_local *l = impl;
+
+	return auth_pam_login_text(l->pam);
+}
+
 static int
 local_session_close(void *impl)
 {
@@ -281,6 +289,7 @@ static const struct authority_ops local_ops = {
 	.session_open = local_session_open,
 	.session_close = local_session_close,
 	.free = local_free,
+	.login_text = local_login_text,
 };
 
 static char *

@@ -46,6 +46,7 @@
 #include "fwd_agent.h"
 #include "log.h"
 #include "mem.h"
+#include "session.h"
 #include "servconf.h"
 
 /* The socket is the user's alone (its directory already is). */
@@ -183,9 +184,13 @@ fwd_agent_listen(struct chan_set *cs, const struct passwd *pw,
 	fa->dir = x_asprintf("%s/ssh-XXXXXXXXXX", tmpdir);
 	fa->name = x_asprintf("agent.%ld", (long)getpid());
 	if (make_private_dir(fa->dir) != 0) {
-		/* OpenSSH's words. */
+		int e = errno;
+
+		/* OpenSSH's words, to the log and to the client. */
 		log_error("Agent forwarding disabled: mkdtemp() failed: %s",
-		    strerror(errno));
+		    strerror(e));
+		session_debug_to_client(cs, "Agent forwarding disabled: "
+		    "mkdtemp() failed: %.100s", strerror(e));
 		goto out;
 	}
 	fa->path = x_asprintf("%s/%s", fa->dir, fa->name);

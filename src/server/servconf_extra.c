@@ -9,9 +9,13 @@
  * ChannelTimeout (type=interval words, or "none" alone),
  * UnusedConnectionTimeout (an interval or "none") and PubkeyAuthOptions
  * (none, touch-required, verify-required). Keywords of features we do
- * not have (GSSAPI, Kerberos, a host key agent,
- * a security key provider) get their value checked too, then an
- * "Unsupported option" line, as an OpenSSH built without them prints.
+ * not have (Kerberos, a host key agent, a security key provider) get
+ * their value checked too, then an "Unsupported option" line, as an
+ * OpenSSH built without them prints. GSSAPI's are checked as Debian's
+ * sshd checks them; a value that would turn GSSAPI on (GSSAPIAuthentication
+ * or GSSAPIKeyExchange yes) is refused, so sshd does not start with a
+ * method or key exchange the administrator asked for missing; the
+ * rest is accepted quietly, since it means nothing with GSSAPI off.
  * The sshd -T lines of these keywords are printed here as well.
  */
 #include <ctype.h>
@@ -48,13 +52,67 @@ valid_channel_timeout(const char *s)
 	return eq != NULL && eq != s && conf_parse_time(eq + 1) >= 0;
 }
 
+/* The GSSAPI key exchange methods Debian's sshd knows (name prefixes). */
+static const char *const gss_kex_names[] = {
+	"gss-gex-sha1-", "gss-group1-sha1-", "gss-group14-sha1-",
+	"gss-group14-sha256-", "gss-group16-sha512-", "gss-nistp256-sha256-",
+	"gss-curve25519-sha256-", NULL };
+
+static int
+valid_gss_kex(const char *list)
+{
+	char *copy = x_strdup(list), *p = copy, *w;
+	size_t i;
+	int ok = *list != '\0';
+
+	while (ok && (w = strsep(&p, ",")) != NULL) {
+		for (i = 0; gss_kex_names[i] != NULL; i++)
+			if (strcmp(w, gss_kex_names[i]) == 0)
+				break;
+		if (!(ok = gss_kex_names[i] != NULL))
+			log_error("Unsupported KEX algorithm \"%.100s\"", w);
+	}
+	x_free(copy);
+	return ok;
+}
+
+/* A GSSAPI keyword (see the top of the file): 0, or refused. */
+static int
+gssapi_keyword(int kind, char **argv, const char *src, int line)
+{
+	int v;
+
+	if (kind == SC_UNSUPP_GSS_KEX) {
+		if (valid_gss_kex(argv[1]))
+			return 0;
+		log_error("%s line %d: Bad GSSAPI KexAlgorithms '%s'.", src,
+		    line, argv[1]);
+		return ERR_CONFIG;
+	}
+	if (conf_enum_lookup(conf_yesno, argv[1], &v) != 0) {
+		log_error("%s line %d: unsupported option \"%s\".", src, line,
+		    argv[1]);
+		return ERR_CONFIG;
+	}
+	if (kind == SC_UNSUPP_GSS_ON && v) {
+		log_error("%s line %d: %s yes: this sshd has no GSSAPI "
+		    "support; set it to \"no\" or remove the line.", src, line,
+		    argv[0]);
+		return ERR_CONFIG;
+	}
+	return 0;
+}
+
 static int
 unsupported(const struct conf_kw *kw, char **argv, const char *src, int line)
 {
 	const char *what;
-	int v;
+	int v, kind = *(const int *)kw->arg;
 
-	switch (*(const int *)kw->arg) {
+	if (kind == SC_UNSUPP_GSS_ON || kind == SC_UNSUPP_GSS_TUNE ||
+	    kind == SC_UNSUPP_GSS_KEX)
+		return gssapi_keyword(kind, argv, src, line);
+	switch (kind) {
 	case SC_UNSUPP_FLAG:
 		if (conf_enum_lookup(conf_yesno, argv[1], &v) != 0) {
 			log_error("%s line %d: unsupported option \"%s\".",

@@ -32,8 +32,14 @@ enum sc_type {
 	T_FPHASH, T_IPQOS, T_CHANTIMEOUT, T_TIMENONE, T_PKOPTS,
 };
 
-/* What a T_UNSUPP keyword's value must look like (its kw->arg). */
-enum { SC_UNSUPP_FLAG, SC_UNSUPP_INT, SC_UNSUPP_STR };
+/*
+ * What a T_UNSUPP keyword's value must look like (its kw->arg). The
+ * GSSAPI ones: GSS_ON a flag whose "yes" asks for GSSAPI (refused at
+ * start-up), GSS_TUNE a flag that only tunes it (checked, quiet),
+ * GSS_KEX the GSSAPI key exchange list (checked, quiet).
+ */
+enum { SC_UNSUPP_FLAG, SC_UNSUPP_INT, SC_UNSUPP_STR, SC_UNSUPP_GSS_ON,
+	SC_UNSUPP_GSS_TUNE, SC_UNSUPP_GSS_KEX };
 
 #define KWF_MATCH	CKF_MATCH	/* allowed inside a Match block */
 #define KWF_ACCUM	CKF_ACCUM	/* every line adds to the list */

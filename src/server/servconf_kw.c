@@ -34,6 +34,9 @@
 
 static const int unsupp_flag = SC_UNSUPP_FLAG;
 static const int unsupp_str = SC_UNSUPP_STR;
+static const int gss_on = SC_UNSUPP_GSS_ON;
+static const int gss_tune = SC_UNSUPP_GSS_TUNE;
+static const int gss_kex = SC_UNSUPP_GSS_KEX;
 
 /*
  * sshd -T prints a value's first word in its table (conf_kw_dump_row), as
@@ -232,14 +235,15 @@ const struct conf_kw sc_keywords[] = {
 	{ "ipqos", T_IPQOS, M, F(ipqos_interactive), 0, NULL, 0, CKD_NO },
 	{ "debianbanner", T_FLAG, 0, F(debian_banner), 0, NULL, 0, CKD_NO },
 	/* Features we do not have: the value is checked, then logged. */
-	{ "gssapiauthentication", T_UNSUPP, M, 0, 0, &unsupp_flag, 0, CKD_NO },
-	{ "gssapicleanupcredentials", T_UNSUPP, 0, 0, 0, &unsupp_flag,
+	/* GSSAPI: "no" is what we do; "yes" stops sshd (servconf_extra.c). */
+	{ "gssapiauthentication", T_UNSUPP, M, 0, 0, &gss_on, 0, CKD_NO },
+	{ "gssapicleanupcredentials", T_UNSUPP, 0, 0, 0, &gss_tune, 0, CKD_NO },
+	{ "gssapikeyexchange", T_UNSUPP, 0, 0, 0, &gss_on, 0, CKD_NO },
+	{ "gssapistorecredentialsonrekey", T_UNSUPP, 0, 0, 0, &gss_tune,
 	    0, CKD_NO },
-	{ "gssapikeyexchange", T_UNSUPP, 0, 0, 0, &unsupp_flag, 0, CKD_NO },
-	{ "gssapistorecredentialsonrekey", T_UNSUPP, 0, 0, 0, &unsupp_flag,
+	{ "gssapistrictacceptorcheck", T_UNSUPP, 0, 0, 0, &gss_tune,
 	    0, CKD_NO },
-	{ "gssapistrictacceptorcheck", T_UNSUPP, 0, 0, 0, &unsupp_flag,
-	    0, CKD_NO },
+	{ "gssapikexalgorithms", T_UNSUPP, 0, 0, 0, &gss_kex, 0, CKD_NO },
 	{ "kerberosauthentication", T_UNSUPP, M, 0, 0, &unsupp_flag,
 	    0, CKD_NO },
 	{ "kerberosorlocalpasswd", T_UNSUPP, 0, 0, 0, &unsupp_flag, 0, CKD_NO },

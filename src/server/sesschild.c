@@ -11,8 +11,8 @@
  * (and checks root cannot be regained), builds the environment as that
  * user (OpenSSH's variables and order, see build_env: it may read
  * ~/.ssh/environment), changes to the home directory,
- * prints the "Last login" line and /etc/motd for shells (unless
- * ~/.hushlogin exists), runs ~/.ssh/rc or /etc/ssh/sshrc, and execs
+ * prints PAM's login text for shells, and for pty ones then the "Last
+ * login" line and /etc/motd (none of it when ~/.hushlogin exists), runs ~/.ssh/rc or /etc/ssh/sshrc, and execs
  * "shell -c command" or the login shell
  * ("-" + basename as argv[0]). A failure in the child is written to its
  * stderr and it exits 1.
@@ -62,6 +62,7 @@
 
 static int sess_chrooted;	/* session_set_chrooted() */
 static const char *sess_auth_info;	/* session_set_auth_info() */
+static char *sess_login_text;		/* session_set_login_text() */
 #define SESS_PIPE_SIZE	(1024 * 1024)	/* stdin/stdout pipes of a command */
 
 static const char *
@@ -220,16 +221,28 @@ print_motd(void)
 	close(fd);
 }
 
-/* What a login shell prints first, unless ~/.hushlogin (cwd is home). */
 static void
-print_login_messages(const struct servconf *sc, const char *lastlog_msg)
+write_all(const char *text)
 {
-	size_t n = strlen(lastlog_msg);
+	(void)fd_write_full(STDOUT_FILENO, text, strlen(text));
+}
 
+/*
+ * What a shell prints first, unless ~/.hushlogin (cwd is home): PAM's
+ * text for any shell, then for a pty one (a login) the "Last login"
+ * line and the motd -- OpenSSH's order and rule.
+ */
+static void
+print_login_messages(const struct servconf *sc, int pty,
+    const char *lastlog_msg)
+{
 	if (access(".hushlogin", F_OK) == 0)
 		return;
-	if (n > 0 && write(STDOUT_FILENO, lastlog_msg, n) != (ssize_t)n)
+	if (sess_login_text != NULL)
+		write_all(sess_login_text);
+	if (!pty)
 		return;
+	write_all(lastlog_msg);
 	if (sc->print_motd)
 		print_motd();
 }
@@ -394,7 +407,8 @@ child_run(struct session *s, const char *command,
 			child_fail("chdir /");
 	}
 	if (command == NULL)
-		print_login_messages(s->conn->sc, lastlog_msg);
+		print_login_messages(s->conn->sc, s->ttyfd != -1,
+		    lastlog_msg);
 	run_rc_files(s, env.v);
 	if (s->internal_sftp != SESS_ISFTP_NO)
 		internal_sftp(s, command, env.v);
@@ -414,6 +428,13 @@ void
 session_set_auth_info(const char *path)
 {
 	sess_auth_info = path;
+}
+
+void
+session_set_login_text(const char *text)
+{
+	x_free(sess_login_text);
+	sess_login_text = text != NULL ? x_strdup(text) : NULL;
 }
 
 void

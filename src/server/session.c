@@ -349,13 +349,15 @@ req_x11(struct session *s, struct sbuf *b)
 		    strcmp(rule, "DisableForwarding") == 0)
 			log_debug("X11 forwarding disabled in server "
 			    "configuration file.");
-		else
-			log_debug("X11 forwarding disabled by key options.");
+		else	/* the client is told this one */
+			session_debug_to_client(s->conn->cs,
+			    "X11 forwarding disabled by key options.");
 		log_debug("X11 forwarding refused by %s", rule);
 		goto out;
 	}
 	if (sc->xauth_location == NULL || stat(sc->xauth_location, &st) != 0) {
-		log_debug("No xauth program; cannot forward X11.");
+		session_debug_to_client(s->conn->cs,
+		    "No xauth program; cannot forward X11.");
 		goto out;
 	}
 	r = x11_srv_listen(s->conn->cs, sc, single != 0, proto, cookie,

@@ -78,6 +78,23 @@ void session_set_chrooted(int chrooted);
 void session_set_auth_info(const char *path);
 
 /*
+ * What PAM said at login (authority_login_text), printed first to a
+ * shell's output -- a pty one's or not, never a command's -- unless
+ * ~/.hushlogin exists, as OpenSSH prints its login message. text may
+ * be NULL; it is copied.
+ */
+void session_set_login_text(const char *text);
+
+struct chan_set;
+/*
+ * An SSH_MSG_DEBUG for the client (not always displayed: "ssh -v"
+ * shows it as "Remote: ..."), as OpenSSH's sshd sends when it turns a
+ * request down for a reason the user may want to know. Best effort.
+ */
+void session_debug_to_client(struct chan_set *cs, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/*
  * ChrootDirectory for pw: expand %h %u %%, then check that every
  * component is a directory owned by root and not writable by group or
  * others (OpenSSH's rule). *pathp is the expanded path (caller frees) or

@@ -10,15 +10,18 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "channel.h"
 #include "log.h"
 #include "match.h"
 #include "mem.h"
 #include "servconf.h"
 #include "session.h"
+#include "transport.h"
 
 static const struct {
 	const char *name;
@@ -164,3 +167,24 @@ sess_env_read_file(struct sess_env *e, const struct servconf *sc,
 	fclose(f);
 }
 
+
+void
+session_debug_to_client(struct chan_set *cs, const char *fmt, ...)
+{
+	struct transport *t = cs != NULL ? chan_set_transport(cs) : NULL;
+	struct sbuf *m;
+	va_list ap;
+	char msg[512];
+
+	if (t == NULL)
+		return;
+	va_start(ap, fmt);
+	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log_debug("%s", msg);
+	m = tr_msg_start(t, SSH2_MSG_DEBUG);
+	/* always_display false, the text, an empty language tag. */
+	if (sbuf_put_u8(m, 0) == 0 && sbuf_put_cstring(m, msg) == 0 &&
+	    sbuf_put_cstring(m, "") == 0)
+		(void)tr_msg_send(t);
+}

@@ -200,6 +200,7 @@ serve_connection(struct server *s, int in, int out, int authpipe)
 	struct authority_local_config acfg;
 	struct hostkey_signer hs;
 	struct monitor *m = NULL;
+	char *login_text;
 	int status;
 	unsigned char done = SSHD_STARTUP_AUTHENTICATED;
 
@@ -261,6 +262,10 @@ serve_connection(struct server *s, int in, int out, int authpipe)
 	}
 	if (authority_session_open(hs.auth, NULL) != 0)
 		goto out;
+	/* The post-auth process (a fork of this one) shows it. */
+	login_text = authority_login_text(hs.auth);
+	session_set_login_text(login_text);
+	x_free(login_text);
 	status = privsep_postauth(s, in, out, &tc, m, state, &res, &ci);
 	state = NULL;
 	authority_session_close(hs.auth);

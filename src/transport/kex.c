@@ -221,16 +221,56 @@ send_ext_info(struct transport *t)
 	struct sbuf *b = sbuf_new();
 	int r;
 
-	/* publickey-hostbound: OpenSSH's PROTOCOL 3.1, version "0". */
-	if ((r = sbuf_put_u32(b, 2)) != 0 ||
+	/*
+	 * publickey-hostbound: OpenSSH's PROTOCOL 3.1, version "0"; ping
+	 * (PROTOCOL 1.8, version "0"): kex_answer_ping.
+	 */
+	if ((r = sbuf_put_u32(b, 3)) != 0 ||
 	    (r = sbuf_put_cstring(b, "server-sig-algs")) != 0 ||
 	    (r = sbuf_put_cstring(b, key_sigalg_all_names())) != 0 ||
 	    (r = sbuf_put_cstring(b, "publickey-hostbound@openssh.com")) != 0 ||
+	    (r = sbuf_put_cstring(b, "0")) != 0 ||
+	    (r = sbuf_put_cstring(b, "ping@openssh.com")) != 0 ||
 	    (r = sbuf_put_cstring(b, "0")) != 0 ||
 	    (r = tr_send_raw(t, SSH2_MSG_EXT_INFO, b)) != 0)
 		goto out;
 	t->ext_info_sent = 1;
  out:
+	sbuf_free(b);
+	return r;
+}
+
+/*
+ * PING's data comes back in a PONG, in order; during a key exchange of
+ * ours the PONG waits with the other held messages. Before the user is
+ * authenticated a ping is not answered (OpenSSH's rule: an unknown
+ * client gets no free echo service). Servers only (transport.c).
+ */
+int
+kex_answer_ping(struct transport *t)
+{
+	const unsigned char *data;
+	struct sbuf *b;
+	size_t len;
+	int r;
+
+	if (sbuf_get_string_direct(t->body, &data, &len) != 0)
+		return tr_protocol_error(t, SSH2_DISCONNECT_PROTOCOL_ERROR,
+		    "malformed PING");
+	if (!t->authenticated) {
+		log_debug("Won't reply to PING in preauth");
+		return 0;
+	}
+	log_debug3("Received SSH2_MSG_PING len %zu", len);
+	b = sbuf_new();
+	if (t->kexinit_sent && !t->newkeys_sent) {
+		/* Held as tr_msg_send holds one: type and body. */
+		if ((r = sbuf_put_u8(b, SSH2_MSG_PONG)) == 0 &&
+		    (r = sbuf_put_string(b, data, len)) == 0)
+			r = sbuf_put_string(t->deferred, sbuf_ptr(b),
+			    sbuf_len(b));
+	} else if ((r = sbuf_put_string(b, data, len)) == 0)
+		r = tr_send_raw(t, SSH2_MSG_PONG, b);
 	sbuf_free(b);
 	return r;
 }

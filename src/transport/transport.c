@@ -605,6 +605,13 @@ tr_next_message(struct transport *t, uint8_t *typep, struct sbuf **payloadp)
 				    SSH2_DISCONNECT_PROTOCOL_ERROR,
 				    "bad ext-info: %s", err_str(r));
 			continue;
+		case SSH2_MSG_PING:
+			if (t->server) {
+				if ((r = kex_answer_ping(t)) != 0)
+					return r;
+				continue;
+			}
+			break;
 		case SSH2_MSG_SERVICE_REQUEST:
 		case SSH2_MSG_SERVICE_ACCEPT:
 			break;

@@ -69,6 +69,9 @@
 #define SSH2_MSG_CHANNEL_REQUEST		98
 #define SSH2_MSG_CHANNEL_SUCCESS		99
 #define SSH2_MSG_CHANNEL_FAILURE		100
+/* OpenSSH's transport ping (its PROTOCOL, 1.8: "ping@openssh.com"). */
+#define SSH2_MSG_PING				192
+#define SSH2_MSG_PONG				193
 
 /* Disconnect reasons (RFC 4250 section 4.2.2). */
 #define SSH2_DISCONNECT_HOST_NOT_ALLOWED_TO_CONNECT	1

@@ -186,6 +186,8 @@ char *kex_hostkey_list(const struct transport *t);
 int kex_send_kexinit(struct transport *t);
 /* A KEX-range message (20..49) arrived in t->msg. */
 int kex_dispatch(struct transport *t, uint8_t type);
+/* A server's answer to SSH2_MSG_PING (in t->body), after authentication. */
+int kex_answer_ping(struct transport *t);
 int kex_need_rekey(struct transport *t);
 void kex_clear(struct transport *t);
 

@@ -206,7 +206,7 @@ st_free(void *impl)
 static const struct authority_ops st_ops = {
 	st_sign, st_lookup, st_banner, st_pubkey, st_hostbased, st_passwd,
 	st_kbdint, st_account, st_failed, st_session_open, st_session_close,
-	st_free, NULL,
+	st_free, NULL, NULL,
 };
 
 int

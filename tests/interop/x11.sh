@@ -165,6 +165,17 @@ restart_sshd "X11Forwarding yes" "SetEnv XAUTHORITY=$T/server.auth"
 run r3 mssh "$PORT" -X -x -X
 check "no-X11-forwarding: no DISPLAY" [ -z "$D" ] && [ -z "$E" ]
 check "... our ssh says: $MSG" grep -q "^$MSG" "$T/r3.err"
+# The client is told why, in an SSH_MSG_DEBUG, as Debian's sshd tells
+# it (ssh -v prints it as "Remote: ...", ending in CR LF).
+run r4 ossh "$PORT" -v -X
+check "... Debian's ssh -v shows the server's debug message" grep -q \
+    "^debug1: Remote: X11 forwarding disabled by key options\..\{0,1\}\$" "$T/r4.err"
+cp "$T/id_ed25519.pub" "$T/authorized_keys"
+restart_sshd "X11Forwarding yes" "XAuthLocation $T/no-such-xauth"
+run r5 ossh "$PORT" -v -X
+check "no xauth program: no DISPLAY" [ -z "$D" ] && [ -z "$E" ]
+check "... Debian's ssh -v shows why, from the server" grep -q \
+    "^debug1: Remote: No xauth program; cannot forward X11\..\{0,1\}\$" "$T/r5.err"
 
 # ssh -G as Debian's.
 for a in "" "-X" "-Y" "-X -x" "-X -o ForwardX11Trusted=no -o ForwardX11Timeout=5m"; do

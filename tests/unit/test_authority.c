@@ -195,7 +195,7 @@ px_free(void *impl)
 
 static const struct authority_ops proxy_ops = {
 	px_sign, px_lookup, px_banner, px_pubkey, px_hostbased, px_passwd,
-	px_kbdint, px_account, px_failed, px_open, px_close, px_free, NULL,
+	px_kbdint, px_account, px_failed, px_open, px_close, px_free, NULL, NULL,
 };
 
 static void

@@ -379,6 +379,49 @@ test_ignore_unknown(void)
 	x_free(v);
 }
 
+/*
+ * GSSAPI (we have none): the keywords are accepted, yes included since
+ * Debian's own ssh_config sets GSSAPIAuthentication yes, with values
+ * checked as Debian's ssh checks them; in a block that does not apply
+ * too.
+ */
+static void
+test_gssapi(void)
+{
+	static const char *good[] = {
+		"GSSAPIAuthentication yes\n", "GSSAPIAuthentication no\n",
+		"GSSAPIDelegateCredentials yes\n", "GSSAPIKeyExchange no\n",
+		"GSSAPITrustDNS no\n", "GSSAPIRenewalForcesRekey yes\n",
+		"GSSAPIClientIdentity someone@EXAMPLE.ORG\n",
+		"GSSAPIServerIdentity host.example.org\n",
+		"GSSAPIKexAlgorithms gss-group14-sha256-\n",
+	};
+	static const char *bad[] = {
+		"GSSAPIAuthentication banana\n", "GSSAPITrustDNS maybe\n",
+		"GSSAPIAuthentication\n", "GSSAPIAuthentication yes no\n",
+		"Host nomatch\nGSSAPIDelegateCredentials 1\n",
+		"GSSAPIClientIdentity\n",
+	};
+	struct client_opts *o;
+	size_t i;
+	int r;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		o = load("h", good[i], &r);
+		if (r != 0)
+			fprintf(stderr, "  refused: %s", good[i]);
+		CHECK_OK(r);
+		client_opts_free(o);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		o = load("h", bad[i], &r);
+		if (r == 0)
+			fprintf(stderr, "  accepted: %s", bad[i]);
+		CHECK_ERR(r, ERR_CONFIG);
+		client_opts_free(o);
+	}
+}
+
 /* ConnectionAttempts, StdinNull, ForkAfterAuthentication, SessionType,
  * LocalCommand, PermitLocalCommand: values, checks, defaults, -G. */
 static void
@@ -656,6 +699,7 @@ main(void)
 	test_debian_stock();
 	test_update_host_keys();
 	test_ignore_unknown();
+	test_gssapi();
 	test_session_keywords();
 	test_more_tokens();
 	test_canonical();

@@ -188,6 +188,67 @@ test_all_algorithms(void)
 	CHECK(verified > 0);
 }
 
+/* One message: type and a string (NULL: no string at all). */
+static int
+send_str(struct transport *t, uint8_t type, const char *data)
+{
+	struct sbuf *m = tr_msg_start(t, type);
+
+	if (data != NULL && sbuf_put_string(m, data, strlen(data)) != 0)
+		return ERR_INTERNAL;
+	return tr_msg_send(t);
+}
+
+/* The string a message holds is want. */
+static int
+has_str(struct sbuf *m, const char *want)
+{
+	const unsigned char *d;
+	size_t n;
+
+	return sbuf_get_string_direct(m, &d, &n) == 0 &&
+	    n == strlen(want) && memcmp(d, want, n) == 0 && sbuf_len(m) == 0;
+}
+
+/*
+ * ping@openssh.com: the server answers a PING with a PONG of the same
+ * data, in order, once the user is authenticated; before, it is
+ * dropped (the server yields no message for either).
+ */
+static void
+test_ping(void)
+{
+	struct trl_pair p;
+	struct sbuf *got;
+	uint8_t type;
+
+	CHECK_OK(pair_open(&p, "curve25519-sha256", "ssh-ed25519",
+	    "aes128-ctr", "hmac-sha2-256", 0));
+	CHECK_OK(send_str(p.c, SSH2_MSG_PING, "early"));
+	CHECK_OK(send_str(p.c, 94, "after"));
+	CHECK_OK(trl_wait_msg(p.s, p.c, &type, &got));
+	CHECK(type == 94 && has_str(got, "after"));
+	CHECK_OK(send_str(p.s, 94, "reply"));
+	CHECK_OK(trl_wait_msg(p.c, p.s, &type, &got));
+	CHECK(type == 94 && has_str(got, "reply"));	/* no PONG first */
+
+	tr_set_authenticated(p.s);
+	tr_set_authenticated(p.c);
+	CHECK_OK(send_str(p.c, SSH2_MSG_PING, "hello"));
+	CHECK_OK(send_str(p.c, SSH2_MSG_PING, ""));
+	CHECK_OK(send_str(p.c, 94, "after"));
+	CHECK_OK(trl_wait_msg(p.s, p.c, &type, &got));
+	CHECK(type == 94 && has_str(got, "after"));
+	CHECK_OK(trl_wait_msg(p.c, p.s, &type, &got));
+	CHECK(type == SSH2_MSG_PONG && has_str(got, "hello"));
+	CHECK_OK(trl_wait_msg(p.c, p.s, &type, &got));
+	CHECK(type == SSH2_MSG_PONG && has_str(got, ""));
+	/* A PING without its string ends the connection. */
+	CHECK_OK(send_str(p.c, SSH2_MSG_PING, NULL));
+	CHECK(trl_wait_msg(p.s, p.c, &type, &got) != 0);
+	trl_close(&p);
+}
+
 static void
 test_rekey(void)
 {
@@ -739,6 +800,7 @@ main(void)
 	}
 	test_all_algorithms();
 	test_rekey();
+	test_ping();
 	test_no_common_algorithm();
 	test_hostkey_seen();
 	test_bad_input();
