@@ -13,49 +13,9 @@
 #   RATE=2048 sh bench/compress.sh 16 (a 2 MiB/s link)
 MIB=${1:-64}
 RATE=${RATE:-0}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BIN=${MOAT_BIN:-$ROOT/build/bin}
-MEM=/dev/shm
-[ -d "$MEM" ] && [ -w "$MEM" ] || MEM=/tmp
-T=$(mktemp -d "$MEM/moat-bench-comp.XXXXXX")
-PIDS=""
-cleanup() {
-	for p in $PIDS; do kill "$p" 2>/dev/null; done
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 130' HUP INT TERM
+. "$(dirname "$0")/lib.sh"
+bench_init comp mem
 PY=/usr/bin/python3
-
-free_port() {
-	$PY -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
-ssh-keygen -q -t ed25519 -N '' -f "$T/host" >/dev/null
-ssh-keygen -q -t ed25519 -N '' -f "$T/id" >/dev/null
-cp "$T/id.pub" "$T/ak"
-chmod 600 "$T/ak"
-
-config() { # config port
-	cat <<EOF
-ListenAddress 127.0.0.1
-Port $1
-HostKey $T/host
-AuthorizedKeysFile $T/ak
-PidFile none
-UsePAM no
-StrictModes no
-Compression yes
-EOF
-}
-
-wait_listen() { # wait_listen log
-	i=0
-	while ! grep -q "Server listening" "$1" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -gt 100 ] && { echo "a server did not start" >&2; exit 1; }
-		sleep 0.05
-	done
-}
 
 # The relay: stdin/stdout to 127.0.0.1:PORT; at the end "up down"
 # (bytes each way) into the file named; RATE KiB/s each way, 0: as fast
@@ -121,18 +81,14 @@ rm -f "$T/text"
 SUM=$(sha256sum < "$T/file" | cut -d' ' -f1)
 
 MOAT_PORT=$(free_port)
-config "$MOAT_PORT" > "$T/moat_config"
-"$BIN/sshd" -D -e -f "$T/moat_config" 2>"$T/moat.log" &
-PIDS="$PIDS $!"
-wait_listen "$T/moat.log"
+bench_config "$MOAT_PORT" "Compression yes" > "$T/moat_config"
+bench_sshd "$BIN/sshd" "$T/moat_config" "$T/moat.log"
 PAIRS="ours:$BIN/ssh:$MOAT_PORT"
 if [ "$(id -u)" = 0 ] && [ -x /usr/sbin/sshd ] && [ -x /usr/bin/ssh ]; then
 	mkdir -p /run/sshd
 	OSSH_PORT=$(free_port)
-	config "$OSSH_PORT" > "$T/openssh_config"
-	/usr/sbin/sshd -D -e -f "$T/openssh_config" 2>"$T/openssh.log" &
-	PIDS="$PIDS $!"
-	wait_listen "$T/openssh.log"
+	bench_config "$OSSH_PORT" "Compression yes" > "$T/openssh_config"
+	bench_sshd /usr/sbin/sshd "$T/openssh_config" "$T/openssh.log"
 	PAIRS="$PAIRS OpenSSH:/usr/bin/ssh:$OSSH_PORT"
 else
 	echo "(not root or no Debian sshd: OpenSSH's rows left out)" >&2

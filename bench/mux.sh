@@ -8,60 +8,18 @@
 #
 #   sh bench/mux.sh [N]
 N=${1:-50}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BIN=${MOAT_BIN:-$ROOT/build/bin}
-T=$(mktemp -d /tmp/moat-bench-mux.XXXXXX)
-PIDS=""
-cleanup() {
-	for p in $PIDS; do kill "$p" 2>/dev/null; done
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 130' HUP INT TERM
-
-free_port() {
-	/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
-ssh-keygen -q -t ed25519 -N '' -f "$T/host" >/dev/null
-ssh-keygen -q -t ed25519 -N '' -f "$T/id" >/dev/null
-cp "$T/id.pub" "$T/ak"
-chmod 600 "$T/ak"
-
-config() { # config port
-	cat <<EOF
-ListenAddress 127.0.0.1
-Port $1
-HostKey $T/host
-AuthorizedKeysFile $T/ak
-PidFile none
-UsePAM no
-StrictModes no
-MaxStartups 100
-EOF
-}
-
-wait_listen() { # wait_listen log
-	i=0
-	while ! grep -q "Server listening" "$1" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -gt 100 ] && { echo "a server did not start" >&2; exit 1; }
-		sleep 0.05
-	done
-}
+. "$(dirname "$0")/lib.sh"
+bench_init mux
 
 MOAT_PORT=$(free_port)
-config "$MOAT_PORT" > "$T/moat_config"
-"$BIN/sshd" -D -e -f "$T/moat_config" 2>"$T/moat.log" &
-PIDS="$PIDS $!"
-wait_listen "$T/moat.log"
+bench_config "$MOAT_PORT" "MaxStartups 100" > "$T/moat_config"
+bench_sshd "$BIN/sshd" "$T/moat_config" "$T/moat.log"
 PAIRS="ours:$BIN/ssh:$MOAT_PORT"
 if [ "$(id -u)" = 0 ] && [ -x /usr/sbin/sshd ] && [ -x /usr/bin/ssh ]; then
 	mkdir -p /run/sshd
 	OSSH_PORT=$(free_port)
-	config "$OSSH_PORT" > "$T/openssh_config"
-	/usr/sbin/sshd -D -e -f "$T/openssh_config" 2>"$T/openssh.log" &
-	PIDS="$PIDS $!"
-	wait_listen "$T/openssh.log"
+	bench_config "$OSSH_PORT" "MaxStartups 100" > "$T/openssh_config"
+	bench_sshd /usr/sbin/sshd "$T/openssh_config" "$T/openssh.log"
 	PAIRS="$PAIRS OpenSSH:/usr/bin/ssh:$OSSH_PORT"
 else
 	echo "(not root or no Debian sshd: OpenSSH's column left out)" >&2

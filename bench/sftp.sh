@@ -12,63 +12,21 @@
 # the disk is not what is measured.
 MIB=${1:-1024}
 REPS=${REPS:-3}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BIN=${MOAT_BIN:-$ROOT/build/bin}
-MEM=/dev/shm
-[ -d "$MEM" ] && [ -w "$MEM" ] || MEM=/tmp
-T=$(mktemp -d "$MEM/moat-bench-sftp.XXXXXX")
-PIDS=""
-cleanup() {
-	for p in $PIDS; do kill "$p" 2>/dev/null; done
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 130' HUP INT TERM
-
-free_port() {
-	/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
-ssh-keygen -q -t ed25519 -N '' -f "$T/host" >/dev/null
-ssh-keygen -q -t ed25519 -N '' -f "$T/id" >/dev/null
-cp "$T/id.pub" "$T/ak"
-chmod 600 "$T/ak"
-
-config() { # config port sftp-server
-	cat <<EOF
-ListenAddress 127.0.0.1
-Port $1
-HostKey $T/host
-AuthorizedKeysFile $T/ak
-PidFile none
-UsePAM no
-StrictModes no
-Subsystem sftp $2
-EOF
-}
-
-wait_listen() { # wait_listen log
-	i=0
-	while ! grep -q "Server listening" "$1" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -gt 100 ] && { echo "a server did not start" >&2; exit 1; }
-		sleep 0.05
-	done
-}
+. "$(dirname "$0")/lib.sh"
+bench_init sftp mem
 
 MOAT_PORT=$(free_port)
-config "$MOAT_PORT" "$BIN/sftp-server" > "$T/moat_config"
-"$BIN/sshd" -D -e -f "$T/moat_config" 2>"$T/moat.log" &
-PIDS="$PIDS $!"
-wait_listen "$T/moat.log"
+bench_config "$MOAT_PORT" "Subsystem sftp $BIN/sftp-server" \
+    > "$T/moat_config"
+bench_sshd "$BIN/sshd" "$T/moat_config" "$T/moat.log"
 SERVERS="moat:$MOAT_PORT"
 if [ "$(id -u)" = 0 ] && [ -x /usr/sbin/sshd ] &&
     [ -x /usr/lib/openssh/sftp-server ]; then
 	mkdir -p /run/sshd
 	OSSH_PORT=$(free_port)
-	config "$OSSH_PORT" /usr/lib/openssh/sftp-server > "$T/openssh_config"
-	/usr/sbin/sshd -D -e -f "$T/openssh_config" 2>"$T/openssh.log" &
-	PIDS="$PIDS $!"
-	wait_listen "$T/openssh.log"
+	bench_config "$OSSH_PORT" \
+	    "Subsystem sftp /usr/lib/openssh/sftp-server" > "$T/openssh_config"
+	bench_sshd /usr/sbin/sshd "$T/openssh_config" "$T/openssh.log"
 	SERVERS="$SERVERS OpenSSH:$OSSH_PORT"
 fi
 
