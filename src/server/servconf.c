@@ -240,6 +240,9 @@ block_matches(const struct sc_block *b, const struct match_conn *c)
 			ok = match_addr_list(c->laddress, v) == 1;
 		else if (strcasecmp(a, "localport") == 0)
 			ok = c->lport == atoi(v);
+		else if (strcasecmp(a, "rdomain") == 0)
+			ok = c->rdomain &&
+			    match_pattern_list(c->rdomain, v, 0) == 1;
 		else
 			ok = 0;
 		if (!ok)
@@ -656,6 +659,19 @@ size_t
 servconf_nblocks(const struct servconf *sc)
 {
 	return ((const struct sc_priv *)sc->priv)->nblocks;
+}
+
+int
+servconf_match_tests(const struct servconf *sc, const char *attr)
+{
+	const struct sc_priv *p = sc->priv;
+	size_t i, j;
+
+	for (i = 0; i < p->nblocks; i++)
+		for (j = 0; j + 1 < p->blocks[i].ncriteria; j += 2)
+			if (strcasecmp(p->blocks[i].criteria[j], attr) == 0)
+				return 1;
+	return 0;
 }
 
 int

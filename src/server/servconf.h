@@ -62,7 +62,8 @@ struct match_conn {		/* what a Match block is tested against */
 	const char *host;	/* reverse-resolved name, or address */
 	const char *address;
 	const char *laddress;
-	int lport;
+	int lport;		/* 0: not known */
+	const char *rdomain;	/* routing domain, or NULL for none */
 };
 
 struct servconf {
@@ -226,6 +227,8 @@ int servconf_match_blocks(const struct servconf *sc,
 int servconf_apply_blocks(const struct servconf *sc, const uint32_t *blocks,
     size_t n, struct servconf **outp);
 size_t servconf_nblocks(const struct servconf *sc);
+/* 1 if some Match block tests attribute attr ("localport", ...). */
+int servconf_match_tests(const struct servconf *sc, const char *attr);
 /* A copy of the settings (not the Match blocks); servconf_free(). */
 struct servconf *servconf_dup(const struct servconf *sc);
 /* sshd -T: every setting, lower-case keywords, OpenSSH's format. */

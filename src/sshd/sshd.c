@@ -400,7 +400,70 @@ struct sshd_cli {
 	int debug, no_daemon, inetd, test, dump, log_stderr, quiet, rexec;
 	char *opts[256];	/* -o and its shorthands, as config lines */
 	int nopts;
+	struct match_conn spec;	/* -C: the connection -T evaluates */
+	int have_spec;
+	int print;		/* -G: as -T, which checks no host keys here */
 };
+
+/* -C's port: a number or a TCP service name; -1 if neither. */
+static int
+spec_port(const char *s)
+{
+	struct servent *se;
+	char *ep;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &ep, 10);
+	if (*s != '\0' && *ep == '\0' && errno == 0 && v >= 0 && v <= 65535)
+		return (int)v;
+	if ((se = getservbyname(s, "tcp")) != NULL)
+		return ntohs((uint16_t)se->s_port);
+	return -1;
+}
+
+/*
+ * -C "user=u,host=h,addr=a,laddr=l,lport=p,rdomain=r", any subset, in
+ * any order; further -C options add to it. OpenSSH stops at an empty
+ * term, so "a=1,,b=2" gives only a; we read it the same way.
+ */
+static void
+parse_spec(struct sshd_cli *c, const char *arg)
+{
+	static const char *const keys[] = {
+		"user=", "host=", "addr=", "laddr=", "lport=", "rdomain="
+	};
+	char *buf = x_strdup(arg), *rest = buf, *t, *v;
+	size_t k;
+
+	c->have_spec = 1;
+	while ((t = strsep(&rest, ",")) != NULL && *t != '\0') {
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			if (strncmp(t, keys[k], strlen(keys[k])) == 0)
+				break;
+		if (k == sizeof(keys) / sizeof(keys[0])) {
+			fprintf(stderr, "Invalid test mode specification %s\n",
+			    t);
+			exit(1);
+		}
+		v = t + strlen(keys[k]);
+		switch (k) {
+		case 0: c->spec.user = x_strdup(v); break;
+		case 1: c->spec.host = x_strdup(v); break;
+		case 2: c->spec.address = x_strdup(v); break;
+		case 3: c->spec.laddress = x_strdup(v); break;
+		case 4:
+			if ((c->spec.lport = spec_port(v)) == -1) {
+				fprintf(stderr, "Invalid port '%s' in test mode "
+				    "specification %s\n", v, t);
+				exit(1);
+			}
+			break;
+		default: c->spec.rdomain = x_strdup(v); break;
+		}
+	}
+	x_free(buf);
+}
 
 static void
 parse_flag(int ch, struct sshd_cli *c)
@@ -444,7 +507,11 @@ parse_flag(int ch, struct sshd_cli *c)
 		fprintf(stderr, "moat sshd 0.1, %s\n",
 		    "OpenSSL 3");
 		exit(0);
-	case 'C': case 'u': case 'G':
+	case 'C':
+		parse_spec(c, optarg);
+		break;
+	case 'G': c->print = 1; break;
+	case 'u':
 		break;
 	default:
 		usage();
@@ -513,6 +580,29 @@ setup_config(struct server *srv, struct sshd_cli *c, const char *argv0)
 		log_init(argv0, log_level(), sc->log_facility, 0);
 	else if (!c->log_stderr && !c->test && !c->dump && c->logfile == NULL)
 		log_init(argv0, log_level(), sc->log_facility, 0);
+}
+
+/*
+ * -T: the settings a connection like -C's would get, the Match blocks
+ * evaluated as for a real one. Without -C no criterion holds but "all".
+ * What -C leaves out does not match, except a local port: OpenSSH
+ * refuses to guess one when a block tests it, and so do we.
+ */
+static void
+dump_config(const struct servconf *sc, const struct match_conn *spec)
+{
+	struct servconf *m;
+
+	if (spec->lport == 0 && servconf_match_tests(sc, "localport")) {
+		log_error("'Match LocalPort' in configuration but "
+		    "'lport' not in connection test specification.");
+		exit(255);
+	}
+	if (servconf_apply_match(sc, spec, &m) != 0)
+		exit(255);
+	servconf_dump(m, stdout);
+	servconf_free(m);
+	exit(0);
 }
 
 /* The listener: sockets, daemon, pid file, the accept loop; a SIGHUP
@@ -593,15 +683,20 @@ main(int argc, char **argv)
 		parse_flag(ch, &c);
 	if (optind < argc)
 		usage();
+	if (c.have_spec && !c.dump) {
+		fprintf(stderr, "Config test connection parameter (-C) "
+		    "provided without test mode (-T)\n");
+		exit(255);
+	}
+	if (c.print)
+		c.dump = 1;
 	/* Nothing above has opened a file. */
 	sanitise_fds(c.rexec);
 	if (c.rexec)
 		check_rexec_fds();
 	setup_config(&srv, &c, argv[0]);
-	if (c.dump) {
-		servconf_dump(srv.sc, stdout);
-		exit(0);
-	}
+	if (c.dump)
+		dump_config(srv.sc, &c.spec);
 	if (load_hostkeys(&srv) != 0)
 		exit(c.rexec ? SSHD_EXIT_NOT_STARTED : 1);
 	if (c.test)

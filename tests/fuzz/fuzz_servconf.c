@@ -99,6 +99,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		conn.address = "192.0.2.7";
 		conn.laddress = "198.51.100.1";
 		conn.lport = 22;
+		conn.rdomain = "fuzz";
 		if (servconf_apply_match(sc, &conn, &m) == 0) {
 			servconf_dump(m, devnull);
 			servconf_free(m);

@@ -315,7 +315,7 @@ test_include(void)
 	CHECK(sc->password_authentication == 0);
 	{
 		struct match_conn c = { "inc", "h", "10.0.0.1", "127.0.0.1",
-		    22 };
+		    22, NULL };
 		struct servconf *m;
 
 		CHECK_OK(servconf_apply_match(sc, &c, &m));
@@ -337,7 +337,7 @@ test_match_blocks(void)
 {
 	struct servconf *sc, *m;
 	struct match_conn c = { "bob", "x.example.com", "10.1.2.3",
-	    "127.0.0.1", 2222 };
+	    "127.0.0.1", 2222, NULL };
 
 	CHECK_OK(load_text(
 	    "PasswordAuthentication yes\n"
@@ -544,7 +544,7 @@ test_auth_methods_enabled(void)
 static void
 test_streamlocal(void)
 {
-	struct match_conn c = { "bob", "h", "10.0.0.1", "127.0.0.1", 22 };
+	struct match_conn c = { "bob", "h", "10.0.0.1", "127.0.0.1", 22, NULL };
 	struct servconf *sc, *m;
 	char *d;
 
@@ -624,7 +624,7 @@ static void
 test_user_environment(void)
 {
 	struct servconf *sc, *m;
-	struct match_conn c = { "bob", "h", "10.0.0.1", "127.0.0.1", 22 };
+	struct match_conn c = { "bob", "h", "10.0.0.1", "127.0.0.1", 22, NULL };
 	char *d;
 
 	CHECK_OK(load_text("PermitUserEnvironment yes\n", &sc));
@@ -682,6 +682,39 @@ test_user_environment(void)
 	servconf_free(sc);
 }
 
+/*
+ * Match RDomain holds only for a connection that names its routing
+ * domain; servconf_match_tests() finds the attribute in any block.
+ */
+static void
+test_match_rdomain(void)
+{
+	struct match_conn c = { "bob", "h", "10.0.0.1", "127.0.0.1", 22,
+	    NULL };
+	struct servconf *sc, *m;
+
+	CHECK_OK(load_text("Match RDomain blue,!red*\n"
+	    "  MaxSessions 4\n"
+	    "Match Address 10.0.0.0/8 LocalPort 22\n"
+	    "  MaxAuthTries 3\n", &sc));
+	CHECK(servconf_match_tests(sc, "rdomain") == 1);
+	CHECK(servconf_match_tests(sc, "LOCALPORT") == 1);
+	CHECK(servconf_match_tests(sc, "user") == 0);
+	CHECK_OK(servconf_apply_match(sc, &c, &m));
+	CHECK(m->max_sessions == 10 && m->max_auth_tries == 3);
+	servconf_free(m);
+	c.rdomain = "blue";
+	CHECK_OK(servconf_apply_match(sc, &c, &m));
+	CHECK(m->max_sessions == 4);
+	servconf_free(m);
+	c.rdomain = "red1";
+	c.lport = 0;
+	CHECK_OK(servconf_apply_match(sc, &c, &m));
+	CHECK(m->max_sessions == 10 && m->max_auth_tries == 6);
+	servconf_free(m);
+	servconf_free(sc);
+}
+
 int
 main(void)
 {
@@ -699,6 +732,7 @@ main(void)
 	test_deprecated();
 	test_streamlocal();
 	test_user_environment();
+	test_match_rdomain();
 	conftest_rmdir();
 	return TEST_DONE();
 }

@@ -315,7 +315,8 @@ static void
 test_first_and_match(void)
 {
 	struct servconf *sc = servconf_new(), *m = NULL;
-	struct match_conn conn = { "alice", "h", "10.0.0.1", "10.0.0.2", 22 };
+	struct match_conn conn = { "alice", "h", "10.0.0.1", "10.0.0.2", 22,
+	    NULL };
 
 	CHECK_OK(servconf_parse_line(sc, "RequiredRSASize 2048", "t", 1));
 	CHECK_OK(servconf_parse_line(sc, "RequiredRSASize 4096", "t", 2));
