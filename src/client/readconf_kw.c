@@ -248,10 +248,12 @@ const struct conf_kw rc_keywords[] = {
 	{ "securitykeyprovider", RT_STR, 0, F(security_key_provider), 0, NULL,
 	    0, CKD_STROPT },
 	/*
-	 * OpenSSH keywords we accept and do not act on (readconf.c notes
-	 * each at debug level): OpenSSH's own or Debian's that this build
-	 * lacks (Unsupported), gone from OpenSSH (Deprecated), or a no-op
-	 * there too.
+	 * OpenSSH keywords we accept and do not act on, noted by readconf.c
+	 * as OpenSSH 9.2 (Debian's) notes them: gone from OpenSSH
+	 * (Deprecated, a debug line), compiled out there too (Unsupported,
+	 * an error line that still exits 0), or quiet. The GSSAPI ones are
+	 * quiet because Debian's ssh has GSSAPI and its own ssh_config sets
+	 * GSSAPIAuthentication: an error on every run would be noise.
 	 */
 	{ "logverbose", RT_REST, 0, F(log_verbose), 0, NULL, 0, CKD_NO },
 	{ "tag", RT_STR, 0, F(tag), 0, NULL, 0, CKD_NO },
@@ -264,18 +266,18 @@ const struct conf_kw rc_keywords[] = {
 	    0, CKD_NO },
 	{ "obscurekeystroketiming", RT_OBSCURE, 0, F(obscure_keystroke_timing),
 	    0, NULL, -2, CKD_NO },
-	{ "gssapiauthentication", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "gssapidelegatecredentials", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "gssapikeyexchange", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "gssapitrustdns", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "gssapiclientidentity", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "gssapiserveridentity", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "gssapirenewalforcesrekey", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "gssapikexalgorithms", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapiauthentication", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapidelegatecredentials", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapikeyexchange", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapitrustdns", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapiclientidentity", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapiserveridentity", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapirenewalforcesrekey", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapikexalgorithms", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "rhostsrsaauthentication", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "rsaauthentication", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "compressionlevel", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "useprivilegedport", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "useprivilegedport", RT_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "useroaming", RT_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "usersh", RT_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "cipher", RT_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
