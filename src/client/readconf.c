@@ -140,6 +140,7 @@ client_opts_free(struct client_opts *o)
 		x_free(p->local_user);
 		x_free(p->home);
 		free_arr(p->ident_written, p->nident_written);
+		free_arr(p->cert_written, p->ncert_written);
 		x_free(p);
 	}
 	x_free(o);
