@@ -140,6 +140,7 @@ client_opts_free(struct client_opts *o)
 		x_free(p->local_user);
 		x_free(p->home);
 		free_arr(p->ident_written, p->nident_written);
+		free_arr(p->cert_written, p->ncert_written);
 		x_free(p);
 	}
 	x_free(o);
@@ -366,7 +367,8 @@ include_line(struct client_opts *o, const struct conf_at *at, int user_file)
 }
 
 /*
- * A keyword we accept and ignore (kw, its row), one not in the table that
+ * A keyword we accept and ignore (kw, its row: noted as OpenSSH notes a
+ * deprecated or unsupported one, quiet otherwise), one not in the table that
  * IgnoreUnknown (set by an earlier line) names, or an error. OpenSSH names it in lower
  * case in both messages and matches the patterns against that.
  */
@@ -379,11 +381,16 @@ unknown_keyword(const struct client_opts *o, const struct conf_kw *kw,
 
 	for (c = lower; *c != '\0'; c++)
 		*c = (char)tolower((unsigned char)*c);
-	if (kw != NULL) {	/* a row of ours we do not act on */
-		log_debug("%s line %d: keyword %s not supported, ignored",
-		    src, line, lower);
+	if (kw != NULL && kw->type == RT_DEPRECATED)
+		log_debug("%s line %d: Deprecated option \"%s\"", src, line,
+		    lower);
+	else if (kw != NULL && kw->type == RT_UNSUPP)
+		/* OpenSSH's wording and level: seen without -v. */
+		log_error("%s line %d: Unsupported option \"%s\"", src, line,
+		    lower);
+	else if (kw != NULL)	/* RT_IGNORE: quiet, as OpenSSH is */
 		r = rc_kw_ignored_check(lower, argv, argc, src, line);
-	} else if (o->ignore_unknown != NULL &&
+	else if (o->ignore_unknown != NULL &&
 	    match_pattern_list(lower, o->ignore_unknown, 1) == 1)
 		log_debug("%s line %d: Ignored unknown option \"%s\"", src,
 		    line, lower);

@@ -67,13 +67,13 @@ put_end(FILE *f, const char *path, const char *host, int port)
 }
 
 /*
- * The forwardings of one kind. Those with a socket path are printed
- * parsed, as OpenSSH 9.2 prints them: "listen target", a path bare, a
+ * The forwardings of one kind, printed parsed as OpenSSH 9.2 prints
+ * them: "listen target", a path bare, a
  * port alone, a host as [host]:port, no target as [socks]:0 for -R. A
  * LocalForward to a path also shows as a DynamicForward there (its
  * target host is empty, which its -G takes for SOCKS), and a -D with a
  * path target as a LocalForward too; scripts see the same lines here.
- * Forwardings without a path are printed as written.
+ * One that does not parse (refused when used) is printed as written.
  */
 static void
 dump_fwds(FILE *f, const struct client_opts *o, int kind)
@@ -90,8 +90,7 @@ dump_fwds(FILE *f, const struct client_opts *o, int kind)
 
 	for (k = 0; k < 3; k++) {
 		for (i = 0; i < counts[k]; i++) {
-			if (fwd_client_parse(lists[k][i], kinds[k], &s) != 0 ||
-			    (s.listen_path == NULL && s.connect_path == NULL)) {
+			if (fwd_client_parse(lists[k][i], kinds[k], &s) != 0) {
 				if (kinds[k] == kind)
 					fprintf(f, "%s %s\n", kws[k],
 					    lists[k][i]);
@@ -197,6 +196,40 @@ dump_logverbose(const void *opts, FILE *f)
 	fprintf(f, "logverbose %.*s\n", o->log_verbose != NULL ?
 	    (int)strcspn(o->log_verbose, " \t") : 4,
 	    o->log_verbose != NULL ? o->log_verbose : "none");
+}
+
+/* CertificateFile as written: OpenSSH expands it only when loading. */
+static void
+dump_certs(const void *opts, FILE *f)
+{
+	const struct rc_priv *p = ((const struct client_opts *)opts)->priv;
+
+	dump_list(f, "certificatefile", p->cert_written, p->ncert_written, 0);
+}
+
+/*
+ * LogLevel: OpenSSH prints DEBUG1 by its first name, DEBUG (ssh -v, or
+ * LogLevel DEBUG1 in a file, both show as "loglevel DEBUG").
+ */
+static void
+dump_loglevel(const void *opts, FILE *f)
+{
+	int lv = ((const struct client_opts *)opts)->log_level;
+
+	fprintf(f, "loglevel %s\n", lv == LOG_LEVEL_DEBUG1 ? "DEBUG" :
+	    log_level_name(lv));
+}
+
+/* PreferredAuthentications only when set, as OpenSSH prints it. */
+static void
+dump_prefauth(const void *opts, FILE *f)
+{
+	const struct client_opts *o = opts;
+	const struct rc_priv *p = o->priv;
+
+	if (!p->pref_auth_default && o->preferred_authentications != NULL)
+		fprintf(f, "preferredauthentications %s\n",
+		    o->preferred_authentications);
 }
 
 /* IdentityFile as written, or the files tried when none is. */
@@ -316,12 +349,13 @@ static const struct conf_dump_step dump_steps[] = {
 	K("casignaturealgorithms"), FN(dump_remoteopen),
 	K("numberofpasswordprompts"), K("serveralivecountmax"),
 	K("serveraliveinterval"), K("ciphers"), K("hostkeyalgorithms"),
-	K("hostkeyalias"), K("kexalgorithms"), K("loglevel"), FN(dump_logverbose),
+	K("hostkeyalias"), K("kexalgorithms"), FN(dump_loglevel),
+	FN(dump_logverbose),
 	K("macs"),
 	K("pkcs11provider"), K("pubkeyacceptedalgorithms"),
-	K("hostbasedacceptedalgorithms"), K("preferredauthentications"),
+	K("hostbasedacceptedalgorithms"), FN(dump_prefauth),
 	K("bindaddress"), K("xauthlocation"), FN(dump_identity),
-	K("certificatefile"), K("globalknownhostsfile"),
+	FN(dump_certs), K("globalknownhostsfile"),
 	K("userknownhostsfile"), K("sendenv"), K("setenv"),
 	FN(dump_all_fwds), K("streamlocalbindmask"), K("controlpath"),
 	FN(dump_tail), K("proxycommand"), K("proxyjump"), K("remotecommand"),

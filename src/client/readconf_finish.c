@@ -542,9 +542,11 @@ finish_defaults(struct client_opts *o)
 		o->rekey_bytes = 0;
 		o->rekey_seconds = 0;
 	}
-	if (o->preferred_authentications == NULL)
+	if (o->preferred_authentications == NULL) {
+		((struct rc_priv *)o->priv)->pref_auth_default = 1;
 		o->preferred_authentications =
 		    x_strdup("publickey,keyboard-interactive,password");
+	}
 	if (o->proxy_command == NULL)
 		o->proxy_command = x_strdup("none");
 	if (o->proxy_jump == NULL)
@@ -569,5 +571,14 @@ readconf_finish(struct client_opts *o, const char *local_user)
 		return r;
 	finish_sendenv(o);
 	finish_defaults(o);
+	/* RemoteCommand takes the %-tokens too; ssh -G shows it expanded. */
+	if (o->remote_command != NULL) {
+		char *e = NULL;
+
+		if ((r = readconf_expand(o, o->remote_command, &e)) != 0)
+			return r;
+		x_free(o->remote_command);
+		o->remote_command = e;
+	}
 	return 0;
 }

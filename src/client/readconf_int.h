@@ -38,6 +38,9 @@ struct rc_priv {
 	/* IdentityFile and CertificateFile as written, for -G. */
 	char *ident_written[CO_MAX_LIST];
 	size_t nident_written;
+	char *cert_written[CO_MAX_LIST];
+	size_t ncert_written;
+	int pref_auth_default;	/* not set: ssh -G leaves it out */
 	int finished;
 	char *match_host;	/* the canonical name, on the second pass */
 	int canonical_pass;

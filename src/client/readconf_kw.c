@@ -66,6 +66,10 @@ const struct conf_enum rc_enum_canon[] = {
 const struct conf_enum rc_enum_tunnel[] = {
 	{ "ethernet", 2 }, { "point-to-point", 1 }, { "true", 1 },
 	{ "yes", 1 }, { "false", 0 }, { "no", 0 }, { NULL, 0 } };
+/* OpenSSH prints PubkeyAuthentication as true/false (it has more values). */
+static const struct conf_enum rc_enum_pubkey[] = {
+	{ "false", 0 }, { "true", 1 }, { "no", 0 }, { "yes", 1 },
+	{ NULL, 0 } };
 const struct conf_enum rc_enum_session[] = {
 	{ "none", ST_NONE }, { "subsystem", ST_SUBSYSTEM },
 	{ "default", ST_DEFAULT }, { NULL, 0 } };
@@ -80,7 +84,7 @@ const struct conf_kw rc_keywords[] = {
 	{ "identityfile", RT_IDENTITY, CKF_ACCUM, A(identity_files), NULL, 0,
 	    CKD_NO },
 	{ "certificatefile", RT_ACCUM, CKF_ACCUM, A(certificate_files), NULL, 0,
-	    CKD_LINES },
+	    CKD_NO },
 	{ "identitiesonly", RT_FLAG, 0, F(identities_only), 0, conf_truefalse,
 	    0, CKD_YN },
 	{ "identityagent", RT_AGENT, 0, F(identity_agent), 0, NULL, 0, CKD_NO },
@@ -115,17 +119,17 @@ const struct conf_kw rc_keywords[] = {
 	{ "serveralivecountmax", RT_INT, 0, F(server_alive_count_max), 0, NULL,
 	    3, CKD_INT },
 	{ "sendenv", RT_ACCUM, CKF_ACCUM, A(send_env), NULL, 0, CKD_LINES },
-	{ "setenv", RT_SETENV, CKF_ACCUM, A(set_env), NULL, 0, CKD_LINE },
+	{ "setenv", RT_SETENV, CKF_ACCUM, A(set_env), NULL, 0, CKD_LINES },
 	{ "requesttty", RT_ENUM, 0, F(request_tty), 0, rc_enum_tty, RTTY_AUTO,
 	    CKD_NO },
 	{ "loglevel", RT_LOGLEVEL, 0, F(log_level), 0, NULL, LOG_LEVEL_INFO,
-	    CKD_LOGLEVEL },
+	    CKD_NO },
 	{ "batchmode", RT_FLAG, 0, F(batch_mode), 0, conf_truefalse, 0,
 	    CKD_YN },
 	{ "preferredauthentications", RT_STR, 0, F(preferred_authentications),
-	    0, NULL, 0, CKD_STROPT },
+	    0, NULL, 0, CKD_NO },
 	{ "pubkeyauthentication", RT_FLAG, 0, F(pubkey_authentication), 0,
-	    conf_truefalse, 1, CKD_YN },
+	    rc_enum_pubkey, 1, CKD_ENUM },
 	{ "passwordauthentication", RT_FLAG, 0, F(password_authentication), 0,
 	    conf_truefalse, 1, CKD_YN },
 	{ "kbdinteractiveauthentication", RT_FLAG, 0,
@@ -248,10 +252,12 @@ const struct conf_kw rc_keywords[] = {
 	{ "securitykeyprovider", RT_STR, 0, F(security_key_provider), 0, NULL,
 	    0, CKD_STROPT },
 	/*
-	 * OpenSSH keywords we accept and do not act on (readconf.c notes
-	 * each at debug level): OpenSSH's own or Debian's that this build
-	 * lacks (Unsupported), gone from OpenSSH (Deprecated), or a no-op
-	 * there too.
+	 * OpenSSH keywords we accept and do not act on, noted by readconf.c
+	 * as OpenSSH 9.2 (Debian's) notes them: gone from OpenSSH
+	 * (Deprecated, a debug line), compiled out there too (Unsupported,
+	 * an error line that still exits 0), or quiet. The GSSAPI ones are
+	 * quiet because Debian's ssh has GSSAPI and its own ssh_config sets
+	 * GSSAPIAuthentication: an error on every run would be noise.
 	 */
 	{ "logverbose", RT_REST, 0, F(log_verbose), 0, NULL, 0, CKD_NO },
 	{ "tag", RT_STR, 0, F(tag), 0, NULL, 0, CKD_NO },
@@ -264,18 +270,18 @@ const struct conf_kw rc_keywords[] = {
 	    0, CKD_NO },
 	{ "obscurekeystroketiming", RT_OBSCURE, 0, F(obscure_keystroke_timing),
 	    0, NULL, -2, CKD_NO },
-	{ "gssapiauthentication", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "gssapidelegatecredentials", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "gssapikeyexchange", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "gssapitrustdns", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "gssapiclientidentity", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "gssapiserveridentity", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "gssapirenewalforcesrekey", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "gssapikexalgorithms", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapiauthentication", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapidelegatecredentials", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapikeyexchange", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapitrustdns", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapiclientidentity", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapiserveridentity", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapirenewalforcesrekey", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapikexalgorithms", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "rhostsrsaauthentication", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "rsaauthentication", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "compressionlevel", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "useprivilegedport", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "useprivilegedport", RT_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "useroaming", RT_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "usersh", RT_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "cipher", RT_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
@@ -512,14 +518,23 @@ list_value(struct client_opts *o, const struct conf_kw *kw,
 			if (strchr(argv[i], '=') == NULL)
 				BAD("Invalid environment \"%s\".", src, line,
 				    argv[i]);
+		if (*np != 0)	/* the first SetEnv line wins, as OpenSSH */
+			return 0;
 		/* FALLTHROUGH */
 	case RT_ACCUM:
-		for (i = 1; i < argc; i++)
-			if (!(p->canonical_pass && arr_has(sp, *np,
-			    argv[i])) && rc_arr_add(sp, np, argv[i]) != 0)
+		for (i = 1; i < argc; i++) {
+			if (p->canonical_pass && arr_has(sp, *np, argv[i]))
+				continue;
+			if (rc_arr_add(sp, np, argv[i]) != 0)
 				BAD("too many %s entries.", src, line,
 				    kw->type == RT_SETENV ? "SetEnv" :
 				    argv[0]);
+			/* -G shows CertificateFile unexpanded, as OpenSSH. */
+			if (sp == o->certificate_files &&
+			    p->ncert_written < CO_MAX_LIST)
+				p->cert_written[p->ncert_written++] =
+				    x_strdup(argv[i]);
+		}
 		return 0;
 	case RT_IDENTITY:
 		if (argc != 2)

@@ -212,7 +212,8 @@ test_include_and_errors(void)
 	    "StrictHostKeyChecking accept-new\nRequestTTY force\n"
 	    "ProxyCommand sh -c 'exec %h %p'  \nLocalForward 8080 127.0.0.1:80\n"
 	    "EscapeChar ^A\nRekeyLimit 1G 1h\nConnectTimeout 1m\n"
-	    "SetEnv A=1 B=2\n", &r);
+	    "SetEnv A=1 B=2\nSetEnv C=3\nLogLevel DEBUG1\n"
+	    "CertificateFile ~/c-%h\n", &r);
 	CHECK_OK(r);
 	CHECK_OK(readconf_finish(o, "tester"));
 	CHECK_STR((dump = dump_value(o, "stricthostkeychecking")),
@@ -224,7 +225,7 @@ test_include_and_errors(void)
 	    "sh -c 'exec %h %p'");
 	x_free(dump);
 	CHECK_STR((dump = dump_value(o, "localforward")),
-	    "8080 127.0.0.1:80");
+	    "8080 [127.0.0.1]:80");
 	x_free(dump);
 	CHECK_STR((dump = dump_value(o, "escapechar")), "^A");
 	x_free(dump);
@@ -232,8 +233,16 @@ test_include_and_errors(void)
 	x_free(dump);
 	CHECK_STR((dump = dump_value(o, "connecttimeout")), "60");
 	x_free(dump);
-	CHECK_STR((dump = dump_value(o, "setenv")), "A=1 B=2");
+	/* One line each, and the first SetEnv line wins (OpenSSH 9.2). */
+	CHECK_STR((dump = dump_value(o, "setenv")), "A=1");
 	x_free(dump);
+	CHECK(o->nset_env == 2);
+	CHECK_STR((dump = dump_value(o, "loglevel")), "DEBUG");
+	x_free(dump);
+	CHECK_STR((dump = dump_value(o, "certificatefile")), "~/c-%h");
+	x_free(dump);
+	/* Not set: left out, as OpenSSH leaves it out. */
+	CHECK(dump_value(o, "preferredauthentications") == NULL);
 	CHECK_STR((dump = dump_value(o, "port")), "22");
 	x_free(dump);
 	CHECK_STR((dump = dump_value(o, "user")), "tester");
