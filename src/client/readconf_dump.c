@@ -207,19 +207,6 @@ dump_certs(const void *opts, FILE *f)
 	dump_list(f, "certificatefile", p->cert_written, p->ncert_written, 0);
 }
 
-/*
- * LogLevel: OpenSSH prints DEBUG1 by its first name, DEBUG (ssh -v, or
- * LogLevel DEBUG1 in a file, both show as "loglevel DEBUG").
- */
-static void
-dump_loglevel(const void *opts, FILE *f)
-{
-	int lv = ((const struct client_opts *)opts)->log_level;
-
-	fprintf(f, "loglevel %s\n", lv == LOG_LEVEL_DEBUG1 ? "DEBUG" :
-	    log_level_name(lv));
-}
-
 /* PreferredAuthentications only when set, as OpenSSH prints it. */
 static void
 dump_prefauth(const void *opts, FILE *f)
@@ -349,7 +336,7 @@ static const struct conf_dump_step dump_steps[] = {
 	K("casignaturealgorithms"), FN(dump_remoteopen),
 	K("numberofpasswordprompts"), K("serveralivecountmax"),
 	K("serveraliveinterval"), K("ciphers"), K("hostkeyalgorithms"),
-	K("hostkeyalias"), K("kexalgorithms"), FN(dump_loglevel),
+	K("hostkeyalias"), K("kexalgorithms"), K("loglevel"),
 	FN(dump_logverbose),
 	K("macs"),
 	K("pkcs11provider"), K("pubkeyacceptedalgorithms"),

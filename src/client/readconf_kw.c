@@ -123,7 +123,7 @@ const struct conf_kw rc_keywords[] = {
 	{ "requesttty", RT_ENUM, 0, F(request_tty), 0, rc_enum_tty, RTTY_AUTO,
 	    CKD_NO },
 	{ "loglevel", RT_LOGLEVEL, 0, F(log_level), 0, NULL, LOG_LEVEL_INFO,
-	    CKD_NO },
+	    CKD_LOGLEVEL },
 	{ "batchmode", RT_FLAG, 0, F(batch_mode), 0, conf_truefalse, 0,
 	    CKD_YN },
 	{ "preferredauthentications", RT_STR, 0, F(preferred_authentications),

@@ -116,7 +116,8 @@ conf_kw_dump_row(const struct conf_kw *kw, const void *opts, FILE *f)
 		s = conf_enum_name(kw->arg, v);
 		break;
 	case CKD_LOGLEVEL:
-		s = log_level_name(v);
+		/* OpenSSH prints DEBUG1 by its first name, DEBUG. */
+		s = v == LOG_LEVEL_DEBUG1 ? "DEBUG" : log_level_name(v);
 		break;
 	case CKD_FACILITY:
 		s = log_facility_name(v);
