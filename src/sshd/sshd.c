@@ -144,6 +144,10 @@ load_hostkeys(struct server *s)
 				log_error("Permissions for '%s' are too open. "
 				    "Unable to load host key.",
 				    sc->hostkeys[i]);
+			else if (r == ERR_SYSTEM)
+				/* Missing or unreadable: OpenSSH's words. */
+				log_error("Unable to load host key: %s",
+				    sc->hostkeys[i]);
 			else
 				log_error("Unable to load host key \"%s\": %s",
 				    sc->hostkeys[i], err_str(r));

@@ -201,6 +201,9 @@ same_hk "HostKey $T/host_rsa1024" "HostKey $T/host_ed25519" \
 same_hk "HostKey $T/host_rsa1024" "RequiredRSASize 1024"
 check "... (that one says nothing)" [ ! -s "$T/our.out" ]
 same_hk "HostKey $T/host_rsa" "RequiredRSASize 3072"
+# A host key file that is not there: left out in Debian's words.
+same_hk "HostKey $T/no_such_key" "HostKey $T/host_ed25519"
+same_hk "HostKey $T/no_such_key"
 # Running (the test's usual host keys, RSA 3072 among them, and the
 # 1024-bit one): neither RSA key is offered, the others are.
 restart_sshd "HostKey $T/host_rsa1024" "RequiredRSASize 4096"
