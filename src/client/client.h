@@ -225,6 +225,11 @@ const char *readconf_local_user(const struct client_opts *o);
  * set stays (first value wins) and list entries are not repeated.
  */
 void readconf_canonical_pass(struct client_opts *o, const char *host);
+/*
+ * 1 if the files read so far hold a "Match final" line: the second pass
+ * is then made whether or not the name was canonicalised.
+ */
+int readconf_wants_final_pass(const struct client_opts *o);
 
 /* ---- canon.c ---- */
 /*

@@ -204,12 +204,16 @@ match_line(struct client_opts *o, char **argv, int argc, const char *src,
 				return ERR_CONFIG;
 			}
 			r = 1;
-		} else if (strcasecmp(crit, "canonical") == 0) {
+		} else if (strcasecmp(crit, "canonical") == 0 ||
+		    strcasecmp(crit, "final") == 0) {
+			/*
+			 * Both match on the second pass only. "final" seen
+			 * anywhere (negated, or on a line that fails) asks
+			 * for that pass even without canonicalisation.
+			 */
+			if (strcasecmp(crit, "final") == 0)
+				p->want_final = 1;
 			r = p->canonical_pass;
-		} else if (strcasecmp(crit, "final") == 0) {
-			/* (one pass without canonicalisation) */
-			r = p->canonical_pass ||
-			    o->canonicalize_hostname <= 0;
 		} else {
 			const char *arg;
 
@@ -517,6 +521,14 @@ readconf_canonical_pass(struct client_opts *o, const char *host)
 	p->canonical_pass = 1;
 	x_free(o->hostname);
 	o->hostname = x_strdup(host);
+}
+
+int
+readconf_wants_final_pass(const struct client_opts *o)
+{
+	const struct rc_priv *p = o->priv;
+
+	return p->want_final;
 }
 
 int

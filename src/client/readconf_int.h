@@ -44,6 +44,7 @@ struct rc_priv {
 	int finished;
 	char *match_host;	/* the canonical name, on the second pass */
 	int canonical_pass;
+	int want_final;		/* a "Match final" was read */
 };
 
 extern const struct conf_kw rc_keywords[];	/* ends with a NULL name */

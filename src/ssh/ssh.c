@@ -333,8 +333,9 @@ load_configs(struct client_opts *o, const struct ssh_cmdline *cl)
 
 /*
  * The host name as ssh uses it: HostName (its %h the host as given) in
- * lower case, canonicalised (canon.c); with CanonicalizeHostname on, the
- * files are read again for the canonical name. Exits on failure.
+ * lower case, canonicalised (canon.c); with CanonicalizeHostname on, or
+ * when a "Match final" line asks for it, the files are read again for
+ * that name. Exits on failure.
  */
 static void
 canonical_host(struct client_opts *o, const struct ssh_cmdline *cl)
@@ -365,9 +366,12 @@ canonical_host(struct client_opts *o, const struct ssh_cmdline *cl)
 	    (o->proxy_jump == NULL || strcmp(o->proxy_jump, "none") == 0);
 	if (client_canonicalize(o, &host, direct) != 0)
 		exit(255);
-	if (o->canonicalize_hostname > 0) {
-		log_debug("hostname canonicalisation enabled, will re-parse "
-		    "configuration");
+	if (o->canonicalize_hostname > 0 || readconf_wants_final_pass(o)) {
+		if (readconf_wants_final_pass(o))
+			log_debug("configuration requests final Match pass");
+		else
+			log_debug("hostname canonicalisation enabled, will "
+			    "re-parse configuration");
 		log_debug("re-parsing configuration");
 		readconf_canonical_pass(o, host);
 		load_configs(o, cl);

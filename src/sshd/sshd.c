@@ -112,6 +112,22 @@ load_hostcerts(struct server *s)
 	}
 }
 
+/*
+ * RequiredRSASize applies to host keys too: a smaller RSA key is left
+ * out with OpenSSH's error line, and sshd starts only if another key
+ * remains.
+ */
+static int
+hostkey_too_small(const struct servconf *sc, const char *path,
+    const struct key *k)
+{
+	if (k->type != KEY_RSA ||
+	    key_bits(k) >= (unsigned int)sc->required_rsa_size)
+		return 0;
+	log_error("main: Host key %s: Invalid key length", path);
+	return 1;
+}
+
 static int
 load_hostkeys(struct server *s)
 {
@@ -128,9 +144,17 @@ load_hostkeys(struct server *s)
 				log_error("Permissions for '%s' are too open. "
 				    "Unable to load host key.",
 				    sc->hostkeys[i]);
+			else if (r == ERR_SYSTEM)
+				/* Missing or unreadable: OpenSSH's words. */
+				log_error("Unable to load host key: %s",
+				    sc->hostkeys[i]);
 			else
 				log_error("Unable to load host key \"%s\": %s",
 				    sc->hostkeys[i], err_str(r));
+			continue;
+		}
+		if (hostkey_too_small(sc, sc->hostkeys[i], k)) {
+			key_free(k);
 			continue;
 		}
 		if ((r = key_demote(k, &pub)) != 0) {

@@ -10,7 +10,10 @@
 # - IPQoS marks the connection (pty sessions interactive, others bulk);
 # - bad values (IPQoS, ChannelTimeout, GSSAPI flags...) fail sshd -t with
 #   Debian's message, good ones pass both, and sshd -T prints the values
-#   as Debian's sshd prints them.
+#   as Debian's sshd prints them;
+# - RequiredRSASize leaves a smaller RSA host key out, as Debian's sshd
+#   does (sshd -t: same message and status; a running sshd offers the
+#   other keys).
 # Debian's ssh is the client; a temporary user for ~/.ssh/rc.
 . "$(dirname "$0")/lib.sh"
 need ssh
@@ -174,6 +177,48 @@ for line in "IPQoS af11" "IPQoS af11 cs1" "IPQoS lowdelay throughput" \
     "GSSAPIKexAlgorithms gss-group14-sha256-,gss-curve25519-sha256-"; do
 	same_t "$line"
 done
+
+# RequiredRSASize and host keys: a smaller RSA host key is left out with
+# Debian's error (once, with or without its .pub beside it); sshd starts
+# on the keys left, or not at all when none is.
+ssh-keygen -q -t rsa -b 1024 -N '' -f "$T/host_rsa1024" -C small >/dev/null
+mkdir -p "$T/nopub"
+cp "$T/host_rsa1024" "$T/nopub/host_rsa1024"
+same_hk() {
+	printf '%s\n' "$@" > "$T/hk_config"
+	/usr/sbin/sshd -t -f "$T/hk_config" > "$T/deb.out" 2>&1
+	deb=$?
+	"$BIN/sshd" -t -f "$T/hk_config" > "$T/our.out" 2>&1
+	our=$?
+	check "host keys [$*]: sshd -t exits $our as Debian's" [ $deb = $our ]
+	check "... and prints what Debian's prints ($(head -1 "$T/our.out"))" \
+	    [ "$(tr -d '\r' < "$T/deb.out")" = "$(cat "$T/our.out")" ]
+}
+same_hk "HostKey $T/host_rsa1024" "RequiredRSASize 2048"
+same_hk "HostKey $T/nopub/host_rsa1024" "RequiredRSASize 2048"
+same_hk "HostKey $T/host_rsa1024" "HostKey $T/host_ed25519" \
+    "RequiredRSASize 2048"
+same_hk "HostKey $T/host_rsa1024" "RequiredRSASize 1024"
+check "... (that one says nothing)" [ ! -s "$T/our.out" ]
+same_hk "HostKey $T/host_rsa" "RequiredRSASize 3072"
+# A host key file that is not there: left out in Debian's words.
+same_hk "HostKey $T/no_such_key" "HostKey $T/host_ed25519"
+same_hk "HostKey $T/no_such_key"
+# Running (the test's usual host keys, RSA 3072 among them, and the
+# 1024-bit one): neither RSA key is offered, the others are.
+restart_sshd "HostKey $T/host_rsa1024" "RequiredRSASize 4096"
+check "small RSA host keys beside others: sshd starts, and says why" \
+    grep -q "^main: Host key $T/host_rsa1024: Invalid key length" \
+    "$T/sshd.log"
+check "... for each" \
+    grep -q "^main: Host key $T/host_rsa: Invalid key length" "$T/sshd.log"
+ossh -o HostKeyAlgorithms=rsa-sha2-512,rsa-sha2-256 "$ME@127.0.0.1" true \
+    </dev/null 2>"$T/err"
+check "... the RSA host keys are not offered" [ $? -eq 255 ]
+check "... (sshd: no matching host key type)" \
+    wait_log "$T/sshd.log" "no matching host key type found"
+out=$(ossh "$ME@127.0.0.1" echo in </dev/null 2>/dev/null)
+check "... the others are" [ "$out" = in ]
 
 # GSSAPI asked for: Debian's sshd has it, ours has not and does not
 # start; "no" is quiet, as with Debian's.
