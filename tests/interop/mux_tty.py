@@ -41,6 +41,19 @@ def main():
             if p == pid:
                 status = os.waitstatus_to_exitcode(st)
                 secs = time.time() - t0
+                # What it wrote just before exiting may still be in the
+                # terminal: read it to the end.
+                while True:
+                    r, _, _ = select.select([fd], [], [], 0.5)
+                    if not r:
+                        break
+                    try:
+                        data = os.read(fd, 4096)
+                    except OSError:
+                        break
+                    if not data:
+                        break
+                    buf += data
                 break
             r, _, _ = select.select([fd], [], [], 0.05)
             if r:
