@@ -52,6 +52,13 @@ enum session_type {
 };
 
 
+/*
+ * PubkeyAuthentication: yes, or (OpenSSH 8.9+) unbound, which never
+ * signs publickey-hostbound-v00@openssh.com, or host-bound, which
+ * signs it where the server offers it (as yes does).
+ */
+enum { PUBKEY_AUTH_YES = 1, PUBKEY_AUTH_UNBOUND, PUBKEY_AUTH_HOSTBOUND };
+
 struct client_opts {
 	char *host_arg;			/* host as given on the command line */
 	char *hostname;			/* HostName, %h expanded */
@@ -87,7 +94,7 @@ struct client_opts {
 	int log_level;
 	int batch_mode;
 	char *preferred_authentications;
-	int pubkey_authentication;
+	int pubkey_authentication;	/* 0, or PUBKEY_AUTH_* */
 	int password_authentication;
 	int kbd_interactive_authentication;
 	int number_of_password_prompts;

@@ -31,7 +31,8 @@ ca_pubkey_method(const struct ca_ctx *c, const struct key *k,
 
 	*hkp = NULL;
 	*hklenp = 0;
-	if (!tr_peer_hostbound(c->t) ||
+	if (c->o->pubkey_authentication == PUBKEY_AUTH_UNBOUND ||
+	    !tr_peer_hostbound(c->t) ||
 	    tr_first_kex(c->t, hkp, hklenp, &sig, &siglen) != 0) {
 		*hkp = NULL;
 		*hklenp = 0;

@@ -67,9 +67,11 @@ const struct conf_enum rc_enum_tunnel[] = {
 	{ "ethernet", 2 }, { "point-to-point", 1 }, { "true", 1 },
 	{ "yes", 1 }, { "false", 0 }, { "no", 0 }, { NULL, 0 } };
 /* OpenSSH prints PubkeyAuthentication as true/false (it has more values). */
+/* OpenSSH 8.9+: "unbound" never signs the host-bound form. */
 static const struct conf_enum rc_enum_pubkey[] = {
-	{ "false", 0 }, { "true", 1 }, { "no", 0 }, { "yes", 1 },
-	{ NULL, 0 } };
+	{ "false", 0 }, { "true", PUBKEY_AUTH_YES }, { "no", 0 },
+	{ "yes", PUBKEY_AUTH_YES }, { "unbound", PUBKEY_AUTH_UNBOUND },
+	{ "host-bound", PUBKEY_AUTH_HOSTBOUND }, { NULL, 0 } };
 const struct conf_enum rc_enum_session[] = {
 	{ "none", ST_NONE }, { "subsystem", ST_SUBSYSTEM },
 	{ "default", ST_DEFAULT }, { NULL, 0 } };

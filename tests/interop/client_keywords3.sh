@@ -184,4 +184,26 @@ else
 	    "ObscureKeystrokeTiming not compared" >&2
 fi
 
+# PubkeyAuthentication unbound|host-bound (OpenSSH 8.9+): -G as Debian's;
+# unbound signs plain publickey where the server offers the host-bound
+# form, yes and host-bound sign the host-bound form.
+REF=ssh
+for v in unbound host-bound yes no; do
+	gcheck pubkeyauthentication "PubkeyAuthentication $v"
+done
+bad "PubkeyAuthentication maybe"
+for v in unbound host-bound yes; do
+	out=$(mssh -vvv -i "$T/id_ed25519" -o PubkeyAuthentication=$v \
+	    -p "$PORT" "$ME@127.0.0.1" 'echo in' </dev/null 2>"$T/pk.$v")
+	check "PubkeyAuthentication $v: logged in" [ "$out" = "in" ]
+done
+check "unbound: plain publickey" sh -c \
+    "! grep -q 'using publickey-hostbound-v00@openssh.com' '$T/pk.unbound'"
+check "... and it was accepted" \
+    grep -q 'Authentication succeeded (publickey)' "$T/pk.unbound"
+for v in host-bound yes; do
+	check "$v: the host-bound form" \
+	    grep -q 'using publickey-hostbound-v00@openssh.com' "$T/pk.$v"
+done
+
 finish
