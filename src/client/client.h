@@ -172,6 +172,7 @@ struct client_opts {
 	size_t npermit_remote_open;
 	char *log_verbose;		/* LogVerbose as written (rest of line) */
 	char *tag;			/* Tag, -P: for "Match tagged" */
+	char *kbd_interactive_devices;	/* keyboard-interactive submethods */
 	char *bind_interface;		/* BindInterface, -B: its address */
 	/* ChannelTimeout: "type=interval" words, checked; none: empty. */
 	char *channel_timeouts[CO_MAX_LIST];

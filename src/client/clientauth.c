@@ -163,7 +163,8 @@ kbd_next(struct ca_ctx *c)
 	c->kbd_in_info = 0;
 	if ((m = ca_request_start(c, "keyboard-interactive")) == NULL ||
 	    sbuf_put_cstring(m, "") != 0 ||	/* language */
-	    sbuf_put_cstring(m, "") != 0)	/* submethods */
+	    sbuf_put_cstring(m, c->o->kbd_interactive_devices != NULL ?
+	    c->o->kbd_interactive_devices : "") != 0)	/* submethods */
 		return ERR_INTERNAL;
 	return (r = tr_msg_send(c->t)) == 0 ? 1 : r;
 }

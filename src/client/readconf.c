@@ -114,6 +114,7 @@ client_opts_free(struct client_opts *o)
 		&o->known_hosts_command, &o->revoked_host_keys,
 		&o->ca_signature_algorithms, &o->pkcs11_provider,
 		&o->security_key_provider, &o->log_verbose, &o->tag,
+		&o->kbd_interactive_devices,
 		&o->bind_interface,
 	};
 	size_t i;

@@ -197,6 +197,8 @@ const struct conf_kw rc_keywords[] = {
 	/* Kept only for UpdateHostKeys' default: no DNS lookups are made. */
 	{ "verifyhostkeydns", RT_ENUM, 0, F(verify_host_key_dns), 0,
 	    rc_enum_uhk, 0, CKD_NO },
+	{ "kbdinteractivedevices", RT_STR, 0, F(kbd_interactive_devices), 0,
+	    NULL, 0, CKD_STROPT },
 	{ "hostkeyalias", RT_STR, 0, F(host_key_alias), 0, NULL, 0,
 	    CKD_STROPT },
 	{ "hostbasedauthentication", RT_FLAG, 0, F(hostbased_authentication), 0,

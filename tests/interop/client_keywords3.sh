@@ -192,6 +192,17 @@ for v in unbound host-bound yes no; do
 	gcheck pubkeyauthentication "PubkeyAuthentication $v"
 done
 bad "PubkeyAuthentication maybe"
+# KbdInteractiveDevices: the submethods of keyboard-interactive.
+check "-G: no kbdinteractivedevices line when unset, as OpenSSH" sh -c \
+    "! '$BIN/ssh' -G -F /dev/null h 2>&1 | grep -q kbdinteractivedevices"
+gcheck kbdinteractivedevices "KbdInteractiveDevices pam,bsdauth"
+# ... sent as the request's submethods: the server logs them.
+restart_sshd "LogLevel DEBUG1" "KbdInteractiveAuthentication yes"
+mssh -o PreferredAuthentications=keyboard-interactive \
+    -o KbdInteractiveDevices=pam,bsdauth -p "$PORT" "$ME@127.0.0.1" true \
+    </dev/null >/dev/null 2>&1
+check "KbdInteractiveDevices reaches the server as submethods" \
+    grep -q 'keyboard-interactive devs pam,bsdauth' "$T/sshd.log"
 for v in unbound host-bound yes; do
 	out=$(mssh -vvv -i "$T/id_ed25519" -o PubkeyAuthentication=$v \
 	    -p "$PORT" "$ME@127.0.0.1" 'echo in' </dev/null 2>"$T/pk.$v")
