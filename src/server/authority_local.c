@@ -130,6 +130,11 @@ local_user_lookup(void *impl, const char *user, struct authority_user *out)
 	} else
 		l->valid = auth_user_allowed(l->sc, l->pw, c->remote_host,
 		    c->remote_addr);
+	/* The monitor ends the connection when it sees the setting. */
+	if (l->sc->refuse_connection)
+		log_info("administratively prohibited connection for %s%.100s "
+		    "from %.128s port %d", l->valid ? "" : "invalid user ",
+		    user, c->remote_addr, c->remote_port);
 	out->pw = pw_for_caller(l->pw);
 	out->valid = l->valid;
 	out->pam = l->pam != NULL;

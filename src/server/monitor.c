@@ -42,6 +42,7 @@ struct monitor {
 	int account_ok;			/* the PAM account check passed */
 	int authenticated;
 	int broken;			/* the child broke a conversation */
+	int refused;			/* RefuseConnection applied */
 	/* Counts. */
 	unsigned pre_signs, auth_requests, banners, moduli;
 	const char *moduli_path;
@@ -133,6 +134,12 @@ monitor_take_result(struct monitor *m, struct auth_result *res)
 	res->sc = m->sc;
 	m->sc = NULL;
 	authrec_take(&m->rec, res);
+}
+
+int
+monitor_refused(const struct monitor *m)
+{
+	return m->refused;
 }
 
 int
@@ -297,6 +304,12 @@ op_user_lookup(struct monitor *m, struct sbuf *q)
 	m->user = user;
 	if ((r = authority_user_lookup(m->a, user, &u)) != 0)
 		return answer(m, r);
+	/* Logged by the authority; the connection ends here, no answer. */
+	if (u.sc->refuse_connection) {
+		m->refused = 1;
+		authority_user_clear(&u);
+		return ERR_PERMISSION_DENIED;
+	}
 	if ((r = auth_chains_new(u.sc->authentication_methods,
 	    &m->chains)) != 0) {
 		authority_user_clear(&u);

@@ -201,6 +201,8 @@ const struct passwd *monitor_user(const struct monitor *m);
  * "" when none). Moved into res (auth_result_clear() frees).
  */
 void monitor_take_result(struct monitor *m, struct auth_result *res);
+/* 1 when RefuseConnection ended the connection at the user lookup. */
+int monitor_refused(const struct monitor *m);
 /* The MON_REQ_TRANSPORT_STATE blob once it came, else NULL; the caller's. */
 int monitor_has_state(const struct monitor *m);
 struct sbuf *monitor_take_state(struct monitor *m);

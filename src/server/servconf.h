@@ -174,6 +174,7 @@ struct servconf {
 	int fingerprint_hash;		/* enum key_fp_hash, for log lines */
 	int permit_user_rc;		/* run ~/.ssh/rc */
 	int expose_auth_info;		/* $SSH_USER_AUTH */
+	int refuse_connection;		/* RefuseConnection: end at the user lookup */
 	char *log_verbose;		/* LogVerbose as written; NULL: none */
 	char *ca_signature_algorithms;	/* of certificate CA signatures */
 	int pubkey_auth_options;	/* SC_PKOPT_* bits */

@@ -194,6 +194,7 @@ static const struct conf_dump_step dump_steps[] = {
 	K("usedns"), K("allowtcpforwarding"), K("allowagentforwarding"),
 	K("disableforwarding"), K("allowstreamlocalforwarding"),
 	K("streamlocalbindunlink"), FN(dump_fphash), K("exposeauthinfo"),
+	K("refuseconnection"),
 	K("pidfile"), FN(dump_moduli), K("xauthlocation"), K("ciphers"),
 	K("macs"), K("banner"), K("forcecommand"), K("chrootdirectory"),
 	K("trustedusercakeys"), K("revokedkeys"),

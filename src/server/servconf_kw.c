@@ -222,6 +222,8 @@ const struct conf_kw sc_keywords[] = {
 	{ "permituserrc", T_FLAG, M, F(permit_user_rc), 0, NULL, 0, CKD_YN },
 	{ "exposeauthinfo", T_FLAG, M, F(expose_auth_info), 0, NULL,
 	    0, CKD_YN },
+	{ "refuseconnection", T_FLAG, M, F(refuse_connection), 0, NULL,
+	    0, CKD_YN },
 	{ "logverbose", T_REST, M, F(log_verbose), 0, NULL,
 	    0, CKD_NO },
 	{ "casignaturealgorithms", T_ALGS, M, F(ca_signature_algorithms), 0,

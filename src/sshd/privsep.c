@@ -327,6 +327,8 @@ privsep_preauth(struct server *s, int in, int out, int authpipe,
 	if (r == 1 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
 	    (*statep = monitor_take_state(m)) != NULL)
 		return 0;
+	if (monitor_refused(m))
+		return SSHD_EXIT_CONFIG_REFUSED;
 	if (WIFSIGNALED(status)) {
 		if (r != -1)
 			log_error("privsep: pre-authentication child %ld "
