@@ -251,6 +251,9 @@ const struct conf_kw sc_keywords[] = {
 	{ "kerberosorlocalpasswd", T_UNSUPP, 0, 0, 0, &unsupp_flag, 0, CKD_NO },
 	{ "kerberosticketcleanup", T_UNSUPP, 0, 0, 0, &unsupp_flag, 0, CKD_NO },
 	{ "hostkeyagent", T_UNSUPP, 0, 0, 0, &unsupp_str, 0, CKD_NO },
+	/* OpenSSH 10's helper programs: ours is sshd itself (sshd -R). */
+	{ "sshdsessionpath", T_UNSUPP, 0, 0, 0, &unsupp_str, 0, CKD_NO },
+	{ "sshdauthpath", T_UNSUPP, 0, 0, 0, &unsupp_str, 0, CKD_NO },
 	{ "securitykeyprovider", T_UNSUPP, 0, 0, 0, &unsupp_str, 0, CKD_NO },
 	/*
 	 * Gone from OpenSSH long ago; its sshd still starts with them in

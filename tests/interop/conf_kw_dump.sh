@@ -156,4 +156,12 @@ check "sshd: UseLogin noted as OpenSSH does" \
     grep -q "line 2: Deprecated option UseLogin" "$T/e"
 check "sshd: RSAAuthentication noted as OpenSSH does" \
     grep -q "line 4: Deprecated option RSAAuthentication" "$T/e"
+# OpenSSH 10's SshdSessionPath and SshdAuthPath: a config written for it
+# still starts ours, which has no such programs.
+printf 'HostKey %s\nSshdSessionPath /x/sshd-session\nSshdAuthPath /x/sshd-auth\n' \
+    "$T/hk" > "$T/s3.conf"
+"$BIN/sshd" -t -f "$T/s3.conf" 2>"$T/e"
+check "sshd: SshdSessionPath and SshdAuthPath accepted" [ $? -eq 0 ]
+check "... each noted Unsupported option" \
+    [ "$(grep -c 'Unsupported option Sshd\(Session\|Auth\)Path' "$T/e")" = 2 ]
 finish
