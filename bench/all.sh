@@ -40,7 +40,8 @@ IDLE=""
 INPUT=""
 cleanup() {
 	for p in $IDLE $PIDS; do kill "$p" 2>/dev/null; done
-	[ -n "${DB_USER:-}" ] && userdel -r "$DB_USER" >/dev/null 2>&1
+	cg_remove
+	[ -n "${B_USER:-}" ] && userdel -r "$B_USER" >/dev/null 2>&1
 	[ -n "$INPUT" ] && rm -f "$INPUT"
 	rm -rf "$T"
 }
@@ -89,22 +90,29 @@ if [ "$(id -u)" = 0 ] && [ -x /usr/sbin/sshd ]; then
 	PIDS="$PIDS $OSSH_PID"
 fi
 
-# Dropbear reads only ~/.ssh/authorized_keys: it serves a temporary user.
-DB_PORT=""
-DB_PID=""
-DB_USER=""
-if [ "$(id -u)" = 0 ] && command -v dropbear >/dev/null 2>&1 &&
-    command -v dropbearconvert >/dev/null 2>&1 &&
-    dropbearconvert openssh dropbear "$T/host" "$T/db_host" >/dev/null 2>&1 &&
-    useradd -m -s /bin/sh "moatbench$$" 2>/dev/null; then
-	DB_USER=moatbench$$
-	usermod -p '*' "$DB_USER"
-	H=$(getent passwd "$DB_USER" | cut -d: -f6)
+# As root, every server's logins are a temporary user's, whose shell is
+# /bin/sh with no start-up files: root's own (a .bashrc that sets up a
+# language environment, say) would be timed with every login and
+# command. Dropbear reads only ~/.ssh/authorized_keys, so the user has
+# a home; ours and OpenSSH's read $T/ak, readable by that user.
+B_USER=""
+if [ "$(id -u)" = 0 ] && useradd -m -s /bin/sh "moatbench$$" 2>/dev/null; then
+	B_USER=moatbench$$
+	usermod -p '*' "$B_USER"
+	H=$(getent passwd "$B_USER" | cut -d: -f6)
 	mkdir -p "$H/.ssh"
 	cp "$T/id.pub" "$H/.ssh/authorized_keys"
-	chown -R "$DB_USER" "$H/.ssh"
+	chown -R "$B_USER" "$H/.ssh"
 	chmod 700 "$H/.ssh"
 	chmod 600 "$H/.ssh/authorized_keys"
+	chmod 711 "$T"
+	chmod 644 "$T/ak"
+fi
+DB_PORT=""
+DB_PID=""
+if [ -n "$B_USER" ] && command -v dropbear >/dev/null 2>&1 &&
+    command -v dropbearconvert >/dev/null 2>&1 &&
+    dropbearconvert openssh dropbear "$T/host" "$T/db_host" >/dev/null 2>&1; then
 	DB_PORT=$(free_port)
 	# -F foreground, -E log to stderr, -s no passwords.
 	dropbear -F -E -s -r "$T/db_host" -p "127.0.0.1:$DB_PORT" \
@@ -112,6 +120,42 @@ if [ "$(id -u)" = 0 ] && command -v dropbear >/dev/null 2>&1 &&
 	DB_PID=$!
 	PIDS="$PIDS $DB_PID"
 fi
+# Each server in a CPU accounting group of its own, which the processes
+# of its connections inherit: their CPU time counts even where a process
+# is not reaped by one whose time reaches the listener (OpenSSH 9.2's
+# monitor exits without waiting for the user's process of a non-root
+# login). cgroup v1's cpuacct, or v2; with neither, the listener's
+# reaped children.
+CGS=""
+cg_make() { # cg_make PID: CG_<PID> names its group, if one was made
+	for b in /sys/fs/cgroup/cpuacct /sys/fs/cgroup/unified /sys/fs/cgroup; do
+		[ -w "$b/cgroup.procs" ] || continue
+		d=$b/moat-bench.$$.$1
+		mkdir "$d" 2>/dev/null || continue
+		if echo "$1" > "$d/cgroup.procs" 2>/dev/null; then
+			CGS="$CGS $d"
+			eval "CG_$1=\$d"
+			return
+		fi
+		rmdir "$d"
+	done
+}
+cg_remove() { # the groups' processes (ours) stopped, the groups removed
+	for d in $CGS; do
+		for p in $(cat "$d/cgroup.procs" 2>/dev/null); do
+			kill "$p" 2>/dev/null
+		done
+		i=0
+		while ! rmdir "$d" 2>/dev/null && [ $i -lt 30 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+	done
+	CGS=""
+}
+for p in $MOAT_PID $OSSH_PID $DB_PID; do
+	cg_make "$p"
+done
 sleep 0.5
 
 cli() { # cli ssh-binary port args...
@@ -129,7 +173,7 @@ ratio() { # ratio ours theirs
 }
 
 user_of() { # user_of port
-	if [ "$1" = "$DB_PORT" ]; then echo "$DB_USER"; else echo "$ME"; fi
+	echo "${B_USER:-$ME}"
 }
 listener_of() { # listener_of port
 	case "$1" in
@@ -139,14 +183,31 @@ listener_of() { # listener_of port
 	esac
 }
 
-# CPU ticks of a listener's reaped children (cutime + cstime): every
-# process of a finished connection, the command it ran included.
-child_ticks() { awk '{ print $16 + $17 }' "/proc/$1/stat"; }
-# Wait (up to 2 s) until a listener has reaped every connection.
+# CPU ms of a server: its group's, or its reaped children's (cutime +
+# cstime): every process of a finished connection, the command it ran
+# included.
+server_ms() { # server_ms listener-pid
+	eval "d=\${CG_$1:-}"
+	if [ -n "$d" ] && [ -r "$d/cpuacct.usage" ]; then
+		awk '{ printf "%.0f\n", $1 / 1e6 }' "$d/cpuacct.usage"
+	elif [ -n "$d" ]; then
+		awk '/^usage_usec/ { printf "%.0f\n", $2 / 1e3 }' "$d/cpu.stat"
+	else
+		awk -v hz="$HZ" '{ printf "%.0f\n", ($16 + $17) * 1000 / hz }' \
+		    "/proc/$1/stat"
+	fi
+}
+# Wait (up to 2 s) until every process of a server's connections is gone:
+# its group holds the listener alone, or the listener has no children.
 settle() {
+	eval "d=\${CG_$1:-}"
 	i=0
-	while [ -n "$(ps -o pid= --ppid "$1" 2>/dev/null)" ] && [ $i -lt 40 ]
-	do
+	while [ $i -lt 40 ]; do
+		if [ -n "$d" ]; then
+			[ "$(wc -l < "$d/cgroup.procs")" -le 1 ] && break
+		else
+			[ -z "$(ps -o pid= --ppid "$1" 2>/dev/null)" ] && break
+		fi
 		sleep 0.05
 		i=$((i + 1))
 	done
@@ -162,19 +223,19 @@ head -c $((MIB * 1024 * 1024)) /dev/zero > "$INPUT"
 rate() { # rate ssh-binary port cipher mac
 	lp=$(listener_of "$2")
 	settle "$lp"
-	c0=$(child_ticks "$lp")
+	c0=$(server_ms "$lp")
 	s=$(now)
 	ct=$( (cli "$1" "$2" -c "$3" -m "$4" "$(user_of "$2")@127.0.0.1" \
 	    'cat > /dev/null' <"$INPUT" >/dev/null 2>&1 && times) | tail -1)
 	[ -n "$ct" ] || { echo - - -; return; }
 	e=$(now)
 	settle "$lp"
-	c1=$(child_ticks "$lp")
-	echo "$s $e $MIB $c0 $c1 $HZ $ct" | awk '{
+	c1=$(server_ms "$lp")
+	echo "$s $e $MIB $c0 $c1 $ct" | awk '{
 	    cpu = 0
-	    for (i = 7; i <= 8; i++) { split($i, a, "m"); cpu += a[1] * 60 + a[2] }
+	    for (i = 6; i <= 7; i++) { split($i, a, "m"); cpu += a[1] * 60 + a[2] }
 	    printf "%.0f %.0f %.0f", ($3 * 1.048576) / ($2 - $1),
-	    ($5 - $4) * 1000 / $6 * 1024 / $3, cpu * 1000 * 1024 / $3 }'
+	    ($5 - $4) * 1024 / $3, cpu * 1000 * 1024 / $3 }'
 }
 HZ=$(getconf CLK_TCK)
 

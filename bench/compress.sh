@@ -15,6 +15,7 @@ MIB=${1:-64}
 RATE=${RATE:-0}
 . "$(dirname "$0")/lib.sh"
 bench_init comp mem
+bench_user
 PY=/usr/bin/python3
 
 # The relay: stdin/stdout to 127.0.0.1:PORT; at the end "up down"
@@ -105,13 +106,13 @@ move() {
 		    -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
 		    -o LogLevel=ERROR -o IdentitiesOnly=yes -i "$T/id" \
 		    -o ProxyCommand="$PY $T/relay.py $2 $T/count $RATE" \
-		    127.0.0.1 sha256sum < "$T/file" 2>>"$T/err" | cut -d' ' -f1)
+		    -l "$BUSER" 127.0.0.1 sha256sum < "$T/file" 2>>"$T/err" | cut -d' ' -f1)
 	else
 		_got=$("$1" -C -F /dev/null -o BatchMode=yes \
 		    -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
 		    -o LogLevel=ERROR -o IdentitiesOnly=yes -i "$T/id" \
 		    -o ProxyCommand="$PY $T/relay.py $2 $T/count $RATE" \
-		    127.0.0.1 cat "$T/file" </dev/null 2>>"$T/err" |
+		    -l "$BUSER" 127.0.0.1 cat "$T/file" </dev/null 2>>"$T/err" |
 		    sha256sum | cut -d' ' -f1)
 	fi
 	_t1=$(now)

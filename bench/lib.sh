@@ -7,6 +7,7 @@
 #   bench_init NAME [mem]   # mem: the scratch directory in /dev/shm
 #   bench_config PORT [LINE...] > FILE
 #   bench_sshd SSHD FILE LOG
+#   bench_user              # as root: BUSER, a temporary login user
 #
 # Sets ROOT, BIN (our programs: $MOAT_BIN or build/bin), T (scratch,
 # with host, id and ak: the host key, the user key and its
@@ -31,7 +32,25 @@ bench_init() { # bench_init NAME [mem]
 
 bench_cleanup() {
 	for p in $PIDS; do kill "$p" 2>/dev/null; done
+	[ -n "${BUSER_MADE:-}" ] && userdel "$BUSER" >/dev/null 2>&1
 	rm -rf "$T"
+}
+
+# As root, logins are a temporary user's whose shell is /bin/sh with no
+# start-up files: root's own (a .bashrc that sets up a language
+# environment, say) would otherwise be timed with every command. The
+# scratch directory becomes searchable and the authorized keys readable
+# by that user, as the servers read them with its privileges. Not root:
+# BUSER is the caller.
+bench_user() {
+	BUSER=$(id -un)
+	[ "$(id -u)" = 0 ] || return 0
+	useradd -M -d / -s /bin/sh "moatbench$$" 2>/dev/null || return 0
+	usermod -p '*' "moatbench$$"
+	BUSER=moatbench$$
+	BUSER_MADE=1
+	chmod 711 "$T"
+	chmod 644 "$T/ak"
 }
 
 free_port() {

@@ -10,6 +10,7 @@
 N=${1:-50}
 . "$(dirname "$0")/lib.sh"
 bench_init mux
+bench_user
 
 MOAT_PORT=$(free_port)
 bench_config "$MOAT_PORT" "MaxStartups 100" > "$T/moat_config"
@@ -32,7 +33,7 @@ cli() {
 	shift 2
 	"$_s" -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=no \
 	    -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR \
-	    -o IdentitiesOnly=yes -i "$T/id" -p "$_p" "$@"
+	    -o IdentitiesOnly=yes -i "$T/id" -l "$BUSER" -p "$_p" "$@"
 }
 # runs ssh port ARGS...: seconds for N `true`s ("-" when one failed).
 runs() {
