@@ -86,7 +86,14 @@ need() { command -v "$1" >/dev/null 2>&1 || skip "$1 not installed"; }
 # LOG; waits until it listens and stops it by PID at exit. Sets PEER_PID.
 start_peer_sshd() {
 	mkdir -p /run/sshd
-	"$1" -D -e -f "$2" 2>"$3" &
+	# SHLVL=1 unless the test sets its own environment, as write_config
+	# does for ours (a SetEnv on the command line would displace the
+	# file's: the first SetEnv counts).
+	if grep -qi '^[[:space:]]*setenv' "$2"; then
+		"$1" -D -e -f "$2" 2>"$3" &
+	else
+		"$1" -D -e -f "$2" -o "SetEnv SHLVL=1" 2>"$3" &
+	fi
 	PEER_PID=$!
 	at_exit "kill $PEER_PID 2>/dev/null"
 	i=0
