@@ -10,6 +10,7 @@
  *                 -W direct-tcpip) channel on the shared connection,
  *                 wired to the fds the client passed, escapes and all
  *   mux_client.c  ssh as a client of a master: sessions, -W, -O
+ *   mux_proxy*.c  the master's clients in proxy mode (mux_proxy.h)
  *
  * Every message on the socket is a uint32 length and that many bytes,
  * the first four being the message type. A new session is followed by

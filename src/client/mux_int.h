@@ -9,6 +9,7 @@
 #include "mux.h"
 
 struct mux_sess;
+struct mux_proxy;
 
 struct mux_conn {
 	struct mux_master *mm;
@@ -16,6 +17,7 @@ struct mux_conn {
 	struct sbuf *in;		/* bytes of a message not yet whole */
 	int hello;			/* the client's hello came */
 	struct mux_sess *sess;		/* its session or -W, if any */
+	struct mux_proxy *px;		/* proxy mode, if asked */
 	struct mux_conn *next;
 };
 
@@ -57,5 +59,15 @@ void msess_client_gone(struct mux_sess *s);
 void msess_winch(struct mux_sess *s);
 /* The master is going: the session's channel goes with the set. */
 void msess_detach(struct mux_sess *s);
+
+/*
+ * mux_proxy.c: c was answered MUX_S_PROXY: from now on its socket
+ * carries its channels (c->px set). _client_gone: the client went or is
+ * dropped (its channels are closed upstream); _detach: the master is
+ * going. Both free c->px and leave c's fd to the caller.
+ */
+int mproxy_start(struct mux_conn *c);
+void mproxy_client_gone(struct mux_proxy *px);
+void mproxy_detach(struct mux_proxy *px);
 
 #endif

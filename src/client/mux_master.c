@@ -11,8 +11,9 @@
  * at a time: a new session is followed by descriptors that a larger
  * read would swallow.
  *
- * Sessions and -W live in mux_msess.c; forwardings go to the running
- * connection's forwarding state (fwd_client_add_spec). ControlPersist:
+ * Sessions and -W live in mux_msess.c, proxy mode (-O proxy) in
+ * mux_proxy.c; forwardings go to the running connection's forwarding
+ * state (fwd_client_add_spec). ControlPersist:
  * a master without a session of its own stays for that long after its
  * last client (for ever with "yes"); -O stop removes the socket and the
  * master ends once nothing uses it; -O exit ends it at once.
@@ -219,6 +220,8 @@ mux_conn_close(struct mux_conn *c)
 	forget_waits(c);
 	if (c->sess != NULL)
 		msess_client_gone(c->sess);
+	if (c->px != NULL)
+		mproxy_client_gone(c->px);
 	if (c->fd != -1) {
 		chan_set_unwatch(mm->cs, c->fd);
 		close(c->fd);
@@ -425,6 +428,31 @@ take_fds(struct mux_conn *c, int *fds, int n)
 	return 0;
 }
 
+/*
+ * Proxy mode: the client's channels come over the socket from now on
+ * (mux_proxy.c). Not for a client that has a session already.
+ */
+static int
+do_proxy(struct mux_conn *c, struct mux_req *q)
+{
+	struct sbuf *m;
+	int r;
+
+	if (c->sess != NULL)
+		return -1;
+	if (!allowed(c->mm, "Allow shared connection to ", NULL)) {
+		send_status(c, MUX_S_PERMISSION_DENIED, q->rid,
+		    "Permission denied");
+		return 0;
+	}
+	m = sbuf_new();
+	if ((r = mux_put_simple(m, MUX_S_PROXY, q->rid)) == 0 &&
+	    (r = mux_conn_send(c, m)) == 0)
+		r = mproxy_start(c);
+	sbuf_free(m);
+	return r != 0 ? -1 : 0;
+}
+
 /* One whole request; non-zero: drop the client. */
 static int
 do_request(struct mux_conn *c, struct mux_req *q)
@@ -497,6 +525,8 @@ do_request(struct mux_conn *c, struct mux_req *q)
 		mm->stopped = 1;
 		mux_master_check_idle(mm);
 		return 0;
+	case MUX_C_PROXY:
+		return do_proxy(c, q);
 	default:
 		send_status(c, MUX_S_FAILURE, q->rid, "unsupported request");
 		return 0;
@@ -581,7 +611,8 @@ conn_read(struct chan_set *cs, int fd, short revents, void *arg)
 			mux_conn_close(c);
 			return;
 		}
-		if (c->mm->terminated)
+		/* Proxy mode reads the socket from now on (mux_proxy.c). */
+		if (c->mm->terminated || c->px != NULL)
 			return;
 	}
 }
@@ -665,6 +696,8 @@ mux_master_detach(void *arg)
 		forget_waits(c);
 		if (c->sess != NULL)
 			msess_detach(c->sess);
+		if (c->px != NULL)
+			mproxy_detach(c->px);
 		if (c->fd != -1) {
 			chan_set_unwatch(mm->cs, c->fd);
 			close(c->fd);

@@ -89,6 +89,14 @@ struct chan_set {
 
 /* channel.c */
 int chan_dispatch(struct chan_set *cs, uint8_t type, struct sbuf *msg);
+/* A channel in a free slot (NULL: the table is full); freeing one. */
+struct chan *chan_alloc(struct chan_set *cs, const struct chan_ops *ops);
+void chan_free(struct chan_set *cs, struct chan *c);
+/*
+ * chanrelay.c: a message for a relay channel to its owner; 1 when the
+ * recipient is no relay channel (the usual handlers run).
+ */
+int chan_relay_dispatch(struct chan_set *cs, uint8_t type, struct sbuf *msg);
 /* Advance EOF/CLOSE state, send window adjusts, free finished channels. */
 int chan_check_all(struct chan_set *cs);
 /* fd work for one channel: read rfd/efd into packets, write wbuf/ebuf. */

@@ -72,7 +72,7 @@ chan_fd_close(struct chan *c, int *fdp)
 	close(fd);
 }
 
-static void
+void
 chan_free(struct chan_set *cs, struct chan *c)
 {
 	chan_idle_gone(cs, c);
@@ -177,7 +177,7 @@ chan_foreach(struct chan_set *cs,
 			return;
 }
 
-static struct chan *
+struct chan *
 chan_alloc(struct chan_set *cs, const struct chan_ops *ops)
 {
 	struct chan *c;
@@ -361,6 +361,8 @@ chan_check(struct chan_set *cs, struct chan *c)
 	struct sbuf *b;
 	int r;
 
+	if (c->relay)
+		return 0;	/* its owner's to advance */
 	if (!c->confirmed) {
 		if (c->close_rcvd)
 			chan_free(cs, c);
@@ -775,8 +777,11 @@ int
 chan_dispatch(struct chan_set *cs, uint8_t type, struct sbuf *msg)
 {
 	size_t i;
+	int r;
 
 	cs->last_rx = chan_now();
+	if ((r = chan_relay_dispatch(cs, type, msg)) != 1)
+		return r;
 	for (i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
 		if (handlers[i].type == type)
 			return handlers[i].fn(cs, msg);

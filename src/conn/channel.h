@@ -110,6 +110,14 @@ struct chan_ops {
 	int (*close_ok)(struct chan_set *cs, struct chan *c);
 	/* The channel is being freed: release ctx (fds are the layer's). */
 	void (*free)(struct chan_set *cs, struct chan *c);
+	/*
+	 * Relay channels only (chan_relay_new): a message from the peer
+	 * for c, its type (CHANNEL_OPEN_CONFIRMATION to CHANNEL_FAILURE)
+	 * and its fields after the recipient id. An error ends the
+	 * connection, as a bad message does.
+	 */
+	int (*relay)(struct chan_set *cs, struct chan *c, uint8_t type,
+	    struct sbuf *msg);
 };
 
 struct chan {
@@ -146,6 +154,7 @@ struct chan {
 	unsigned int idle_closed:1;	/* closed for inactivity (or freed) */
 	/* CHAN_DGRAM_* (tun.h): one packet per message on rfd/wfd. */
 	unsigned int datagram:2;
+	unsigned int relay:1;		/* chan_relay_new() */
 	/* Our open refused: the reason and text, during ops->opened. */
 	uint32_t open_reason;
 	const char *open_desc;
@@ -231,6 +240,19 @@ void chan_foreach(struct chan_set *cs,
  */
 int chan_open(struct chan_set *cs, const struct chan_ops *ops, void *ctx,
     const struct sbuf *extra, struct chan **cp);
+
+/*
+ * Relay channels: an id in the table and nothing else, for a channel
+ * whose messages someone else carries (a mux proxy client's). The layer
+ * sends nothing for them, keeps no window, buffer or EOF/CLOSE state,
+ * and hands every message the peer sends for one to ops->relay; the
+ * owner opens it, sends on it (c->remote_id, c->confirmed and the
+ * close flags are its to keep) and frees it with chan_relay_free(),
+ * which calls ops->free as chan_set_free() would.
+ */
+int chan_relay_new(struct chan_set *cs, const struct chan_ops *ops,
+    void *ctx, struct chan **cp);
+void chan_relay_free(struct chan_set *cs, struct chan *c);
 
 /* Attach fds to a channel (the set then owns and closes them). */
 void chan_set_fds(struct chan *c, int rfd, int wfd, int efd,
