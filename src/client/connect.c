@@ -11,7 +11,6 @@
  */
 #include <sys/socket.h>
 #include <sys/types.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -29,6 +28,7 @@
 #include "connect.h"
 #include "sbuf.h"
 #include "err.h"
+#include "fdio.h"
 #include "log.h"
 #include "mem.h"
 
@@ -279,45 +279,17 @@ client_connect_tcp(const struct client_opts *o, const char *host, int port,
 static int
 recv_passed_fd(int sock)
 {
-	union {
-		struct cmsghdr hdr;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} cm;
-	struct msghdr msg;
-	struct iovec iov;
-	struct cmsghdr *c;
-	char byte;
-	ssize_t n;
-	int fd;
+	int fd, r;
 
-	memset(&msg, 0, sizeof(msg));
-	memset(&cm, 0, sizeof(cm));
-	iov.iov_base = &byte;
-	iov.iov_len = 1;
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = cm.buf;
-	msg.msg_controllen = sizeof(cm.buf);
-	while ((n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC)) == -1 &&
-	    errno == EINTR)
-		;
-	if (n == -1) {
+	if ((r = fd_recv_fd(sock, -1, &fd)) == 0)
+		return fd;
+	if (r == ERR_SYSTEM)
 		log_error("recvmsg: %s", strerror(errno));
-		return -1;
-	}
-	if (n != 1) {
-		log_error("recvmsg: expected received 1 got %zd", n);
-		return -1;
-	}
-	c = CMSG_FIRSTHDR(&msg);
-	if (c == NULL || (msg.msg_flags & MSG_CTRUNC) != 0 ||
-	    c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
-	    c->cmsg_len != CMSG_LEN(sizeof(int))) {
+	else if (r == ERR_CONN_CLOSED)
+		log_error("recvmsg: expected received 1 got 0");
+	else
 		log_error("recvmsg: no descriptor passed");
-		return -1;
-	}
-	memcpy(&fd, CMSG_DATA(c), sizeof(fd));
-	return fd;
+	return -1;
 }
 
 /*

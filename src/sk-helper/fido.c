@@ -354,7 +354,7 @@ static struct sk_resident_key *
 resident_of(const fido_cred_t *cred, const char *app, size_t slot)
 {
 	struct sk_resident_key *rk;
-	struct sk_enroll_response *e = NULL;
+	struct skf_bytes uid;
 	struct skf_cred c;
 
 	memset(&c, 0, sizeof(c));
@@ -371,20 +371,10 @@ resident_of(const fido_cred_t *cred, const char *app, size_t slot)
 	c.pubkey.len = fido_cred_pubkey_len(cred);
 	c.id.ptr = fido_cred_id_ptr(cred);
 	c.id.len = fido_cred_id_len(cred);
-	if (skf_enroll_response(&c, &e) != 0)
+	uid.ptr = fido_cred_user_id_ptr(cred);
+	uid.len = fido_cred_user_id_len(cred);
+	if (skf_resident_key(&c, app, slot, &uid, &rk) != 0)
 		return NULL;
-	rk = x_calloc(1, sizeof(*rk));
-	rk->alg = c.alg;
-	rk->slot = slot;
-	rk->application = x_strdup(app);
-	rk->key = *e;
-	rk->flags = c.flags;
-	free(e);
-	if (fido_cred_user_id_len(cred) > 0) {
-		rk->user_id = x_memdup(fido_cred_user_id_ptr(cred),
-		    fido_cred_user_id_len(cred));
-		rk->user_id_len = fido_cred_user_id_len(cred);
-	}
 	return rk;
 }
 
@@ -453,7 +443,7 @@ skf_load_resident(const char *pin, struct sk_option **options,
 	struct sk_resident_key **list = NULL;
 	struct skf_opts o;
 	fido_dev_t *dev = NULL;
-	size_t n = 0, i;
+	size_t n = 0;
 	int r;
 
 	*rks = NULL;
@@ -466,13 +456,7 @@ skf_load_resident(const char *pin, struct sk_option **options,
 	r = load_dev(dev, pin, &list, &n);
 	dev_close(&dev);
 	if (r != 0) {
-		for (i = 0; i < n; i++) {
-			skf_enroll_free_parts(&list[i]->key);
-			free(list[i]->application);
-			free(list[i]->user_id);
-			free(list[i]);
-		}
-		free(list);
+		skf_resident_list_free(list, n);
 		return r;
 	}
 	*rks = list;

@@ -120,6 +120,31 @@ skf_enroll_response(const struct skf_cred *c,
 	return 0;
 }
 
+int
+skf_resident_key(const struct skf_cred *c, const char *app, size_t slot,
+    const struct skf_bytes *user_id, struct sk_resident_key **rkp)
+{
+	struct sk_resident_key *rk;
+	struct sk_enroll_response *e = NULL;
+	int r;
+
+	*rkp = NULL;
+	if (app == NULL)
+		return SSH_SK_ERR_GENERAL;
+	if ((r = skf_enroll_response(c, &e)) != 0)
+		return r;
+	rk = x_calloc(1, sizeof(*rk));
+	rk->alg = c->alg;
+	rk->slot = slot;
+	rk->application = x_strdup(app);
+	rk->key = *e;
+	rk->flags = c->flags;
+	free(e);
+	copy_bytes(user_id, &rk->user_id, &rk->user_id_len);
+	*rkp = rk;
+	return 0;
+}
+
 /* A BIGNUM as unsigned big-endian bytes (at least one byte). */
 static int
 bn_bytes(const BIGNUM *bn, uint8_t **pp, size_t *lenp)
@@ -229,4 +254,25 @@ skf_sign_free(struct sk_sign_response *s)
 	free(s->sig_r);
 	free(s->sig_s);
 	free(s);
+}
+
+void
+skf_resident_free(struct sk_resident_key *rk)
+{
+	if (rk == NULL)
+		return;
+	skf_enroll_free_parts(&rk->key);
+	free(rk->application);
+	free(rk->user_id);
+	free(rk);
+}
+
+void
+skf_resident_list_free(struct sk_resident_key **list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; list != NULL && i < n; i++)
+		skf_resident_free(list[i]);
+	free(list);
 }

@@ -2,8 +2,9 @@
  * fido_conv.h: the parts of the built-in libfido2 provider (fido.c)
  * that need no authenticator: turning what libfido2 hands back (a
  * credential's public key, ID and attestation; an assertion's
- * signature, flags and counter) into the sk_api.h response structures,
- * the user ID of an enrollment, and the options the caller passed. All
+ * signature, flags and counter; a resident credential) into the
+ * sk_api.h structures, the user ID of an enrollment, and the options
+ * the caller passed. All
  * of it takes plain bytes, so it is tested without a device.
  */
 #ifndef MOAT_SK_FIDO_CONV_H
@@ -69,9 +70,20 @@ int skf_enroll_response(const struct skf_cred *c,
 int skf_sign_response(uint32_t alg, const uint8_t *sig, size_t siglen,
     uint8_t flags, uint32_t counter, struct sk_sign_response **respp);
 
-/* Free what the two functions above made (_parts: not e itself). */
+/*
+ * A resident credential as a listed key (malloc'd): c converted as for
+ * an enrollment (c->flags also become the key's flags), app and the
+ * user ID (may be empty) copied; slot is its place in the device's list.
+ */
+int skf_resident_key(const struct skf_cred *c, const char *app, size_t slot,
+    const struct skf_bytes *user_id, struct sk_resident_key **rkp);
+
+/* Free what the functions above made (_parts: not e itself). */
 void skf_enroll_free_parts(struct sk_enroll_response *e);
 void skf_enroll_free(struct sk_enroll_response *e);
 void skf_sign_free(struct sk_sign_response *s);
+void skf_resident_free(struct sk_resident_key *rk);
+/* A list of n resident keys and the array itself. */
+void skf_resident_list_free(struct sk_resident_key **list, size_t n);
 
 #endif

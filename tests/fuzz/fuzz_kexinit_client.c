@@ -3,7 +3,9 @@
  * The input is what a server sends: preamble lines and banner, KEXINIT,
  * the KEX replies with host key and signature (raw mode), or, after a
  * real key exchange, a script of encrypted messages such as ext-info
- * and rekey KEXINITs (scripted mode); see fuzz_tr.h.
+ * and rekey KEXINITs (scripted mode), before the login or after it
+ * (after-login mode: the client then starts key exchanges of its own);
+ * see fuzz_tr.h.
  */
 #include "fuzz_tr.h"
 

@@ -2,7 +2,9 @@
  * fuzz_packet.c: the server's incoming side of the transport. The input
  * is what a client sends: banner, clear-text packets, KEXINIT, KEX
  * messages (raw mode), or, after a real key exchange, a script of
- * encrypted messages (scripted mode); see fuzz_tr.h.
+ * encrypted messages (scripted mode), before the user is authenticated
+ * or after (after-login mode: a PING is answered with a PONG there, and
+ * the server starts key exchanges of its own); see fuzz_tr.h.
  */
 #include "fuzz_tr.h"
 

@@ -2,13 +2,13 @@
  * fuzz_tr.h: the harness the two transport fuzz targets share.
  *
  * One transport (server or client role) is fed the fuzz input as its
- * peer's byte stream, in one of two modes chosen by the first byte:
+ * peer's byte stream, in one of three modes chosen by the first byte:
  *
- *  - raw (first byte not 0): the whole input is written into one end of
- *    a socketpair whose other end is the transport's input; the write
- *    side is then shut down and the transport is read and drained
- *    (tr_fd_read, tr_next_message) until it reports an error or the
- *    end. This reaches the banner, the clear-text packet framing,
+ *  - raw (first byte neither 0 nor 1): the whole input is written into
+ *    one end of a socketpair whose other end is the transport's input;
+ *    the write side is then shut down and the transport is read and
+ *    drained (tr_fd_read, tr_next_message) until it reports an error
+ *    or the end. This reaches the banner, the clear-text packet framing,
  *    KEXINIT negotiation and the first KEX messages.
  *
  *  - scripted (first byte 0): a real peer of the opposite role, in the
@@ -20,6 +20,18 @@
  *    NEWKEYS: ext-info, rekeying, the packet paths of every cipher,
  *    zlib from NEWKEYS on and zlib@openssh.com from a USERAUTH_SUCCESS
  *    on. (Hostile compressed bytes themselves: fuzz_compress.)
+ *
+ *  - after login (first byte 1): scripted, but before the records the
+ *    login ends as auth.c and clientauth.c end it: the server of the
+ *    pair sends USERAUTH_SUCCESS and marks the user authenticated, the
+ *    client marks it when the message arrives. This reaches what only
+ *    an authenticated transport does: a server's answer to
+ *    ping@openssh.com (PONG, held during a key exchange of its own),
+ *    delayed compression from the start of the script, and key
+ *    exchanges the tested end starts itself: byte 1 also sets its
+ *    RekeyLimit (see fz_rekey_limits), so a short script of pings
+ *    crosses it. The login_* seeds (and preauth_ping) are written by
+ *    mkseeds_login.py.
  *
  * Output of the transport under test goes to /dev/null in raw mode.
  * Host keys (ed25519, ECDSA P-256, RSA) are made once; the client's
@@ -93,6 +105,11 @@ static const char *fz_macs[] = {
 };
 /* The peer's one compression method (the tested end offers all). */
 static const char *fz_comps[] = { "none", "zlib", "zlib@openssh.com" };
+/*
+ * After login, the tested end's RekeyLimit in bytes (0: the cipher's
+ * default), picked by what byte 1 has left over after the three lists.
+ */
+static const uint64_t fz_rekey_limits[] = { 0, 1024, 32768 };
 #define FZ_NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
 static int
@@ -297,14 +314,48 @@ fz_pump(struct transport *t, struct transport *peer, int *peer_ok,
 	}
 }
 
+/*
+ * The end of a login (after-login mode): the server of the pair sends
+ * USERAUTH_SUCCESS and marks the user authenticated, as auth.c does;
+ * the client marks it on receipt, as clientauth.c does.
+ */
 static void
-fz_scripted(int server, const uint8_t *data, size_t size)
+fz_login(struct transport *t, struct transport *peer, int server)
+{
+	struct transport *srv = server ? t : peer, *cli = server ? peer : t;
+	struct sbuf *m;
+	uint8_t type, got = 0;
+	int i, r;
+
+	tr_msg_start(srv, SSH2_MSG_USERAUTH_SUCCESS);
+	if (tr_msg_send(srv) != 0)
+		abort();
+	tr_set_authenticated(srv);
+	for (i = 0; i < FZ_MAX_ROUNDS && got != SSH2_MSG_USERAUTH_SUCCESS;
+	    i++) {
+		(void)tr_fd_write(srv);
+		r = tr_fd_read(cli);
+		if (r != 0 && r != ERR_AGAIN)
+			abort();
+		while (got != SSH2_MSG_USERAUTH_SUCCESS &&
+		    (r = tr_next_message(cli, &type, &m)) == 0)
+			got = type;
+		if (r != 0 && r != ERR_AGAIN)
+			abort();
+	}
+	if (got != SSH2_MSG_USERAUTH_SUCCESS)
+		abort();	/* the two ends must agree */
+	tr_set_authenticated(cli);
+}
+
+static void
+fz_scripted(int server, int login, const uint8_t *data, size_t size)
 {
 	struct tr_config tc, pc;
 	struct transport *t = NULL, *peer = NULL;
 	struct sbuf *m;
 	uint8_t got = 0;
-	size_t len;
+	size_t len, sel;
 	int sp[2], i, peer_ok = 1;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp) != 0)
@@ -314,11 +365,16 @@ fz_scripted(int server, const uint8_t *data, size_t size)
 	pc.kex_algs = "curve25519-sha256";
 	pc.hostkey_algs = "ssh-ed25519";
 	if (size > 0) {
-		pc.ciphers = fz_ciphers[data[0] % FZ_NELEM(fz_ciphers)];
-		pc.macs = fz_macs[(data[0] / FZ_NELEM(fz_ciphers)) %
-		    FZ_NELEM(fz_macs)];
-		pc.compression = fz_comps[(data[0] / FZ_NELEM(fz_ciphers) /
-		    FZ_NELEM(fz_macs)) % FZ_NELEM(fz_comps)];
+		sel = data[0];
+		pc.ciphers = fz_ciphers[sel % FZ_NELEM(fz_ciphers)];
+		sel /= FZ_NELEM(fz_ciphers);
+		pc.macs = fz_macs[sel % FZ_NELEM(fz_macs)];
+		sel /= FZ_NELEM(fz_macs);
+		pc.compression = fz_comps[sel % FZ_NELEM(fz_comps)];
+		sel /= FZ_NELEM(fz_comps);
+		if (login)
+			tc.rekey_bytes = fz_rekey_limits[sel %
+			    FZ_NELEM(fz_rekey_limits)];
 		data++;
 		size--;
 	}
@@ -335,6 +391,8 @@ fz_scripted(int server, const uint8_t *data, size_t size)
 			abort();	/* the two ends must agree */
 	if (got != SSH2_MSG_SERVICE_REQUEST)
 		abort();
+	if (login)
+		fz_login(t, peer, server);
 	while (size >= 2) {
 		len = (size_t)data[0] << 8 | data[1];
 		data += 2;
@@ -368,8 +426,8 @@ fz_scripted(int server, const uint8_t *data, size_t size)
 static inline void
 fz_transport(int server, const uint8_t *data, size_t size)
 {
-	if (size > 0 && data[0] == 0)
-		fz_scripted(server, data + 1, size - 1);
+	if (size > 0 && (data[0] == 0 || data[0] == 1))
+		fz_scripted(server, data[0] == 1, data + 1, size - 1);
 	else
 		fz_raw(server, data, size);
 }

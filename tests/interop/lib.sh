@@ -212,6 +212,73 @@ restart_sshd() {
 	start_sshd
 }
 
+# start_ssh_agent NAME: Debian's ssh-agent on $T/NAME.sock (its output in
+# $T/NAME.env), stopped by its PID at exit; sets AGENT_PID. The test is
+# skipped when the agent does not start.
+start_ssh_agent() {
+	ssh-agent -a "$T/$1.sock" >"$T/$1.env" || skip "ssh-agent failed"
+	AGENT_PID=$(sed -n 's/^SSH_AGENT_PID=\([0-9]*\);.*/\1/p' "$T/$1.env")
+	[ -n "$AGENT_PID" ] || skip "no ssh-agent pid"
+	at_exit "kill $AGENT_PID 2>/dev/null"
+}
+
+# need_xvfb: skip unless Xvfb, xdpyinfo and xauth are installed.
+need_xvfb() {
+	command -v Xvfb >/dev/null 2>&1 ||
+	    skip "Xvfb not installed (scripts/deps.sh installs xvfb)"
+	need xdpyinfo
+	need xauth
+}
+
+# start_xvfb FIRST: an X display of the test's own, the first number
+# from FIRST that no X server uses here (N), under Xvfb (XPID, stopped
+# at exit) with a random MIT-MAGIC-COOKIE-1 in $T/xserver.auth; the
+# client's copy of the cookie in $T/client.auth. Exports DISPLAY and
+# XAUTHORITY for it; skips the test when the display does not answer.
+start_xvfb() {
+	N=$1
+	while [ -e "/tmp/.X11-unix/X$N" ] || [ -e "/tmp/.X$N-lock" ]; do
+		N=$((N + 1))
+	done
+	COOKIE=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
+	xauth -q -f "$T/xserver.auth" add ":$N" MIT-MAGIC-COOKIE-1 "$COOKIE" \
+	    2>/dev/null
+	Xvfb ":$N" -screen 0 640x480x24 -auth "$T/xserver.auth" -nolisten tcp \
+	    >"$T/xvfb.log" 2>&1 &
+	XPID=$!
+	at_exit "kill $XPID 2>/dev/null"
+	XAUTHORITY="$T/client.auth"
+	export XAUTHORITY
+	xauth -q add ":$N" MIT-MAGIC-COOKIE-1 "$COOKIE" 2>/dev/null
+	DISPLAY=":$N"
+	export DISPLAY
+	_i=0
+	until xdpyinfo >/dev/null 2>&1; do
+		_i=$((_i + 1))
+		if [ $_i -gt 100 ]; then
+			cat "$T/xvfb.log" >&2
+			skip "Xvfb did not start"
+		fi
+		sleep 0.1
+	done
+}
+
+# wait_master SOCKET PID ERRLOG: until the ControlMaster PID listens on
+# SOCKET; one that exits or takes over 10 s fails the test, which ends
+# there (with ERRLOG, the master's stderr, shown).
+wait_master() {
+	_i=0
+	while [ ! -S "$1" ]; do
+		_i=$((_i + 1))
+		if [ $_i -gt 200 ] || ! kill -0 "$2" 2>/dev/null; then
+			cat "$3" >&2
+			fail "the master did not start"
+			finish
+		fi
+		sleep 0.05
+	done
+}
+
 # Debian's OpenSSH client, configured only by the command line; the
 # identity is $ID (default: the ed25519 user key).
 ossh() {

@@ -41,16 +41,7 @@ start_master() {
 	    2>>"$T/master.err") &
 	MP=$!
 	at_exit "kill $MP 2>/dev/null"
-	i=0
-	while [ ! -S "$S" ]; do
-		i=$((i + 1))
-		if [ $i -gt 200 ] || ! kill -0 "$MP" 2>/dev/null; then
-			cat "$T/master.err" >&2
-			fail "the master did not start"
-			finish
-		fi
-		sleep 0.05
-	done
+	wait_master "$S" "$MP" "$T/master.err"
 }
 
 start_master ask

@@ -9,45 +9,19 @@
 need ssh
 need ssh-agent
 need ssh-add
-command -v Xvfb >/dev/null 2>&1 || skip "Xvfb not installed (scripts/deps.sh installs xvfb)"
-need xdpyinfo
-need xauth
+need_xvfb
 make_keys
 ssh-keygen -q -t ed25519 -N '' -f "$T/fwd" -C key-fwd
 FPR=$(ssh-keygen -lf "$T/fwd.pub" | cut -d' ' -f2)
 
 # The agent the master forwards.
-ssh-agent -a "$T/agent.sock" >"$T/agent.env" || skip "ssh-agent failed"
-APID=$(sed -n 's/^SSH_AGENT_PID=\([0-9]*\);.*/\1/p' "$T/agent.env")
-[ -n "$APID" ] || skip "no ssh-agent pid"
-at_exit "kill $APID 2>/dev/null"
+start_ssh_agent agent
 SSH_AUTH_SOCK=$T/agent.sock ssh-add -q "$T/fwd" 2>/dev/null || fail "ssh-add"
 SSH_AUTH_SOCK=$T/agent.sock
 export SSH_AUTH_SOCK
 
 # A display of the test's own.
-N=50
-while [ -e "/tmp/.X11-unix/X$N" ] || [ -e "/tmp/.X$N-lock" ]; do
-	N=$((N + 1))
-done
-COOKIE=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
-xauth -q -f "$T/xserver.auth" add ":$N" MIT-MAGIC-COOKIE-1 "$COOKIE" \
-    2>/dev/null
-Xvfb ":$N" -screen 0 640x480x24 -auth "$T/xserver.auth" -nolisten tcp \
-    >"$T/xvfb.log" 2>&1 &
-XPID=$!
-at_exit "kill $XPID 2>/dev/null"
-XAUTHORITY="$T/client.auth"
-export XAUTHORITY
-xauth -q add ":$N" MIT-MAGIC-COOKIE-1 "$COOKIE" 2>/dev/null
-DISPLAY=":$N"
-export DISPLAY
-i=0
-until xdpyinfo >/dev/null 2>&1; do
-	i=$((i + 1))
-	[ $i -gt 100 ] && { cat "$T/xvfb.log" >&2; skip "Xvfb did not start"; }
-	sleep 0.1
-done
+start_xvfb 50
 
 write_config <<CFG
 X11Forwarding yes
@@ -65,16 +39,7 @@ KH=$T/kh
     2>"$T/master.err") &
 MP=$!
 at_exit "kill $MP 2>/dev/null"
-i=0
-while [ ! -S "$S" ]; do
-	i=$((i + 1))
-	if [ $i -gt 200 ] || ! kill -0 "$MP" 2>/dev/null; then
-		cat "$T/master.err" >&2
-		fail "the master did not start"
-		finish
-	fi
-	sleep 0.05
-done
+wait_master "$S" "$MP" "$T/master.err"
 logins() { grep -c "Accepted publickey" "$T/sshd.log"; }
 before=$(logins)
 

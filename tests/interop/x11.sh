@@ -12,33 +12,11 @@
 # connections are refused after ForwardX11Timeout, and ssh -G prints
 # the keywords as Debian's.
 . "$(dirname "$0")/lib.sh"
-command -v Xvfb >/dev/null 2>&1 || skip "Xvfb not installed (scripts/deps.sh installs xvfb)"
-need xdpyinfo
-need xauth
+need_xvfb
 make_keys
 
-# A display number no X server uses here.
-N=40
-while [ -e "/tmp/.X11-unix/X$N" ] || [ -e "/tmp/.X$N-lock" ]; do
-	N=$((N + 1))
-done
-COOKIE=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
-xauth -q -f "$T/xserver.auth" add ":$N" MIT-MAGIC-COOKIE-1 "$COOKIE" \
-    2>/dev/null
-Xvfb ":$N" -screen 0 640x480x24 -auth "$T/xserver.auth" -nolisten tcp \
-    >"$T/xvfb.log" 2>&1 &
-XPID=$!
-at_exit "kill $XPID 2>/dev/null"
-export XAUTHORITY="$T/client.auth"
-xauth -q add ":$N" MIT-MAGIC-COOKIE-1 "$COOKIE" 2>/dev/null
-DISPLAY=":$N"
-export DISPLAY
-i=0
-until xdpyinfo >/dev/null 2>&1; do
-	i=$((i + 1))
-	[ $i -gt 100 ] && { cat "$T/xvfb.log" >&2; skip "Xvfb did not start"; }
-	sleep 0.1
-done
+# A display of the test's own (from number 40).
+start_xvfb 40
 LOCAL_EXT=$(xdpyinfo | sed -n 's/^number of extensions: *//p')
 
 # The servers add the session's cookie to a file of the test's own.

@@ -32,6 +32,13 @@ dump_value(const struct client_opts *o, const char *kw)
 	return ret;
 }
 
+/* The -G line of kw has the value want (a failure names this line). */
+#define CHECK_DUMP(o, kw, want) do { \
+	char *check_dump_ = dump_value((o), (kw)); \
+	CHECK_STR(check_dump_, (want)); \
+	x_free(check_dump_); \
+} while (0)
+
 static struct client_opts *
 load(const char *host, const char *text, int *rp)
 {
@@ -179,7 +186,7 @@ static void
 test_include_and_errors(void)
 {
 	struct client_opts *o;
-	char *inc, *cfg, *dump;
+	char *inc, *cfg;
 	int r;
 
 	inc = conftest_write("inc1.conf", "Host incl\n  Port 4444\n"
@@ -216,39 +223,23 @@ test_include_and_errors(void)
 	    "CertificateFile ~/c-%h\n", &r);
 	CHECK_OK(r);
 	CHECK_OK(readconf_finish(o, "tester"));
-	CHECK_STR((dump = dump_value(o, "stricthostkeychecking")),
-	    "accept-new");
-	x_free(dump);
-	CHECK_STR((dump = dump_value(o, "requesttty")), "force");
-	x_free(dump);
-	CHECK_STR((dump = dump_value(o, "proxycommand")),
-	    "sh -c 'exec %h %p'");
-	x_free(dump);
-	CHECK_STR((dump = dump_value(o, "localforward")),
-	    "8080 [127.0.0.1]:80");
-	x_free(dump);
-	CHECK_STR((dump = dump_value(o, "escapechar")), "^A");
-	x_free(dump);
-	CHECK_STR((dump = dump_value(o, "rekeylimit")), "1073741824 3600");
-	x_free(dump);
-	CHECK_STR((dump = dump_value(o, "connecttimeout")), "60");
-	x_free(dump);
+	CHECK_DUMP(o, "stricthostkeychecking", "accept-new");
+	CHECK_DUMP(o, "requesttty", "force");
+	CHECK_DUMP(o, "proxycommand", "sh -c 'exec %h %p'");
+	CHECK_DUMP(o, "localforward", "8080 [127.0.0.1]:80");
+	CHECK_DUMP(o, "escapechar", "^A");
+	CHECK_DUMP(o, "rekeylimit", "1073741824 3600");
+	CHECK_DUMP(o, "connecttimeout", "60");
 	/* One line each, and the first SetEnv line wins (OpenSSH 9.2). */
-	CHECK_STR((dump = dump_value(o, "setenv")), "A=1");
-	x_free(dump);
+	CHECK_DUMP(o, "setenv", "A=1");
 	CHECK(o->nset_env == 2);
-	CHECK_STR((dump = dump_value(o, "loglevel")), "DEBUG");
-	x_free(dump);
-	CHECK_STR((dump = dump_value(o, "certificatefile")), "~/c-%h");
-	x_free(dump);
+	CHECK_DUMP(o, "loglevel", "DEBUG");
+	CHECK_DUMP(o, "certificatefile", "~/c-%h");
 	/* Not set: left out, as OpenSSH leaves it out. */
 	CHECK(dump_value(o, "preferredauthentications") == NULL);
-	CHECK_STR((dump = dump_value(o, "port")), "22");
-	x_free(dump);
-	CHECK_STR((dump = dump_value(o, "user")), "tester");
-	x_free(dump);
-	CHECK_STR((dump = dump_value(o, "identityfile")), "~/.ssh/id_rsa");
-	x_free(dump);
+	CHECK_DUMP(o, "port", "22");
+	CHECK_DUMP(o, "user", "tester");
+	CHECK_DUMP(o, "identityfile", "~/.ssh/id_rsa");
 	client_opts_free(o);
 }
 
@@ -313,7 +304,6 @@ test_update_host_keys(void)
 		{ "UpdateHostKeys no\n", 0, "false" },
 	};
 	struct client_opts *o;
-	char *v;
 	size_t i;
 	int r;
 
@@ -322,16 +312,12 @@ test_update_host_keys(void)
 		CHECK_OK(r);
 		CHECK_OK(readconf_finish(o, "tester"));
 		CHECK(o->update_host_keys == cases[i].want);
-		v = dump_value(o, "updatehostkeys");
-		CHECK_STR(v, cases[i].shown);
-		x_free(v);
+		CHECK_DUMP(o, "updatehostkeys", cases[i].shown);
 		client_opts_free(o);
 	}
 	o = load("h", "VerifyHostKeyDNS ask\n", &r);
 	CHECK_OK(readconf_finish(o, "tester"));
-	v = dump_value(o, "verifyhostkeydns");
-	CHECK_STR(v, "ask");
-	x_free(v);
+	CHECK_DUMP(o, "verifyhostkeydns", "ask");
 	client_opts_free(o);
 }
 
@@ -347,8 +333,7 @@ test_ignore_unknown(void)
 	    &r);
 	CHECK_OK(r);
 	CHECK_OK(readconf_finish(o, "tester"));
-	CHECK_STR((v = dump_value(o, "ignoreunknown")), "foo*,Bar");
-	x_free(v);
+	CHECK_DUMP(o, "ignoreunknown", "foo*,Bar");
 	client_opts_free(o);
 	/* Not listed; listed only after it; set in a block that does
 	 * not apply; the second IgnoreUnknown does not count. */
@@ -461,8 +446,7 @@ test_session_keywords(void)
 	CHECK(o->stdin_null == 0 && o->fork_after_auth == 0);
 	CHECK(o->session_type == ST_DEFAULT);
 	CHECK(o->permit_local_command == 0 && o->local_command == NULL);
-	CHECK_STR((v = dump_value(o, "sessiontype")), "default");
-	x_free(v);
+	CHECK_DUMP(o, "sessiontype", "default");
 	CHECK((v = dump_value(o, "localcommand")) == NULL);
 	x_free(v);
 	client_opts_free(o);
@@ -474,45 +458,30 @@ test_session_keywords(void)
 	CHECK_OK(readconf_finish(o, "tester"));
 	CHECK(o->connection_attempts == 3);
 	CHECK(o->session_type == ST_SUBSYSTEM);
-	CHECK_STR((v = dump_value(o, "connectionattempts")), "3");
-	x_free(v);
-	CHECK_STR((v = dump_value(o, "stdinnull")), "yes");
-	x_free(v);
-	CHECK_STR((v = dump_value(o, "forkafterauthentication")), "yes");
-	x_free(v);
-	CHECK_STR((v = dump_value(o, "sessiontype")), "subsystem");
-	x_free(v);
-	CHECK_STR((v = dump_value(o, "permitlocalcommand")), "yes");
-	x_free(v);
-	CHECK_STR((v = dump_value(o, "localcommand")), "echo %h  %%T \"x\"");
-	x_free(v);
+	CHECK_DUMP(o, "connectionattempts", "3");
+	CHECK_DUMP(o, "stdinnull", "yes");
+	CHECK_DUMP(o, "forkafterauthentication", "yes");
+	CHECK_DUMP(o, "sessiontype", "subsystem");
+	CHECK_DUMP(o, "permitlocalcommand", "yes");
+	CHECK_DUMP(o, "localcommand", "echo %h  %%T \"x\"");
 	client_opts_free(o);
 	o = load("h", "KnownHostsCommand /bin/k  %H \"%K\"\n"
 	    "RevokedHostKeys ~/r_%h\nNoHostAuthenticationForLocalhost yes\n",
 	    &r);
 	CHECK_OK(r);
 	CHECK_OK(readconf_finish(o, "tester"));
-	CHECK_STR((v = dump_value(o, "knownhostscommand")),
-	    "/bin/k  %H \"%K\"");
-	x_free(v);
-	CHECK_STR((v = dump_value(o, "revokedhostkeys")), "~/r_%h");
-	x_free(v);
-	CHECK_STR((v = dump_value(o, "nohostauthenticationforlocalhost")),
-	    "yes");
-	x_free(v);
-	CHECK_STR((v = dump_value(o, "fingerprinthash")), "SHA256");
-	x_free(v);
-	CHECK_STR((v = dump_value(o, "syslogfacility")), "USER");
-	x_free(v);
+	CHECK_DUMP(o, "knownhostscommand", "/bin/k  %H \"%K\"");
+	CHECK_DUMP(o, "revokedhostkeys", "~/r_%h");
+	CHECK_DUMP(o, "nohostauthenticationforlocalhost", "yes");
+	CHECK_DUMP(o, "fingerprinthash", "SHA256");
+	CHECK_DUMP(o, "syslogfacility", "USER");
 	client_opts_free(o);
 	o = load("h", "FingerprintHash md5\nSyslogFacility local3\n", &r);
 	CHECK_OK(r);
 	CHECK_OK(readconf_finish(o, "tester"));
 	CHECK(client_fp_hash(o) == KEY_FP_MD5);
-	CHECK_STR((v = dump_value(o, "fingerprinthash")), "MD5");
-	x_free(v);
-	CHECK_STR((v = dump_value(o, "syslogfacility")), "LOCAL3");
-	x_free(v);
+	CHECK_DUMP(o, "fingerprinthash", "MD5");
+	CHECK_DUMP(o, "syslogfacility", "LOCAL3");
 	client_opts_free(o);
 }
 
@@ -563,7 +532,7 @@ static void
 test_canonical(void)
 {
 	struct client_opts *o;
-	char *path, *host, *v;
+	char *path, *host;
 	int r;
 
 	path = conftest_write("canon.conf", "CanonicalizeHostname yes\n"
@@ -588,10 +557,8 @@ test_canonical(void)
 	CHECK(o->nidentity_files == 1);
 	CHECK(o->nsend_env == 3);
 	CHECK(o->nlocal_forwards == 1);
-	CHECK_STR((v = dump_value(o, "canonicalizehostname")), "true");
-	x_free(v);
-	CHECK_STR((v = dump_value(o, "canonicaldomains")), "none");
-	x_free(v);
+	CHECK_DUMP(o, "canonicalizehostname", "true");
+	CHECK_DUMP(o, "canonicaldomains", "none");
 	x_free(host);
 	client_opts_free(o);
 	x_free(path);
@@ -606,9 +573,7 @@ test_canonical(void)
 	CHECK_STR(host, "nosuchhost-moat");
 	/* Through a proxy: left alone unless "always". */
 	CHECK_OK(client_canonicalize(o, &host, 0));
-	CHECK_STR((v = dump_value(o, "canonicalizePermittedcnames")),
-	    "*.a:*.b");
-	x_free(v);
+	CHECK_DUMP(o, "canonicalizePermittedcnames", "*.a:*.b");
 	x_free(host);
 	client_opts_free(o);
 	o = load("h", "CanonicalizeHostname yes\nCanonicalDomains invalid\n"
@@ -638,7 +603,6 @@ test_newer_keywords(void)
 	};
 	struct client_opts *o;
 	size_t i;
-	char *v;
 	int r;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -654,21 +618,13 @@ test_newer_keywords(void)
 	CHECK_OK(r);
 	CHECK_OK(readconf_finish(o, "tester"));
 	CHECK_STR(o->user, "tu");
-	CHECK_STR((v = dump_value(o, "tag")), "web");
-	x_free(v);
-	CHECK_STR((v = dump_value(o, "pkcs11provider")), "/s.so");
-	x_free(v);
-	CHECK_STR((v = dump_value(o, "channeltimeout")),
-	    "session=5m global=1h");
-	x_free(v);
-	CHECK_STR((v = dump_value(o, "obscurekeystroketiming")), "50");
-	x_free(v);
-	CHECK_STR((v = dump_value(o, "proxyusefdpass")), "yes");
-	x_free(v);
-	CHECK_STR((v = dump_value(o, "bindinterface")), "eth9");
-	x_free(v);
-	CHECK_STR((v = dump_value(o, "logverbose")), "a.c:*:*");
-	x_free(v);
+	CHECK_DUMP(o, "tag", "web");
+	CHECK_DUMP(o, "pkcs11provider", "/s.so");
+	CHECK_DUMP(o, "channeltimeout", "session=5m global=1h");
+	CHECK_DUMP(o, "obscurekeystroketiming", "50");
+	CHECK_DUMP(o, "proxyusefdpass", "yes");
+	CHECK_DUMP(o, "bindinterface", "eth9");
+	CHECK_DUMP(o, "logverbose", "a.c:*:*");
 	client_opts_free(o);
 	/* Defaults; no tag: "Match tagged *" does not match. */
 	o = load("h", "ObscureKeystrokeTiming no\n"
@@ -677,19 +633,14 @@ test_newer_keywords(void)
 	CHECK_OK(readconf_finish(o, "tester"));
 	CHECK(o->user == NULL || strcmp(o->user, "tu") != 0);
 	CHECK(dump_value(o, "tag") == NULL);
-	CHECK_STR((v = dump_value(o, "channeltimeout")), "none");
-	x_free(v);
-	CHECK_STR((v = dump_value(o, "obscurekeystroketiming")), "no");
-	x_free(v);
-	CHECK_STR((v = dump_value(o, "proxyusefdpass")), "no");
-	x_free(v);
-	CHECK_STR((v = dump_value(o, "logverbose")), "none");
-	x_free(v);
+	CHECK_DUMP(o, "channeltimeout", "none");
+	CHECK_DUMP(o, "obscurekeystroketiming", "no");
+	CHECK_DUMP(o, "proxyusefdpass", "no");
+	CHECK_DUMP(o, "logverbose", "none");
 	client_opts_free(o);
 	o = load("h", "", &r);
 	CHECK_OK(readconf_finish(o, "tester"));
-	CHECK_STR((v = dump_value(o, "obscurekeystroketiming")), "yes");
-	x_free(v);
+	CHECK_DUMP(o, "obscurekeystroketiming", "yes");
 	client_opts_free(o);
 }
 

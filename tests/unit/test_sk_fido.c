@@ -2,26 +2,23 @@
  * test_sk_fido.c: the device-free half of the built-in libfido2
  * security key provider (src/sk-helper/fido_conv.c): libfido2's public
  * key forms into sk_api's, a DER ECDSA signature split into r and s,
- * Ed25519 signatures passed whole, enrollment results copied, the user
- * ID and the options. Fixed byte inputs first; then a P-256 signature
- * made here as an authenticator would goes through the conversion and
- * the helper reply parser and verifies as a security key signature.
+ * Ed25519 signatures passed whole, enrollment results copied, resident
+ * credentials as listed keys, the user ID and the options. Fixed byte
+ * inputs first; then a P-256 signature made here as an authenticator
+ * would goes through the conversion and the helper reply parser and
+ * verifies as a security key signature.
  */
 #include <stdio.h>
-
-#include <openssl/evp.h>
 
 #include "key.h"
 #include "mem.h"
 #include "sbuf.h"
 #include "sk_api.h"
 #include "sk_proto.h"
+#include "sktest.h"
 #include "testlib.h"
 
 #include "../../src/sk-helper/fido_conv.c"
-
-#define APP	"ssh:test"
-#define MSG	"the data to be signed"
 
 static void
 test_pubkey(void)
@@ -152,6 +149,51 @@ test_enroll(void)
 	CHECK(skf_enroll_response(&c, &e) != 0 && e == NULL);
 }
 
+/* Resident credentials as listed keys, and a list of them freed. */
+static void
+test_resident(void)
+{
+	static const uint8_t pk[64] = { 4, 5, 6 }, id[3] = { 7, 8, 9 };
+	struct sk_resident_key **list = x_calloc(2, sizeof(*list)), *k = NULL;
+	struct skf_bytes uid = { (const uint8_t *)"alice", 5 }, none = { 0 };
+	struct skf_cred c;
+
+	memset(&c, 0, sizeof(c));
+	c.alg = SSH_SK_ECDSA;
+	c.flags = SSH_SK_USER_PRESENCE_REQD | SSH_SK_RESIDENT_KEY;
+	c.pubkey.ptr = pk;
+	c.pubkey.len = sizeof(pk);
+	c.id.ptr = id;
+	c.id.len = sizeof(id);
+	CHECK_OK(skf_resident_key(&c, "ssh:one", 3, &uid, &list[0]));
+	k = list[0];
+	CHECK(k != NULL);
+	if (k != NULL) {
+		CHECK(k->alg == SSH_SK_ECDSA && k->slot == 3 &&
+		    k->flags == c.flags && k->key.flags == c.flags);
+		CHECK_STR(k->application, "ssh:one");
+		CHECK(k->user_id_len == 5 && memcmp(k->user_id, "alice", 5) == 0);
+		CHECK(k->key.public_key_len == 65 && k->key.public_key[0] == 4 &&
+		    memcmp(k->key.public_key + 1, pk, 64) == 0);
+		CHECK(k->key.key_handle_len == 3 &&
+		    memcmp(k->key.key_handle, id, 3) == 0);
+	}
+	/* an empty user ID stays empty */
+	CHECK_OK(skf_resident_key(&c, "ssh:", 0, &none, &list[1]));
+	CHECK(list[1] != NULL && list[1]->user_id == NULL &&
+	    list[1]->user_id_len == 0);
+	skf_resident_list_free(list, 2);
+	/* no credential ID, a bad key, no application: nothing made */
+	c.id.len = 0;
+	CHECK(skf_resident_key(&c, "ssh:", 0, &uid, &k) != 0 && k == NULL);
+	c.id.len = sizeof(id);
+	c.pubkey.len = 63;
+	CHECK(skf_resident_key(&c, "ssh:", 0, &uid, &k) != 0 && k == NULL);
+	c.pubkey.len = sizeof(pk);
+	CHECK(skf_resident_key(&c, NULL, 0, &uid, &k) != 0 && k == NULL);
+	skf_resident_list_free(NULL, 0);
+}
+
 static void
 test_user_and_options(void)
 {
@@ -184,42 +226,6 @@ test_user_and_options(void)
 	CHECK_ERR(skf_parse_options(list, &o), SSH_SK_ERR_UNSUPPORTED);
 }
 
-/* A public key blob's last string: the raw point or Ed25519 key. */
-static void
-raw_public(const struct key *k, unsigned char *out, size_t *lenp)
-{
-	struct sbuf *b = sbuf_new();
-	const unsigned char *p;
-	size_t len;
-	char *name = NULL, *curve = NULL;
-
-	CHECK_OK(key_to_blob(k, b));
-	CHECK_OK(sbuf_get_cstring(b, &name, NULL));
-	CHECK_OK(sbuf_get_cstring(b, &curve, NULL));
-	CHECK_OK(sbuf_get_string_direct(b, &p, &len));
-	memcpy(out, p, len);
-	*lenp = len;
-	x_free(name);
-	x_free(curve);
-	sbuf_free(b);
-}
-
-/* An enrollment reply from a converted credential, as the helper sends. */
-static struct sbuf *
-reply_of_enroll(const struct sk_enroll_response *e)
-{
-	struct sbuf *b = sbuf_new();
-
-	sbuf_put_u8(b, SKH_OK);
-	sbuf_put_u8(b, e->flags);
-	sbuf_put_string(b, e->public_key, e->public_key_len);
-	sbuf_put_string(b, e->key_handle, e->key_handle_len);
-	sbuf_put_string(b, "", 0);
-	sbuf_put_string(b, "", 0);
-	sbuf_put_string(b, "", 0);
-	return b;
-}
-
 /*
  * A P-256 credential in libfido2's form (x || y) and an assertion
  * signed here in DER, through the conversions and the reply parser.
@@ -231,16 +237,15 @@ test_p256_round_trip(void)
 	struct key *plain = NULL, *k = NULL;
 	struct sk_enroll_response *e = NULL;
 	struct sk_sign_response *s = NULL;
-	struct sbuf *reply, *d = sbuf_new(), *sig = sbuf_new();
-	struct key_sig_details det;
+	struct sbuf *reply, *d = NULL;
 	struct skf_cred c;
-	unsigned char pt[80], h[32], der[80];
+	unsigned char pt[80], der[80];
 	size_t ptlen, derlen = sizeof(der);
 	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
 	int skerr;
 
 	CHECK_OK(key_generate(KEY_ECDSA, 256, &plain));
-	raw_public(plain, pt, &ptlen);
+	sktest_raw_public(plain, pt, &ptlen);
 	CHECK(ptlen == 65 && pt[0] == 0x04);
 	memset(&c, 0, sizeof(c));
 	c.alg = SSH_SK_ECDSA;
@@ -252,19 +257,15 @@ test_p256_round_trip(void)
 	CHECK_OK(skf_enroll_response(&c, &e));
 	if (e == NULL)
 		goto out;
-	reply = reply_of_enroll(e);
+	/* the converted credential as the helper sends it on */
+	reply = sktest_enroll_reply(e->flags, e->public_key, e->public_key_len,
+	    e->key_handle, e->key_handle_len);
 	CHECK_OK(skh_reply_status(reply, &skerr));
 	CHECK_OK(skh_parse_enroll(reply, SSH_SK_ECDSA, APP, &k, NULL));
 	sbuf_free(reply);
 	if (k == NULL)
 		goto out;
-	/* what the authenticator signs: H(app), flags, counter, H(data) */
-	EVP_Digest(APP, strlen(APP), h, NULL, EVP_sha256(), NULL);
-	sbuf_put(d, h, sizeof(h));
-	sbuf_put_u8(d, 0x01);
-	sbuf_put_u32(d, 42);
-	EVP_Digest(MSG, strlen(MSG), h, NULL, EVP_sha256(), NULL);
-	sbuf_put(d, h, sizeof(h));
+	d = sktest_u2f_signed(0x01, 42);
 	CHECK(EVP_DigestSignInit(ctx, NULL, EVP_sha256(), NULL,
 	    plain->pkey) == 1);
 	CHECK(EVP_DigestSign(ctx, der, &derlen, sbuf_ptr(d),
@@ -272,27 +273,15 @@ test_p256_round_trip(void)
 	CHECK_OK(skf_sign_response(SSH_SK_ECDSA, der, derlen, 0x01, 42, &s));
 	if (s == NULL)
 		goto out;
-	reply = sbuf_new();
-	sbuf_put_u8(reply, SKH_OK);
-	sbuf_put_u8(reply, s->flags);
-	sbuf_put_u32(reply, s->counter);
-	sbuf_put_string(reply, s->sig_r, s->sig_r_len);
-	sbuf_put_string(reply, s->sig_s, s->sig_s_len);
-	CHECK_OK(skh_reply_status(reply, &skerr));
-	CHECK_OK(skh_parse_sign(reply, k, sig));
+	reply = sktest_sign_reply(s->flags, s->counter, s->sig_r, s->sig_r_len,
+	    s->sig_s, s->sig_s_len);
+	sktest_check_sig(k, reply, 0x01, 42);
 	sbuf_free(reply);
-	memset(&det, 0, sizeof(det));
-	CHECK_OK(key_verify_details(k, sbuf_ptr(sig), sbuf_len(sig),
-	    (const unsigned char *)MSG, strlen(MSG), NULL, &det));
-	CHECK(det.is_sk && det.sk_flags == 0x01 && det.sk_counter == 42);
-	CHECK(key_verify(k, sbuf_ptr(sig), sbuf_len(sig),
-	    (const unsigned char *)"other", 5, NULL) != 0);
  out:
 	EVP_MD_CTX_free(ctx);
 	skf_enroll_free(e);
 	skf_sign_free(s);
 	sbuf_free(d);
-	sbuf_free(sig);
 	key_free(k);
 	key_free(plain);
 }
@@ -304,6 +293,7 @@ main(void)
 	test_ecdsa_der();
 	test_ed25519_sig();
 	test_enroll();
+	test_resident();
 	test_user_and_options();
 	test_p256_round_trip();
 	return TEST_DONE();

@@ -10,55 +10,22 @@
  */
 #include <stdio.h>
 
-#include <openssl/evp.h>
-
 #include "key.h"
 #include "mem.h"
 #include "sbuf.h"
 #include "sk_api.h"
 #include "sk_proto.h"
+#include "sktest.h"
 #include "testlib.h"
-
-#define APP	"ssh:test"
-#define MSG	"the data to be signed"
 
 static const unsigned char handle[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
 
-/* The raw public key a middleware returns for a plain key. */
-static void
-raw_public(const struct key *k, unsigned char *out, size_t *lenp)
-{
-	struct sbuf *b = sbuf_new();
-	const unsigned char *p;
-	size_t len;
-	char *name = NULL, *curve = NULL;
-
-	CHECK_OK(key_to_blob(k, b));
-	CHECK_OK(sbuf_get_cstring(b, &name, NULL));
-	if (k->type == KEY_ECDSA)
-		CHECK_OK(sbuf_get_cstring(b, &curve, NULL));
-	CHECK_OK(sbuf_get_string_direct(b, &p, &len));
-	memcpy(out, p, len);
-	*lenp = len;
-	x_free(name);
-	x_free(curve);
-	sbuf_free(b);
-}
-
-/* An enrollment reply: status, flags, public key, handle, 3 strings. */
+/* An enrollment reply for pk with khlen bytes of the handle. */
 static struct sbuf *
 enroll_reply(const unsigned char *pk, size_t pklen, size_t khlen)
 {
-	struct sbuf *b = sbuf_new();
-
-	sbuf_put_u8(b, SKH_OK);
-	sbuf_put_u8(b, SSH_SK_USER_PRESENCE_REQD);
-	sbuf_put_string(b, pk, pklen);
-	sbuf_put_string(b, handle, khlen);
-	sbuf_put_cstring(b, "sig");
-	sbuf_put_cstring(b, "cert");
-	sbuf_put_cstring(b, "authdata");
-	return b;
+	return sktest_enroll_reply(SSH_SK_USER_PRESENCE_REQD, pk, pklen,
+	    handle, khlen);
 }
 
 static struct key *
@@ -71,7 +38,7 @@ enrolled(const struct key *plain, uint32_t alg)
 	char *name = NULL;
 	int skerr;
 
-	raw_public(plain, pk, &pklen);
+	sktest_raw_public(plain, pk, &pklen);
 	b = enroll_reply(pk, pklen, sizeof(handle));
 	CHECK_OK(skh_reply_status(b, &skerr));
 	CHECK_OK(skh_parse_enroll(b, alg, APP, &k, attest));
@@ -88,57 +55,6 @@ enrolled(const struct key *plain, uint32_t alg)
 	return k;
 }
 
-/* What an authenticator signs for APP, flags, counter and MSG. */
-static struct sbuf *
-u2f_signed(uint8_t flags, uint32_t counter)
-{
-	struct sbuf *d = sbuf_new();
-	unsigned char h[32];
-
-	EVP_Digest(APP, strlen(APP), h, NULL, EVP_sha256(), NULL);
-	sbuf_put(d, h, sizeof(h));
-	sbuf_put_u8(d, flags);
-	sbuf_put_u32(d, counter);
-	EVP_Digest(MSG, strlen(MSG), h, NULL, EVP_sha256(), NULL);
-	sbuf_put(d, h, sizeof(h));
-	return d;
-}
-
-/* A sign reply carrying r and s. */
-static struct sbuf *
-sign_reply(uint8_t flags, uint32_t counter, const unsigned char *r,
-    size_t rlen, const unsigned char *s, size_t slen)
-{
-	struct sbuf *b = sbuf_new();
-
-	sbuf_put_u8(b, SKH_OK);
-	sbuf_put_u8(b, flags);
-	sbuf_put_u32(b, counter);
-	sbuf_put_string(b, r, rlen);
-	sbuf_put_string(b, s, slen);
-	return b;
-}
-
-static void
-check_sig(const struct key *k, struct sbuf *reply, uint8_t flags,
-    uint32_t counter)
-{
-	struct sbuf *sig = sbuf_new();
-	struct key_sig_details det;
-	int skerr;
-
-	memset(&det, 0, sizeof(det));
-	CHECK_OK(skh_reply_status(reply, &skerr));
-	CHECK_OK(skh_parse_sign(reply, k, sig));
-	CHECK_OK(key_verify_details(k, sbuf_ptr(sig), sbuf_len(sig),
-	    (const unsigned char *)MSG, strlen(MSG), NULL, &det));
-	CHECK(det.is_sk && det.sk_flags == flags && det.sk_counter == counter);
-	/* Another message does not verify. */
-	CHECK(key_verify(k, sbuf_ptr(sig), sbuf_len(sig),
-	    (const unsigned char *)"other", 5, NULL) != 0);
-	sbuf_free(sig);
-}
-
 static void
 test_ed25519(void)
 {
@@ -152,24 +68,24 @@ test_ed25519(void)
 	CHECK_OK(key_generate(KEY_ED25519, 0, &plain));
 	k = enrolled(plain, SSH_SK_ED25519);
 	CHECK(k != NULL && k->type == KEY_ED25519_SK);
-	d = u2f_signed(0x05, 77);
+	d = sktest_u2f_signed(0x05, 77);
 	CHECK(EVP_DigestSignInit(ctx, NULL, NULL, NULL, plain->pkey) == 1);
 	CHECK(EVP_DigestSign(ctx, raw, &rawlen, sbuf_ptr(d), sbuf_len(d)) == 1);
-	reply = sign_reply(0x05, 77, raw, rawlen, NULL, 0);
+	reply = sktest_sign_reply(0x05, 77, raw, rawlen, NULL, 0);
 	if (k != NULL)
-		check_sig(k, reply, 0x05, 77);
+		sktest_check_sig(k, reply, 0x05, 77);
 	sbuf_free(reply);
 	/* A 63-byte signature, or an s where none belongs: refused. */
-	reply = sign_reply(0x05, 77, raw, 63, NULL, 0);
+	reply = sktest_sign_reply(0x05, 77, raw, 63, NULL, 0);
 	CHECK_OK(skh_reply_status(reply, &skerr));
 	CHECK_ERR(skh_parse_sign(reply, k, sig), ERR_PROTOCOL);
 	sbuf_free(reply);
-	reply = sign_reply(0x05, 77, raw, 64, raw, 1);
+	reply = sktest_sign_reply(0x05, 77, raw, 64, raw, 1);
 	CHECK_OK(skh_reply_status(reply, &skerr));
 	CHECK_ERR(skh_parse_sign(reply, k, sig), ERR_PROTOCOL);
 	sbuf_free(reply);
 	/* A public key of the wrong size; no key handle. */
-	raw_public(plain, pk, &pklen);
+	sktest_raw_public(plain, pk, &pklen);
 	reply = enroll_reply(pk, pklen - 1, sizeof(handle));
 	CHECK_OK(skh_reply_status(reply, &skerr));
 	key_free(k);
@@ -210,24 +126,24 @@ test_ecdsa(void)
 	k = enrolled(plain, SSH_SK_ECDSA);
 	CHECK(k != NULL && k->type == KEY_ECDSA_SK);
 	/* A plain ECDSA signature over the u2f bytes, taken apart. */
-	d = u2f_signed(0x01, 0x12345678);
+	d = sktest_u2f_signed(0x01, 0x12345678);
 	CHECK_OK(key_sign(plain, "ecdsa-sha2-nistp256", sbuf_ptr(d),
 	    sbuf_len(d), sshsig));
 	CHECK_OK(sbuf_get_cstring(sshsig, &alg, NULL));
 	CHECK_OK(sbuf_get_stringb(sshsig, inner));
 	CHECK_OK(sbuf_get_mpint_direct(inner, &r, &rlen));
 	CHECK_OK(sbuf_get_mpint_direct(inner, &s, &slen));
-	reply = sign_reply(0x01, 0x12345678, r, rlen, s, slen);
+	reply = sktest_sign_reply(0x01, 0x12345678, r, rlen, s, slen);
 	if (k != NULL)
-		check_sig(k, reply, 0x01, 0x12345678);
+		sktest_check_sig(k, reply, 0x01, 0x12345678);
 	sbuf_free(reply);
 	/* An empty r is refused. */
-	reply = sign_reply(0x01, 1, r, 0, s, slen);
+	reply = sktest_sign_reply(0x01, 1, r, 0, s, slen);
 	CHECK_OK(skh_reply_status(reply, &skerr));
 	CHECK_ERR(skh_parse_sign(reply, k, d), ERR_PROTOCOL);
 	sbuf_free(reply);
 	/* A point off the curve. */
-	raw_public(plain, pk, &pklen);
+	sktest_raw_public(plain, pk, &pklen);
 	pk[40] ^= 1;
 	reply = enroll_reply(pk, pklen, sizeof(handle));
 	CHECK_OK(skh_reply_status(reply, &skerr));
@@ -321,7 +237,7 @@ test_status_and_resident(void)
 	CHECK_ERR(skh_reply_status(b, &skerr), ERR_PROTOCOL);
 
 	CHECK_OK(key_generate(KEY_ED25519, 0, &plain));
-	raw_public(plain, pk, &pklen);
+	sktest_raw_public(plain, pk, &pklen);
 	sbuf_reset(b);
 	sbuf_put_u32(b, 2);
 	sbuf_put_u32(b, SSH_SK_ED25519);
