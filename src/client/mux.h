@@ -122,10 +122,8 @@ int mux_frame(const struct sbuf *in, const unsigned char **bodyp,
 int mux_write_all(int fd, const void *p, size_t len);
 /* Read one message body into b (reset first): 0, ERR_EOF, or errors. */
 int mux_read_msg(int fd, struct sbuf *b);
-/* One descriptor with one byte of data. */
+/* One descriptor with one byte of data (received by fd_recv_fd). */
 int mux_send_fd(int sock, int fd);
-/* One descriptor; waits up to ms for it. */
-int mux_recv_fd(int sock, int ms, int *fdp);
 
 /* ---- mux_master.c ---- */
 struct mux_master;

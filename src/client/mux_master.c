@@ -37,6 +37,7 @@
 #include "channel.h"
 #include "conf.h"
 #include "err.h"
+#include "fdio.h"
 #include "fwd.h"
 #include "fwd_client.h"
 #include "log.h"
@@ -418,7 +419,7 @@ take_fds(struct mux_conn *c, int *fds, int n)
 	for (i = 0; i < n; i++)
 		fds[i] = -1;
 	for (i = 0; i < n; i++)
-		if ((r = mux_recv_fd(c->fd, MUX_FD_WAIT_MS, &fds[i])) != 0) {
+		if ((r = fd_recv_fd(c->fd, MUX_FD_WAIT_MS, &fds[i])) != 0) {
 			log_error("mux: cannot receive descriptor %d: %s",
 			    i, err_str(r));
 			while (--i >= 0)

@@ -417,52 +417,6 @@ mux_send_fd(int sock, int fd)
 	}
 }
 
-int
-mux_recv_fd(int sock, int ms, int *fdp)
-{
-	struct msghdr msg;
-	struct iovec iov;
-	union {
-		struct cmsghdr hdr;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} cm;
-	struct cmsghdr *c;
-	char ch;
-	ssize_t n;
-	int r;
-
-	*fdp = -1;
-	for (;;) {
-		memset(&msg, 0, sizeof(msg));
-		iov.iov_base = &ch;
-		iov.iov_len = 1;
-		msg.msg_iov = &iov;
-		msg.msg_iovlen = 1;
-		msg.msg_control = cm.buf;
-		msg.msg_controllen = sizeof(cm.buf);
-		n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			if ((r = wait_fd(sock, POLLIN, ms)) != 0)
-				return r;
-			continue;
-		}
-		if (n != 1)
-			return n == 0 ? ERR_CONN_CLOSED : ERR_SYSTEM;
-		break;
-	}
-	if (msg.msg_flags & MSG_CTRUNC)
-		return ERR_INVALID_FORMAT;	/* (the kernel closed the rest) */
-	c = CMSG_FIRSTHDR(&msg);
-	if (c == NULL || c->cmsg_level != SOL_SOCKET ||
-	    c->cmsg_type != SCM_RIGHTS ||
-	    c->cmsg_len != CMSG_LEN(sizeof(int)))
-		return ERR_INVALID_FORMAT;
-	memcpy(fdp, CMSG_DATA(c), sizeof(int));
-	return *fdp >= 0 ? 0 : ERR_INVALID_FORMAT;
-}
-
 enum mux_cmd
 mux_cmd_from_name(const char *s)
 {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "fdio.h"
 #include "mux.h"
 #include "sbuf.h"
 #include "testlib.h"
@@ -178,12 +179,12 @@ test_fds(void)
 	CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sp) == 0);
 	CHECK(pipe(p) == 0);
 	CHECK_OK(mux_send_fd(sp[0], p[1]));
-	CHECK_OK(mux_recv_fd(sp[1], 1000, &got));
+	CHECK_OK(fd_recv_fd(sp[1], 1000, &got));
 	CHECK(got >= 0 && got != p[1]);
 	CHECK(write(got, "z", 1) == 1 && read(p[0], &c, 1) == 1 && c == 'z');
 	/* Plain bytes where a descriptor should come are refused. */
 	CHECK(write(sp[0], "x", 1) == 1);
-	CHECK_ERR(mux_recv_fd(sp[1], 1000, &got), ERR_INVALID_FORMAT);
+	CHECK_ERR(fd_recv_fd(sp[1], 1000, &got), ERR_INVALID_FORMAT);
 	/* A whole message, read exactly. */
 	CHECK(write(sp[0], hello, sizeof(hello)) == (ssize_t)sizeof(hello));
 	CHECK_OK(mux_read_msg(sp[1], b));
