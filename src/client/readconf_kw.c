@@ -76,12 +76,15 @@ const struct conf_enum rc_enum_session[] = {
 	{ "none", ST_NONE }, { "subsystem", ST_SUBSYSTEM },
 	{ "default", ST_DEFAULT }, { NULL, 0 } };
 
+/* ObscureKeystrokeTiming's interval:MS. */
+static const struct conf_range obscure_ms = { 1, 1000 };
+
 #define F(m)  offsetof(struct client_opts, m)
 #define A(m)  offsetof(struct client_opts, m), offsetof(struct client_opts, n##m)
 
 const struct conf_kw rc_keywords[] = {
 	{ "hostname", RT_STR, 0, F(hostname), 0, NULL, 0, CKD_NO },
-	{ "port", RT_PORT, 0, F(port), 0, NULL, 22, CKD_INT },
+	{ "port", RT_PORT, 0, F(port), 0, &conf_range_port, 22, CKD_INT },
 	{ "user", RT_STR, 0, F(user), 0, NULL, 0, CKD_NO },
 	{ "identityfile", RT_IDENTITY, CKF_ACCUM, A(identity_files), NULL, 0,
 	    CKD_NO },
@@ -273,7 +276,7 @@ const struct conf_kw rc_keywords[] = {
 	{ "proxyusefdpass", RT_FLAG, 0, F(proxy_use_fdpass), 0, conf_truefalse,
 	    0, CKD_NO },
 	{ "obscurekeystroketiming", RT_OBSCURE, 0, F(obscure_keystroke_timing),
-	    0, NULL, -2, CKD_NO },
+	    0, &obscure_ms, -2, CKD_NO },
 	{ "gssapiauthentication", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "gssapidelegatecredentials", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "gssapikeyexchange", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
@@ -374,75 +377,31 @@ int_value(const struct conf_kw *kw, const struct conf_at *at, int *vp)
 {
 	char **argv = at->argv;
 	const char *src = at->src;
-	int argc = at->argc, line = at->line;
-	const char *why;
-	long t;
-	int c;
+	int argc = at->argc, line = at->line, c, r;
+	enum key_fp_hash h;
 
 	switch (kw->type) {
-	case RT_FLAG:
-		if (argc != 2 || conf_kw_int(kw, argv[1], vp, &why) != 0)
-			BAD("unsupported option \"%s\".", src, line, argv[1]);
-		return 0;
-	case RT_INT:
-		if (conf_kw_int(kw, argv[1], vp, &why) != 0)
-			BAD("integer value %s.", src, line, why);
-		if (argc != 2)
-			BAD("keyword %s extra arguments at end of line", src,
-			    line, kw->name);
-		return 0;
-	case RT_TIME:
-		if (strcasecmp(argv[1], "none") == 0)
-			t = 0;
-		else if ((t = conf_parse_time(argv[1])) < 0 || argc != 2)
-			BAD("invalid time value.", src, line);
-		*vp = (int)t;
-		return 0;
-	case RT_MASK:
-		/* Octal, as ssh(1) reads it: digits up to the first that is
-		 * not octal, at most 0777. */
-		if (conf_kw_int(kw, argv[1], vp, &why) != 0)
-			BAD("Bad mask.", src, line);
-		return 0;
-	case RT_PORT:
-		if (argc != 2 || conf_parse_int(argv[1], vp) != 0 ||
-		    *vp <= 0 || *vp > 65535)
-			BAD("Badly formatted port number.", src, line);
-		return 0;
-	case RT_ENUM:
-		if (argc != 2 || conf_kw_int(kw, argv[1], vp, &why) != 0)
-			BAD("unsupported option \"%s\".", src, line, argv[1]);
-		return 0;
-	case RT_LOGLEVEL:
-		if (argc != 2 || conf_kw_int(kw, argv[1], &c, &why) != 0)
-			BAD("unsupported log level '%s'", src, line, argv[1]);
-		*vp = c;
-		return 0;
+	case RT_FLAG: case RT_INT: case RT_TIME: case RT_MASK: case RT_PORT:
+	case RT_ENUM: case RT_LOGLEVEL: case RT_FACILITY:
+		/* The value, then any word after it, as OpenSSH 9.2 checks. */
+		if (kw->type == RT_TIME && strcasecmp(argv[1], "none") == 0)
+			*vp = 0;
+		else if ((r = conf_kw_value(kw, at, CONF_SSH, argv[1],
+		    vp)) != 0)
+			return r;
+		return argc != 2 ? conf_kw_extra_args(kw, at, CONF_SSH) : 0;
 	case RT_ESCAPE:
 		if (argc != 2 || (c = parse_escape(argv[1])) == -3)
 			BAD("Bad escape character.", src, line);
 		*vp = c;
 		return 0;
-	case RT_FPHASH: {
-		enum key_fp_hash h;
-
+	case RT_FPHASH:
 		if (key_fp_hash_from_name(argv[1], &h) != 0)
 			BAD("Invalid hash algorithm \"%s\".", src, line,
 			    argv[1]);
 		if (argc != 2)
-			BAD("keyword %s extra arguments at end of line", src,
-			    line, kw->name);
+			return conf_kw_extra_args(kw, at, CONF_SSH);
 		*vp = (int)h;
-		return 0;
-	}
-	case RT_FACILITY:
-		if (conf_kw_int(kw, argv[1], &c, &why) != 0)
-			BAD("unsupported log facility '%s'", src, line,
-			    argv[1]);
-		if (argc != 2)
-			BAD("keyword %s extra arguments at end of line", src,
-			    line, kw->name);
-		*vp = c;
 		return 0;
 	default:
 		return ERR_INTERNAL;
@@ -462,8 +421,7 @@ str_value(struct client_opts *o, const struct conf_kw *kw,
 	switch (kw->type) {
 	case RT_STR:
 		if (argc != 2)
-			BAD("keyword %s extra arguments at end of line", src,
-			    line, kw->name);
+			return conf_kw_extra_args(kw, at, CONF_SSH);
 		break;
 	case RT_ALGS:
 		if (rc_algs_resolve(kw->name, argv[1], &list) != 0) {
@@ -473,14 +431,12 @@ str_value(struct client_opts *o, const struct conf_kw *kw,
 		}
 		x_free(list);
 		if (argc != 2)
-			BAD("keyword %s extra arguments at end of line", src,
-			    line, kw->name);
+			return conf_kw_extra_args(kw, at, CONF_SSH);
 		break;
 	case RT_AGENT:
 		/* A path, "none", "SSH_AUTH_SOCK" or "$VARIABLE". */
 		if (argc != 2)
-			BAD("keyword %s extra arguments at end of line", src,
-			    line, kw->name);
+			return conf_kw_extra_args(kw, at, CONF_SSH);
 		if (argv[1][0] == '$' && argv[1][1] != '{' &&
 		    !env_name_ok(argv[1] + 1))
 			BAD("Invalid environment name %s.", src, line,
@@ -542,8 +498,7 @@ list_value(struct client_opts *o, const struct conf_kw *kw,
 		return 0;
 	case RT_IDENTITY:
 		if (argc != 2)
-			BAD("keyword %s extra arguments at end of line", src,
-			    line, kw->name);
+			return conf_kw_extra_args(kw, at, CONF_SSH);
 		if (rc_arr_add(sp, np, argv[1]) != 0)
 			BAD("Too many identity files specified.", src, line);
 		o->identity_files_explicit[*np - 1] = 1;
@@ -568,15 +523,15 @@ list_value(struct client_opts *o, const struct conf_kw *kw,
  * "no" then a path leaves forwarding off and the path shown by -G).
  */
 static int
-fwdagent_value(struct client_opts *o, const struct conf_at *at)
+fwdagent_value(struct client_opts *o, const struct conf_kw *kw,
+    const struct conf_at *at)
 {
 	char **argv = at->argv;
 	const char *src = at->src;
 	int line = at->line, v;
 
 	if (at->argc != 2)
-		BAD("keyword %s extra arguments at end of line", src, line,
-		    "forwardagent");
+		return conf_kw_extra_args(kw, at, CONF_SSH);
 	if (conf_enum_lookup(conf_truefalse, argv[1], &v) == 0) {
 		if (o->forward_agent == -1)
 			o->forward_agent = v;
@@ -601,7 +556,8 @@ static const struct conf_enum enum_addkeys[] = {
  * that long) or "confirm TIME".
  */
 static int
-addkeys_value(struct client_opts *o, const struct conf_at *at)
+addkeys_value(struct client_opts *o, const struct conf_kw *kw,
+    const struct conf_at *at)
 {
 	char **argv = at->argv;
 	const char *src = at->src;
@@ -609,8 +565,7 @@ addkeys_value(struct client_opts *o, const struct conf_at *at)
 	long t = 0;
 
 	if (at->argc > 3)
-		BAD("keyword %s extra arguments at end of line", src, line,
-		    "addkeystoagent");
+		return conf_kw_extra_args(kw, at, CONF_SSH);
 	if (conf_enum_lookup(enum_addkeys, argv[1], &v) != 0)
 		v = -1;
 	if (v == 3 && at->argc == 3) {
@@ -692,7 +647,8 @@ rekey_value(struct client_opts *o, const struct conf_at *at)
 
 /* IPQoS interactive [bulk]: one value stands for both. */
 static int
-ipqos_value(struct client_opts *o, const struct conf_at *at)
+ipqos_value(struct client_opts *o, const struct conf_kw *kw,
+    const struct conf_at *at)
 {
 	char **argv = at->argv;
 	const char *src = at->src;
@@ -704,8 +660,7 @@ ipqos_value(struct client_opts *o, const struct conf_at *at)
 	if (at->argc > 2 && conf_parse_ipqos(argv[2], &w) != 0)
 		BAD("Bad IPQoS value: %s", src, line, argv[2]);
 	if (at->argc > 3)
-		BAD("keyword %s extra arguments at end of line", src, line,
-		    "ipqos");
+		return conf_kw_extra_args(kw, at, CONF_SSH);
 	if (o->ipqos_interactive == -2) {
 		o->ipqos_interactive = v;
 		o->ipqos_bulk = w;
@@ -738,19 +693,18 @@ rc_kw_apply(struct client_opts *o, const struct conf_kw *kw, char **argv,
 	case RT_REKEY:
 		return rekey_value(o, &at);
 	case RT_FWDAGENT:
-		return fwdagent_value(o, &at);
+		return fwdagent_value(o, kw, &at);
 	case RT_ADDKEYS:
-		return addkeys_value(o, &at);
+		return addkeys_value(o, kw, &at);
 	case RT_CANON:
 		return canon_value(o, kw, &at);
 	case RT_IPQOS:
-		return ipqos_value(o, &at);
+		return ipqos_value(o, kw, &at);
 	case RT_PERMITOPEN:
 		return rc_permitopen_value(o, &at);
 	case RT_TUNDEV:
 		if (argc != 2)
-			BAD("keyword %s extra arguments at end of line", src,
-			    line, kw->name);
+			return conf_kw_extra_args(kw, &at, CONF_SSH);
 		return tun_config_device(o, argv[1], src, line);
 	case RT_CHANTO:
 		return rc_chanto_value(o, kw, &at);
