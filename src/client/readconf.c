@@ -219,7 +219,8 @@ match_test(void *ctx, const struct conf_crit *c, const char *arg,
 		return match_pattern_list(o->user != NULL ? o->user :
 		    p->local_user, arg, 0) == 1;
 	case MC_TAGGED:
-		return o->tag != NULL && match_pattern_list(o->tag, arg, 0) == 1;
+		return o->tag != NULL &&
+		    match_pattern_list(o->tag, arg, 0) == 1;
 	case MC_LOCALUSER:
 		return match_pattern_list(p->local_user, arg, 0) == 1;
 	default:	/* MC_EXEC: OpenSSH skips exec once the line is false */
@@ -343,14 +344,14 @@ unknown_keyword(const struct client_opts *o, const struct conf_kw *kw,
 
 	for (c = lower; *c != '\0'; c++)
 		*c = (char)tolower((unsigned char)*c);
-	if (kw != NULL && kw->type == RT_DEPRECATED)
+	if (kw != NULL && kw->type == CK_DEPRECATED)
 		log_debug("%s line %d: Deprecated option \"%s\"", src, line,
 		    lower);
-	else if (kw != NULL && kw->type == RT_UNSUPP)
+	else if (kw != NULL && kw->type == CK_UNSUPPORTED)
 		/* OpenSSH's wording and level: seen without -v. */
 		log_error("%s line %d: Unsupported option \"%s\"", src, line,
 		    lower);
-	else if (kw != NULL)	/* RT_IGNORE: quiet, as OpenSSH is */
+	else if (kw != NULL)	/* CK_IGNORE: quiet, as OpenSSH is */
 		r = rc_kw_ignored_check(lower, argv, argc, src, line);
 	else if (o->ignore_unknown != NULL &&
 	    match_pattern_list(lower, o->ignore_unknown, 1) == 1)
