@@ -24,22 +24,6 @@ struct rd {
 	int nest;		/* a.conf includes itself: too deep */
 };
 
-struct caught {
-	int n;
-	char text[LOG_RECORD_MAX];
-};
-
-static void
-catch(int level, const char *text, void *arg)
-{
-	struct caught *c = arg;
-
-	if (level > LOG_LEVEL_ERROR)
-		return;		/* the errors, not the debug notes */
-	c->n++;
-	snprintf(c->text, sizeof(c->text), "%s", text);
-}
-
 static int
 read_file(void *ctx, const char *path)
 {
@@ -103,16 +87,13 @@ setup(struct rd *r, int dialect)
 static int
 include(struct rd *r, const char *line, char **msgp)
 {
-	struct caught c = { 0, "" };
-	char *copy = x_strdup(line), *argv[8], *s = copy, *w;
+	struct conftest_log c = { 0, "" };
+	char *copy = x_strdup(line), *argv[8];
 	struct conf_at at = { argv, 0, line, "cfg", 7 };
 	int ret;
 
-	while ((w = strsep(&s, " ")) != NULL && at.argc < 7)
-		if (*w != '\0')
-			argv[at.argc++] = w;
-	argv[at.argc] = NULL;
-	log_set_sink(catch, &c);
+	at.argc = conftest_words(copy, argv, 8);
+	log_set_sink(conftest_catch, &c);
 	ret = conf_include(&r->inc, &at);
 	log_set_sink(NULL, NULL);
 	*msgp = x_strdup(c.text);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "conf_kw.h"
+#include "conftest.h"
 #include "log.h"
 #include "mem.h"
 #include "testlib.h"
@@ -135,20 +136,6 @@ test_range(void)
 	CHECK(v == 0);
 }
 
-struct caught {
-	int n;
-	char text[LOG_RECORD_MAX];
-};
-
-static void
-catch(int level, const char *text, void *arg)
-{
-	struct caught *c = arg;
-
-	c->n++;
-	snprintf(c->text, sizeof(c->text), "%s", text);
-}
-
 /*
  * What conf_kw_value() logs refusing word for row name, written in the
  * file as kwd, in dialect d ("" when it takes the word).
@@ -156,12 +143,12 @@ catch(int level, const char *text, void *arg)
 static char *
 refusal(const char *name, const char *kwd, const char *word, int d)
 {
-	struct caught c = { 0, "" };
+	struct conftest_log c = { 0, "" };
 	char *argv[3] = { (char *)kwd, (char *)word, NULL };
 	const struct conf_at at = { argv, 2, word, "cfg", 4 };
 	int v;
 
-	log_set_sink(catch, &c);
+	log_set_sink(conftest_catch, &c);
 	if (conf_kw_value(conf_kw_find(&table, name), &at, d, word, &v) == 0)
 		CHECK(c.n == 0);
 	else
@@ -184,7 +171,7 @@ check_refusal(const char *name, const char *kwd, const char *word, int d,
 static void
 test_messages(void)
 {
-	struct caught c = { 0, "" };
+	struct conftest_log c = { 0, "" };
 	char *argv[3] = { (char *)"Range", (char *)"1", NULL };
 	const struct conf_at at = { argv, 3, "1 2", "cfg", 5 };
 
@@ -223,7 +210,7 @@ test_messages(void)
 	check_refusal("fac", "Fac", "local9", CONF_SSHD,
 	    "cfg line 4: unsupported log facility 'local9'");
 	/* Extra words: sshd names the keyword as written, ssh as the row. */
-	log_set_sink(catch, &c);
+	log_set_sink(conftest_catch, &c);
 	CHECK_ERR(conf_kw_extra_args(conf_kw_find(&table, "range"), &at,
 	    CONF_SSHD), ERR_CONFIG);
 	CHECK_STR(c.text, "cfg line 5: keyword Range extra arguments at end "

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "conf_match.h"
+#include "conftest.h"
 #include "err.h"
 #include "log.h"
 #include "mem.h"
@@ -48,36 +49,19 @@ test_fn(void *arg, const struct conf_crit *c, const char *v, int so_far,
 	}
 }
 
-struct caught {
-	int n;
-	char text[LOG_RECORD_MAX];
-};
-
-static void
-catch(int level, const char *text, void *arg)
-{
-	struct caught *c = arg;
-
-	c->n++;
-	snprintf(c->text, sizeof(c->text), "%s", text);
-}
-
 /* The words of line (blank-separated) walked in dialect d; *msgp: the
  * last refusal logged, "" for none. */
 static int
 walk(int d, const char *line, struct ctx *x, char **msgp)
 {
 	const struct conf_match m = { d, crits, test_fn, x };
-	struct caught c = { 0, "" };
-	char *copy = x_strdup(line), *argv[16], *s = copy, *w;
+	struct conftest_log c = { 0, "" };
+	char *copy = x_strdup(line), *argv[16];
 	struct conf_at at = { argv, 0, line, "cfg", 3 };
 	int r;
 
-	while ((w = strsep(&s, " ")) != NULL && at.argc < 15)
-		if (*w != '\0')
-			argv[at.argc++] = w;
-	argv[at.argc] = NULL;
-	log_set_sink(catch, &c);
+	at.argc = conftest_words(copy, argv, 16);
+	log_set_sink(conftest_catch, &c);
 	r = conf_match(&m, &at);
 	log_set_sink(NULL, NULL);
 	*msgp = x_strdup(c.text);
