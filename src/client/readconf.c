@@ -18,7 +18,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <glob.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +25,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "conf_include.h"
+#include "conf_match.h"
 #include "err.h"
 #include "installdirs.h"
 #include "log.h"
@@ -179,83 +180,69 @@ run_exec(const struct client_opts *o, const char *cmd)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
+enum { MC_CANONICAL, MC_FINAL, MC_HOST, MC_ORIGINALHOST, MC_USER,
+	MC_TAGGED, MC_LOCALUSER, MC_EXEC };
+
+/* ssh_config's Match criteria ("all" is conf_match's own). */
+static const struct conf_crit rc_crits[] = {
+	{ "canonical", MC_CANONICAL, 0 }, { "final", MC_FINAL, 0 },
+	{ "host", MC_HOST, 1 }, { "originalhost", MC_ORIGINALHOST, 1 },
+	{ "user", MC_USER, 1 }, { "tagged", MC_TAGGED, 1 },
+	{ "localuser", MC_LOCALUSER, 1 }, { "exec", MC_EXEC, 1 },
+	{ NULL, 0, 0 } };
+
+/* One criterion of a Match line against what is known so far. */
+static int
+match_test(void *ctx, const struct conf_crit *c, const char *arg,
+    int so_far, const struct conf_at *at)
+{
+	struct client_opts *o = ctx;
+	struct rc_priv *p = o->priv;
+
+	switch (c->id) {
+	case MC_FINAL:
+		/*
+		 * Both match on the second pass only. "final" seen anywhere
+		 * (negated, or on a line that fails) asks for that pass even
+		 * without canonicalisation.
+		 */
+		p->want_final = 1;
+		/* FALLTHROUGH */
+	case MC_CANONICAL:
+		return p->canonical_pass;
+	case MC_HOST:
+		return match_pattern_list(cur_host(o), arg, 1) == 1;
+	case MC_ORIGINALHOST:
+		return match_pattern_list(o->host_arg ? o->host_arg : "", arg,
+		    1) == 1;
+	case MC_USER:
+		return match_pattern_list(o->user != NULL ? o->user :
+		    p->local_user, arg, 0) == 1;
+	case MC_TAGGED:
+		return o->tag != NULL &&
+		    match_pattern_list(o->tag, arg, 0) == 1;
+	case MC_LOCALUSER:
+		return match_pattern_list(p->local_user, arg, 0) == 1;
+	default:	/* MC_EXEC: OpenSSH skips exec once the line is false */
+		return so_far ? run_exec(o, arg) : 0;
+	}
+}
+
 /* Evaluate a Match line; 1 matches, 0 not, or an error. */
 static int
-match_line(struct client_opts *o, char **argv, int argc, const char *src,
-    int line)
+match_line(struct client_opts *o, const struct conf_at *at)
 {
-	struct rc_priv *p = o->priv;
-	int i, result = 1, r, neg;
-	const char *crit, *user;
+	const struct conf_match m = { CONF_SSH, rc_crits, match_test, o };
+	struct conf_at crit = *at;
+	int r;
 
-	if (argc < 2) {
-		log_error("%s line %d: Missing Match criteria", src, line);
-		return ERR_CONFIG;
-	}
-	user = o->user != NULL ? o->user : p->local_user;
-	for (i = 1; i < argc; i++) {
-		crit = argv[i];
-		neg = *crit == '!';
-		crit += neg;
-		if (strcasecmp(crit, "all") == 0) {
-			if (argc != 2 && !(i == argc - 1 && argc > 2)) {
-				log_error("%s line %d: '%s' cannot be combined"
-				    " with other Match attributes", src, line,
-				    argv[i]);
-				return ERR_CONFIG;
-			}
-			r = 1;
-		} else if (strcasecmp(crit, "canonical") == 0 ||
-		    strcasecmp(crit, "final") == 0) {
-			/*
-			 * Both match on the second pass only. "final" seen
-			 * anywhere (negated, or on a line that fails) asks
-			 * for that pass even without canonicalisation.
-			 */
-			if (strcasecmp(crit, "final") == 0)
-				p->want_final = 1;
-			r = p->canonical_pass;
-		} else {
-			const char *arg;
-
-			if (i + 1 >= argc) {
-				log_error("%s line %d: Missing Match criteria "
-				    "for %s", src, line, crit);
-				return ERR_CONFIG;
-			}
-			arg = argv[++i];
-			if (strcasecmp(crit, "host") == 0)
-				r = match_pattern_list(cur_host(o), arg, 1) == 1;
-			else if (strcasecmp(crit, "originalhost") == 0)
-				r = match_pattern_list(o->host_arg ?
-				    o->host_arg : "", arg, 1) == 1;
-			else if (strcasecmp(crit, "user") == 0)
-				r = match_pattern_list(user, arg, 0) == 1;
-			else if (strcasecmp(crit, "tagged") == 0)
-				r = o->tag != NULL &&
-				    match_pattern_list(o->tag, arg, 0) == 1;
-			else if (strcasecmp(crit, "localuser") == 0)
-				r = match_pattern_list(p->local_user, arg,
-				    0) == 1;
-			else if (strcasecmp(crit, "exec") == 0) {
-				if (!result) /* OpenSSH skips exec once false */
-					r = 0;
-				else if ((r = run_exec(o, arg)) < 0)
-					return r;
-			} else {
-				log_error("%s line %d: Unsupported Match "
-				    "attribute %s", src, line, crit);
-				return ERR_CONFIG;
-			}
-		}
-		if (neg)
-			r = !r;
-		if (!r)
-			result = 0;
-	}
-	log_debug2("%s line %d: Match %s", src, line,
-	    result ? "applies" : "does not apply");
-	return result;
+	crit.argv++;
+	crit.argc--;
+	if ((r = conf_match(&m, &crit)) < 0)
+		return r;
+	log_debug2("%s line %d: Match %s", at->src, at->line,
+	    r ? "applies" : "does not apply");
+	return r;
 }
 
 static int
@@ -276,62 +263,6 @@ host_line(struct client_opts *o, char **argv, int argc)
 	return any;
 }
 
-static int
-include_files(struct client_opts *o, const char *arg, int user_file,
-    const char *src, int line)
-{
-	struct rc_priv *p = o->priv;
-	char *pat, *t = NULL;
-	glob_t g;
-	size_t i;
-	int r = 0, gr, saved;
-
-	if (arg[0] == '~') {
-		if (readconf_tilde(o, arg, &t) != 0)
-			return ERR_CONFIG;
-		pat = t;
-	} else if (arg[0] != '/')
-		pat = user_file ? x_asprintf("%s/.ssh/%s", p->home, arg) :
-		    x_asprintf("%s/%s", MOAT_SSHDIR, arg);
-	else
-		pat = x_strdup(arg);
-	if (pat != t)
-		x_free(t);
-	if (p->depth >= CONF_MAX_DEPTH) {
-		log_error("%s line %d: Include nested too deep", src, line);
-		x_free(pat);
-		return ERR_CONFIG;
-	}
-	memset(&g, 0, sizeof(g));
-	gr = glob(pat, 0, NULL, &g);
-	if (gr == GLOB_NOMATCH) {
-		log_debug("%s line %d: include %s matched no files", src,
-		    line, pat);
-		x_free(pat);
-		return 0;
-	}
-	if (gr != 0) {
-		log_error("%s line %d: include %s: glob failed", src, line,
-		    pat);
-		x_free(pat);
-		return ERR_CONFIG;
-	}
-	saved = p->active;
-	p->depth++;
-	for (i = 0; i < g.gl_pathc && r == 0; i++) {
-		log_debug("%s line %d: Including file %s", src, line,
-		    g.gl_pathv[i]);
-		r = load_file(o, g.gl_pathv[i], user_file != 0);
-		if (r == ERR_NOT_FOUND)
-			r = 0;
-	}
-	p->depth--;
-	p->active = saved;
-	globfree(&g);
-	x_free(pat);
-	return r;
-}
-
 /* Host or Match: whether the lines after it apply. */
 static int
 switch_line(struct client_opts *o, const struct conf_at *at)
@@ -348,26 +279,53 @@ switch_line(struct client_opts *o, const struct conf_at *at)
 		p->active = host_line(o, at->argv, at->argc);
 		return 0;
 	}
-	if ((r = match_line(o, at->argv, at->argc, at->src, at->line)) < 0)
+	if ((r = match_line(o, at)) < 0)
 		return r;
 	p->active = r;
 	return 0;
 }
 
+/* The reader of an Include in the user's (or the system) file. */
+struct rc_include {
+	struct client_opts *o;
+	int user_file;
+};
+
+static int
+include_tilde(void *ctx, const char *name, char **outp)
+{
+	const struct rc_include *ri = ctx;
+
+	return readconf_tilde(ri->o, name, outp) != 0 ? ERR_CONFIG : 0;
+}
+
+static int
+include_read(void *ctx, const char *path)
+{
+	const struct rc_include *ri = ctx;
+	struct rc_priv *p = ri->o->priv;
+	int saved = p->active, r;
+
+	r = load_file(ri->o, path, ri->user_file != 0);
+	p->active = saved;
+	return r == ERR_NOT_FOUND ? 0 : r;	/* gone since the glob */
+}
+
+/* Include: relative names under ~/.ssh (user file) or /etc/ssh. */
 static int
 include_line(struct client_opts *o, const struct conf_at *at, int user_file)
 {
 	struct rc_priv *p = o->priv;
-	int i, r = 0;
+	struct rc_include ri = { o, user_file };
+	char *base = user_file ? x_asprintf("%s/.ssh", p->home) :
+	    x_strdup(MOAT_SSHDIR);
+	const struct conf_include inc = { CONF_SSH, base, &p->depth,
+	    include_tilde, NULL, include_read, &ri };
+	int r = 0;
 
-	if (at->argc < 2) {
-		log_error("%s line %d: Include: Missing argument", at->src,
-		    at->line);
-		return ERR_CONFIG;
-	}
-	for (i = 1; r == 0 && i < at->argc && p->active; i++)
-		r = include_files(o, at->argv[i], user_file, at->src,
-		    at->line);
+	if (at->argc < 2 || p->active)
+		r = conf_include(&inc, at);
+	x_free(base);
 	return r;
 }
 
@@ -386,14 +344,14 @@ unknown_keyword(const struct client_opts *o, const struct conf_kw *kw,
 
 	for (c = lower; *c != '\0'; c++)
 		*c = (char)tolower((unsigned char)*c);
-	if (kw != NULL && kw->type == RT_DEPRECATED)
+	if (kw != NULL && kw->type == CK_DEPRECATED)
 		log_debug("%s line %d: Deprecated option \"%s\"", src, line,
 		    lower);
-	else if (kw != NULL && kw->type == RT_UNSUPP)
+	else if (kw != NULL && kw->type == CK_UNSUPPORTED)
 		/* OpenSSH's wording and level: seen without -v. */
 		log_error("%s line %d: Unsupported option \"%s\"", src, line,
 		    lower);
-	else if (kw != NULL)	/* RT_IGNORE: quiet, as OpenSSH is */
+	else if (kw != NULL)	/* CK_IGNORE: quiet, as OpenSSH is */
 		r = rc_kw_ignored_check(lower, argv, argc, src, line);
 	else if (o->ignore_unknown != NULL &&
 	    match_pattern_list(lower, o->ignore_unknown, 1) == 1)

@@ -515,10 +515,10 @@ finish_defaults(struct client_opts *o)
 
 	for (kw = rc_keywords; kw->name != NULL; kw++) {
 		switch (kw->type) {
-		case RT_FLAG: case RT_INT: case RT_TIME: case RT_PORT:
-		case RT_ENUM: case RT_LOGLEVEL: case RT_ESCAPE: case RT_MASK:
+		case CK_FLAG: case CK_INT: case CK_TIME: case CK_PORT:
+		case CK_ENUM: case CK_LOGLEVEL: case RT_ESCAPE: case CK_MODE:
 		case RT_FWDAGENT: case RT_ADDKEYS:
-		case RT_FPHASH: case RT_FACILITY: case RT_OBSCURE:
+		case RT_FPHASH: case CK_FACILITY: case RT_OBSCURE:
 			ip = (int *)(void *)((char *)o + kw->off);
 			if (*ip == -1)
 				*ip = kw->def;

@@ -14,19 +14,13 @@
 #include "conf_kw.h"
 
 /*
- * The value types of ssh_config rows (struct conf_kw, conf_kw.h): the
- * shared ones under the names this file has always used, then the
- * keywords with rules of their own (CK_CUSTOM + n).
+ * The value types of ssh_config rows (struct conf_kw, conf_kw.h) beyond
+ * the shared CK_* ones: keywords with rules of their own.
  */
 enum rc_type {
-	RT_FLAG = CK_FLAG, RT_INT = CK_INT, RT_TIME = CK_TIME, RT_STR = CK_STR,
-	RT_REST = CK_REST, RT_ACCUM = CK_LIST, RT_ALGS = CK_ALGS,
-	RT_ENUM = CK_ENUM, RT_LOGLEVEL = CK_LOGLEVEL, RT_MASK = CK_MODE,
-	RT_FACILITY = CK_FACILITY, RT_IGNORE = CK_IGNORE,
-	RT_DEPRECATED = CK_DEPRECATED, RT_UNSUPP = CK_UNSUPPORTED,
-	RT_PORT = CK_CUSTOM, RT_FILES, RT_REKEY, RT_ESCAPE, RT_IDENTITY,
-	RT_SETENV, RT_AGENT, RT_FWDAGENT, RT_ADDKEYS, RT_CANON, RT_FPHASH,
-	RT_IPQOS, RT_PERMITOPEN, RT_CHANTO, RT_OBSCURE, RT_TUNDEV,
+	RT_FILES = CK_CUSTOM, RT_REKEY, RT_ESCAPE, RT_IDENTITY, RT_SETENV,
+	RT_AGENT, RT_FWDAGENT, RT_ADDKEYS, RT_CANON, RT_FPHASH, RT_IPQOS,
+	RT_PERMITOPEN, RT_CHANTO, RT_OBSCURE, RT_TUNDEV,
 };
 
 struct rc_priv {

@@ -76,184 +76,187 @@ const struct conf_enum rc_enum_session[] = {
 	{ "none", ST_NONE }, { "subsystem", ST_SUBSYSTEM },
 	{ "default", ST_DEFAULT }, { NULL, 0 } };
 
+/* ObscureKeystrokeTiming's interval:MS. */
+static const struct conf_range obscure_ms = { 1, 1000 };
+
 #define F(m)  offsetof(struct client_opts, m)
 #define A(m)  offsetof(struct client_opts, m), offsetof(struct client_opts, n##m)
 
 const struct conf_kw rc_keywords[] = {
-	{ "hostname", RT_STR, 0, F(hostname), 0, NULL, 0, CKD_NO },
-	{ "port", RT_PORT, 0, F(port), 0, NULL, 22, CKD_INT },
-	{ "user", RT_STR, 0, F(user), 0, NULL, 0, CKD_NO },
+	{ "hostname", CK_STR, 0, F(hostname), 0, NULL, 0, CKD_NO },
+	{ "port", CK_PORT, 0, F(port), 0, &conf_range_port, 22, CKD_INT },
+	{ "user", CK_STR, 0, F(user), 0, NULL, 0, CKD_NO },
 	{ "identityfile", RT_IDENTITY, CKF_ACCUM, A(identity_files), NULL, 0,
 	    CKD_NO },
-	{ "certificatefile", RT_ACCUM, CKF_ACCUM, A(certificate_files), NULL, 0,
+	{ "certificatefile", CK_LIST, CKF_ACCUM, A(certificate_files), NULL, 0,
 	    CKD_NO },
-	{ "identitiesonly", RT_FLAG, 0, F(identities_only), 0, conf_truefalse,
+	{ "identitiesonly", CK_FLAG, 0, F(identities_only), 0, conf_truefalse,
 	    0, CKD_YN },
 	{ "identityagent", RT_AGENT, 0, F(identity_agent), 0, NULL, 0, CKD_NO },
-	{ "ciphers", RT_ALGS, 0, F(ciphers), 0, &conf_alg_cipher, 0,
+	{ "ciphers", CK_ALGS, 0, F(ciphers), 0, &conf_alg_cipher, 0,
 	    CKD_STROPT },
-	{ "macs", RT_ALGS, 0, F(macs), 0, &conf_alg_mac, 0, CKD_STROPT },
-	{ "kexalgorithms", RT_ALGS, 0, F(kex_algorithms), 0, &conf_alg_kex, 0,
+	{ "macs", CK_ALGS, 0, F(macs), 0, &conf_alg_mac, 0, CKD_STROPT },
+	{ "kexalgorithms", CK_ALGS, 0, F(kex_algorithms), 0, &conf_alg_kex, 0,
 	    CKD_STROPT },
-	{ "hostkeyalgorithms", RT_ALGS, 0, F(hostkey_algorithms), 0,
+	{ "hostkeyalgorithms", CK_ALGS, 0, F(hostkey_algorithms), 0,
 	    &conf_alg_sig, 0, CKD_STROPT },
-	{ "pubkeyacceptedalgorithms", RT_ALGS, 0, F(pubkey_accepted_algorithms),
+	{ "pubkeyacceptedalgorithms", CK_ALGS, 0, F(pubkey_accepted_algorithms),
 	    0, &conf_alg_sig, 0, CKD_STROPT },
-	{ "pubkeyacceptedkeytypes", RT_ALGS, 0, F(pubkey_accepted_algorithms),
+	{ "pubkeyacceptedkeytypes", CK_ALGS, 0, F(pubkey_accepted_algorithms),
 	    0, &conf_alg_sig, 0, CKD_NO },
-	{ "stricthostkeychecking", RT_ENUM, 0, F(strict_host_key_checking), 0,
+	{ "stricthostkeychecking", CK_ENUM, 0, F(strict_host_key_checking), 0,
 	    rc_enum_shk, SHK_ASK, CKD_NO },
 	{ "userknownhostsfile", RT_FILES, 0, A(user_known_hosts_files), NULL, 0,
 	    CKD_LINE },
 	{ "globalknownhostsfile", RT_FILES, 0, A(global_known_hosts_files),
 	    NULL, 0, CKD_LINE },
-	{ "hashknownhosts", RT_FLAG, 0, F(hash_known_hosts), 0, conf_truefalse,
+	{ "hashknownhosts", CK_FLAG, 0, F(hash_known_hosts), 0, conf_truefalse,
 	    0, CKD_YN },
-	{ "checkhostip", RT_FLAG, 0, F(check_host_ip), 0, conf_truefalse, 0,
+	{ "checkhostip", CK_FLAG, 0, F(check_host_ip), 0, conf_truefalse, 0,
 	    CKD_YN },
-	{ "proxycommand", RT_REST, 0, F(proxy_command), 0, NULL, 0,
+	{ "proxycommand", CK_REST, 0, F(proxy_command), 0, NULL, 0,
 	    CKD_STROPT },
-	{ "proxyjump", RT_STR, 0, F(proxy_jump), 0, NULL, 0, CKD_STROPT },
-	{ "connecttimeout", RT_TIME, 0, F(connect_timeout), 0, NULL, 0,
+	{ "proxyjump", CK_STR, 0, F(proxy_jump), 0, NULL, 0, CKD_STROPT },
+	{ "connecttimeout", CK_TIME, 0, F(connect_timeout), 0, NULL, 0,
 	    CKD_NO },
-	{ "serveraliveinterval", RT_TIME, 0, F(server_alive_interval), 0, NULL,
+	{ "serveraliveinterval", CK_TIME, 0, F(server_alive_interval), 0, NULL,
 	    0, CKD_INT },
-	{ "serveralivecountmax", RT_INT, 0, F(server_alive_count_max), 0, NULL,
+	{ "serveralivecountmax", CK_INT, 0, F(server_alive_count_max), 0, NULL,
 	    3, CKD_INT },
-	{ "sendenv", RT_ACCUM, CKF_ACCUM, A(send_env), NULL, 0, CKD_LINES },
+	{ "sendenv", CK_LIST, CKF_ACCUM, A(send_env), NULL, 0, CKD_LINES },
 	{ "setenv", RT_SETENV, CKF_ACCUM, A(set_env), NULL, 0, CKD_LINES },
-	{ "requesttty", RT_ENUM, 0, F(request_tty), 0, rc_enum_tty, RTTY_AUTO,
+	{ "requesttty", CK_ENUM, 0, F(request_tty), 0, rc_enum_tty, RTTY_AUTO,
 	    CKD_NO },
-	{ "loglevel", RT_LOGLEVEL, 0, F(log_level), 0, NULL, LOG_LEVEL_INFO,
+	{ "loglevel", CK_LOGLEVEL, 0, F(log_level), 0, NULL, LOG_LEVEL_INFO,
 	    CKD_LOGLEVEL },
-	{ "batchmode", RT_FLAG, 0, F(batch_mode), 0, conf_truefalse, 0,
+	{ "batchmode", CK_FLAG, 0, F(batch_mode), 0, conf_truefalse, 0,
 	    CKD_YN },
-	{ "preferredauthentications", RT_STR, 0, F(preferred_authentications),
+	{ "preferredauthentications", CK_STR, 0, F(preferred_authentications),
 	    0, NULL, 0, CKD_NO },
-	{ "pubkeyauthentication", RT_FLAG, 0, F(pubkey_authentication), 0,
+	{ "pubkeyauthentication", CK_FLAG, 0, F(pubkey_authentication), 0,
 	    rc_enum_pubkey, 1, CKD_ENUM },
-	{ "passwordauthentication", RT_FLAG, 0, F(password_authentication), 0,
+	{ "passwordauthentication", CK_FLAG, 0, F(password_authentication), 0,
 	    conf_truefalse, 1, CKD_YN },
-	{ "kbdinteractiveauthentication", RT_FLAG, 0,
+	{ "kbdinteractiveauthentication", CK_FLAG, 0,
 	    F(kbd_interactive_authentication), 0, conf_truefalse, 1, CKD_YN },
-	{ "challengeresponseauthentication", RT_FLAG, 0,
+	{ "challengeresponseauthentication", CK_FLAG, 0,
 	    F(kbd_interactive_authentication), 0, conf_truefalse, 1, CKD_NO },
-	{ "numberofpasswordprompts", RT_INT, 0, F(number_of_password_prompts),
+	{ "numberofpasswordprompts", CK_INT, 0, F(number_of_password_prompts),
 	    0, NULL, 3, CKD_INT },
 	{ "escapechar", RT_ESCAPE, 0, F(escape_char), 0, NULL, '~', CKD_NO },
 	{ "rekeylimit", RT_REKEY, 0, F(rekey_bytes), F(rekey_seconds), NULL, 0,
 	    CKD_NO },
-	{ "compression", RT_ENUM, 0, F(compression), 0, enum_comp, 0, CKD_YN },
-	{ "addressfamily", RT_ENUM, 0, F(address_family), 0, rc_enum_af,
+	{ "compression", CK_ENUM, 0, F(compression), 0, enum_comp, 0, CKD_YN },
+	{ "addressfamily", CK_ENUM, 0, F(address_family), 0, rc_enum_af,
 	    AF_UNSPEC, CKD_ENUM },
 	{ "forwardagent", RT_FWDAGENT, 0, F(forward_agent), 0, NULL, 0,
 	    CKD_NO },
-	{ "forwardx11", RT_FLAG, 0, F(forward_x11), 0, conf_truefalse, 0,
+	{ "forwardx11", CK_FLAG, 0, F(forward_x11), 0, conf_truefalse, 0,
 	    CKD_YN },
 	/* Debian's ssh trusts forwarded X11 clients unless told not to. */
-	{ "forwardx11trusted", RT_FLAG, 0, F(forward_x11_trusted), 0,
+	{ "forwardx11trusted", CK_FLAG, 0, F(forward_x11_trusted), 0,
 	    conf_truefalse, 1, CKD_YN },
-	{ "forwardx11timeout", RT_TIME, 0, F(forward_x11_timeout), 0, NULL,
+	{ "forwardx11timeout", CK_TIME, 0, F(forward_x11_timeout), 0, NULL,
 	    1200, CKD_INT },
-	{ "xauthlocation", RT_STR, 0, F(xauth_location), 0, NULL, 0,
+	{ "xauthlocation", CK_STR, 0, F(xauth_location), 0, NULL, 0,
 	    CKD_STROPT },
 	{ "addkeystoagent", RT_ADDKEYS, 0, F(add_keys_to_agent), 0, NULL, 0,
 	    CKD_NO },
-	{ "tcpkeepalive", RT_FLAG, 0, F(tcp_keep_alive), 0, conf_truefalse, 1,
+	{ "tcpkeepalive", CK_FLAG, 0, F(tcp_keep_alive), 0, conf_truefalse, 1,
 	    CKD_YN },
-	{ "remotecommand", RT_REST, 0, F(remote_command), 0, NULL, 0,
+	{ "remotecommand", CK_REST, 0, F(remote_command), 0, NULL, 0,
 	    CKD_STROPT },
-	{ "exitonforwardfailure", RT_FLAG, 0, F(exit_on_forward_failure), 0,
+	{ "exitonforwardfailure", CK_FLAG, 0, F(exit_on_forward_failure), 0,
 	    conf_truefalse, 0, CKD_YN },
-	{ "tunnel", RT_ENUM, 0, F(tunnel), 0, rc_enum_tunnel, 0, CKD_NO },
+	{ "tunnel", CK_ENUM, 0, F(tunnel), 0, rc_enum_tunnel, 0, CKD_NO },
 	{ "tunneldevice", RT_TUNDEV, 0, F(tun_local), 0, NULL, 0, CKD_NO },
-	{ "clearallforwardings", RT_FLAG, 0, F(clear_all_forwardings), 0,
+	{ "clearallforwardings", CK_FLAG, 0, F(clear_all_forwardings), 0,
 	    conf_truefalse, 0, CKD_YN },
-	{ "warnweakcrypto", RT_ENUM, 0, F(warn_weak_crypto), 0, enum_weak, 1,
+	{ "warnweakcrypto", CK_ENUM, 0, F(warn_weak_crypto), 0, enum_weak, 1,
 	    CKD_YN },
-	{ "enableescapecommandline", RT_FLAG, 0, F(enable_escape_commandline),
+	{ "enableescapecommandline", CK_FLAG, 0, F(enable_escape_commandline),
 	    0, conf_truefalse, 0, CKD_YN },
-	{ "localforward", RT_REST, CKF_ACCUM, A(local_forwards), NULL, 0,
+	{ "localforward", CK_REST, CKF_ACCUM, A(local_forwards), NULL, 0,
 	    CKD_NO },
-	{ "remoteforward", RT_REST, CKF_ACCUM, A(remote_forwards), NULL, 0,
+	{ "remoteforward", CK_REST, CKF_ACCUM, A(remote_forwards), NULL, 0,
 	    CKD_NO },
-	{ "dynamicforward", RT_REST, CKF_ACCUM, A(dynamic_forwards), NULL, 0,
+	{ "dynamicforward", CK_REST, CKF_ACCUM, A(dynamic_forwards), NULL, 0,
 	    CKD_NO },
-	{ "controlpath", RT_STR, 0, F(control_path), 0, NULL, 0, CKD_STROPT },
-	{ "controlpersist", RT_STR, 0, F(control_persist), 0, NULL, 0, CKD_NO },
-	{ "controlmaster", RT_ENUM, 0, F(control_master), 0, rc_enum_ctlm, 0,
+	{ "controlpath", CK_STR, 0, F(control_path), 0, NULL, 0, CKD_STROPT },
+	{ "controlpersist", CK_STR, 0, F(control_persist), 0, NULL, 0, CKD_NO },
+	{ "controlmaster", CK_ENUM, 0, F(control_master), 0, rc_enum_ctlm, 0,
 	    CKD_NO },
-	{ "bindaddress", RT_STR, 0, F(bind_address), 0, NULL, 0, CKD_STROPT },
-	{ "gatewayports", RT_FLAG, 0, F(gateway_ports), 0, conf_truefalse, 0,
+	{ "bindaddress", CK_STR, 0, F(bind_address), 0, NULL, 0, CKD_STROPT },
+	{ "gatewayports", CK_FLAG, 0, F(gateway_ports), 0, conf_truefalse, 0,
 	    CKD_YN },
-	{ "streamlocalbindmask", RT_MASK, 0, F(streamlocal_bind_mask), 0, NULL,
+	{ "streamlocalbindmask", CK_MODE, 0, F(streamlocal_bind_mask), 0, NULL,
 	    0177, CKD_OCTAL },
-	{ "streamlocalbindunlink", RT_FLAG, 0, F(streamlocal_bind_unlink), 0,
+	{ "streamlocalbindunlink", CK_FLAG, 0, F(streamlocal_bind_unlink), 0,
 	    conf_truefalse, 0, CKD_YN },
-	{ "visualhostkey", RT_FLAG, 0, F(visual_host_key), 0, conf_truefalse, 0,
+	{ "visualhostkey", CK_FLAG, 0, F(visual_host_key), 0, conf_truefalse, 0,
 	    CKD_YN },
-	{ "updatehostkeys", RT_ENUM, 0, F(update_host_keys), 0, rc_enum_uhk, 1,
+	{ "updatehostkeys", CK_ENUM, 0, F(update_host_keys), 0, rc_enum_uhk, 1,
 	    CKD_NO },
 	/* Kept only for UpdateHostKeys' default: no DNS lookups are made. */
-	{ "verifyhostkeydns", RT_ENUM, 0, F(verify_host_key_dns), 0,
+	{ "verifyhostkeydns", CK_ENUM, 0, F(verify_host_key_dns), 0,
 	    rc_enum_uhk, 0, CKD_NO },
-	{ "kbdinteractivedevices", RT_STR, 0, F(kbd_interactive_devices), 0,
+	{ "kbdinteractivedevices", CK_STR, 0, F(kbd_interactive_devices), 0,
 	    NULL, 0, CKD_STROPT },
-	{ "hostkeyalias", RT_STR, 0, F(host_key_alias), 0, NULL, 0,
+	{ "hostkeyalias", CK_STR, 0, F(host_key_alias), 0, NULL, 0,
 	    CKD_STROPT },
-	{ "hostbasedauthentication", RT_FLAG, 0, F(hostbased_authentication), 0,
+	{ "hostbasedauthentication", CK_FLAG, 0, F(hostbased_authentication), 0,
 	    conf_truefalse, 0, CKD_YN },
-	{ "enablesshkeysign", RT_FLAG, 0, F(enable_ssh_keysign), 0,
+	{ "enablesshkeysign", CK_FLAG, 0, F(enable_ssh_keysign), 0,
 	    conf_truefalse, 0, CKD_YN },
-	{ "hostbasedacceptedalgorithms", RT_ALGS, 0,
+	{ "hostbasedacceptedalgorithms", CK_ALGS, 0,
 	    F(hostbased_accepted_algorithms), 0, &conf_alg_sig, 0, CKD_STROPT },
-	{ "hostbasedkeytypes", RT_ALGS, 0, F(hostbased_accepted_algorithms), 0,
+	{ "hostbasedkeytypes", CK_ALGS, 0, F(hostbased_accepted_algorithms), 0,
 	    &conf_alg_sig, 0, CKD_NO },
-	{ "ignoreunknown", RT_STR, 0, F(ignore_unknown), 0, NULL, 0,
+	{ "ignoreunknown", CK_STR, 0, F(ignore_unknown), 0, NULL, 0,
 	    CKD_STROPT },
-	{ "connectionattempts", RT_INT, 0, F(connection_attempts), 0, NULL, 1,
+	{ "connectionattempts", CK_INT, 0, F(connection_attempts), 0, NULL, 1,
 	    CKD_INT },
-	{ "stdinnull", RT_FLAG, 0, F(stdin_null), 0, conf_truefalse, 0,
+	{ "stdinnull", CK_FLAG, 0, F(stdin_null), 0, conf_truefalse, 0,
 	    CKD_YN },
-	{ "forkafterauthentication", RT_FLAG, 0, F(fork_after_auth), 0,
+	{ "forkafterauthentication", CK_FLAG, 0, F(fork_after_auth), 0,
 	    conf_truefalse, 0, CKD_YN },
-	{ "sessiontype", RT_ENUM, 0, F(session_type), 0, rc_enum_session,
+	{ "sessiontype", CK_ENUM, 0, F(session_type), 0, rc_enum_session,
 	    ST_DEFAULT, CKD_ENUM },
-	{ "localcommand", RT_REST, 0, F(local_command), 0, NULL, 0,
+	{ "localcommand", CK_REST, 0, F(local_command), 0, NULL, 0,
 	    CKD_STROPT },
-	{ "permitlocalcommand", RT_FLAG, 0, F(permit_local_command), 0,
+	{ "permitlocalcommand", CK_FLAG, 0, F(permit_local_command), 0,
 	    conf_truefalse, 0, CKD_YN },
-	{ "knownhostscommand", RT_REST, 0, F(known_hosts_command), 0, NULL, 0,
+	{ "knownhostscommand", CK_REST, 0, F(known_hosts_command), 0, NULL, 0,
 	    CKD_STROPT },
-	{ "revokedhostkeys", RT_STR, 0, F(revoked_host_keys), 0, NULL, 0,
+	{ "revokedhostkeys", CK_STR, 0, F(revoked_host_keys), 0, NULL, 0,
 	    CKD_STROPT },
-	{ "pkcs11provider", RT_STR, 0, F(pkcs11_provider), 0, NULL, 0,
+	{ "pkcs11provider", CK_STR, 0, F(pkcs11_provider), 0, NULL, 0,
 	    CKD_STROPT },
-	{ "nohostauthenticationforlocalhost", RT_FLAG, 0,
+	{ "nohostauthenticationforlocalhost", CK_FLAG, 0,
 	    F(no_host_auth_localhost), 0, conf_truefalse, 0, CKD_YN },
-	{ "canonicalizehostname", RT_ENUM, 0, F(canonicalize_hostname), 0,
+	{ "canonicalizehostname", CK_ENUM, 0, F(canonicalize_hostname), 0,
 	    rc_enum_canon, 0, CKD_ENUM },
 	{ "canonicaldomains", RT_CANON, 0, A(canonical_domains), NULL, 0,
 	    CKD_NO },
 	{ "canonicalizepermittedcnames", RT_CANON, 0, A(canonical_cnames),
 	    "cnames", 0, CKD_NO },
-	{ "canonicalizefallbacklocal", RT_FLAG, 0,
+	{ "canonicalizefallbacklocal", CK_FLAG, 0,
 	    F(canonicalize_fallback_local), 0, conf_truefalse, 1, CKD_YN },
-	{ "canonicalizemaxdots", RT_INT, 0, F(canonicalize_max_dots), 0, NULL,
+	{ "canonicalizemaxdots", CK_INT, 0, F(canonicalize_max_dots), 0, NULL,
 	    1, CKD_INT },
 	{ "fingerprinthash", RT_FPHASH, 0, F(fingerprint_hash), 0, NULL,
 	    KEY_FP_SHA256, CKD_NO },
-	{ "syslogfacility", RT_FACILITY, 0, F(syslog_facility), 0, NULL,
+	{ "syslogfacility", CK_FACILITY, 0, F(syslog_facility), 0, NULL,
 	    LOG_USER, CKD_FACILITY },
-	{ "requiredrsasize", RT_INT, 0, F(required_rsa_size), 0, NULL, 1024,
+	{ "requiredrsasize", CK_INT, 0, F(required_rsa_size), 0, NULL, 1024,
 	    CKD_INT },
 	{ "permitremoteopen", RT_PERMITOPEN, 0, A(permit_remote_open), NULL, 0,
 	    CKD_NO },
 	{ "ipqos", RT_IPQOS, 0, F(ipqos_interactive), F(ipqos_bulk), NULL, 0,
 	    CKD_NO },
-	{ "casignaturealgorithms", RT_ALGS, 0, F(ca_signature_algorithms), 0,
+	{ "casignaturealgorithms", CK_ALGS, 0, F(ca_signature_algorithms), 0,
 	    &conf_alg_ca, 0, CKD_STROPT },
-	{ "securitykeyprovider", RT_STR, 0, F(security_key_provider), 0, NULL,
+	{ "securitykeyprovider", CK_STR, 0, F(security_key_provider), 0, NULL,
 	    0, CKD_STROPT },
 	/*
 	 * OpenSSH keywords we accept and do not act on, noted by readconf.c
@@ -263,34 +266,34 @@ const struct conf_kw rc_keywords[] = {
 	 * quiet because Debian's ssh has GSSAPI and its own ssh_config sets
 	 * GSSAPIAuthentication: an error on every run would be noise.
 	 */
-	{ "logverbose", RT_REST, 0, F(log_verbose), 0, NULL, 0, CKD_NO },
-	{ "tag", RT_STR, 0, F(tag), 0, NULL, 0, CKD_NO },
-	{ "bindinterface", RT_STR, 0, F(bind_interface), 0, NULL, 0, CKD_NO },
-	{ "smartcarddevice", RT_STR, 0, F(pkcs11_provider), 0, NULL, 0,
+	{ "logverbose", CK_REST, 0, F(log_verbose), 0, NULL, 0, CKD_NO },
+	{ "tag", CK_STR, 0, F(tag), 0, NULL, 0, CKD_NO },
+	{ "bindinterface", CK_STR, 0, F(bind_interface), 0, NULL, 0, CKD_NO },
+	{ "smartcarddevice", CK_STR, 0, F(pkcs11_provider), 0, NULL, 0,
 	    CKD_NO },
 	{ "channeltimeout", RT_CHANTO, 0, A(channel_timeouts), NULL, 0,
 	    CKD_NO },
-	{ "proxyusefdpass", RT_FLAG, 0, F(proxy_use_fdpass), 0, conf_truefalse,
+	{ "proxyusefdpass", CK_FLAG, 0, F(proxy_use_fdpass), 0, conf_truefalse,
 	    0, CKD_NO },
 	{ "obscurekeystroketiming", RT_OBSCURE, 0, F(obscure_keystroke_timing),
-	    0, NULL, -2, CKD_NO },
-	{ "gssapiauthentication", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "gssapidelegatecredentials", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "gssapikeyexchange", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "gssapitrustdns", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "gssapiclientidentity", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "gssapiserveridentity", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "gssapirenewalforcesrekey", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "gssapikexalgorithms", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "rhostsrsaauthentication", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "rsaauthentication", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "compressionlevel", RT_UNSUPP, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "useprivilegedport", RT_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "useroaming", RT_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "usersh", RT_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "cipher", RT_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
-	{ "protocol", RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
-	{ NULL, RT_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	    0, &obscure_ms, -2, CKD_NO },
+	{ "gssapiauthentication", CK_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapidelegatecredentials", CK_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapikeyexchange", CK_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapitrustdns", CK_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapiclientidentity", CK_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapiserveridentity", CK_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapirenewalforcesrekey", CK_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "gssapikexalgorithms", CK_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "rhostsrsaauthentication", CK_UNSUPPORTED, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "rsaauthentication", CK_UNSUPPORTED, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "compressionlevel", CK_UNSUPPORTED, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "useprivilegedport", CK_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "useroaming", CK_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "usersh", CK_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "cipher", CK_DEPRECATED, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "protocol", CK_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
+	{ NULL, CK_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
 };
 
 const struct conf_kw_table rc_table = { rc_keywords,
@@ -308,7 +311,7 @@ rc_algs_resolve(const char *kwname, const char *spec, char **outp)
 	const struct conf_kw *kw = rc_kw_find(kwname);
 
 	*outp = NULL;
-	if (kw == NULL || kw->type != RT_ALGS)
+	if (kw == NULL || kw->type != CK_ALGS)
 		return ERR_INTERNAL;
 	return conf_alg_resolve(kw->arg, spec, outp);
 }
@@ -374,75 +377,31 @@ int_value(const struct conf_kw *kw, const struct conf_at *at, int *vp)
 {
 	char **argv = at->argv;
 	const char *src = at->src;
-	int argc = at->argc, line = at->line;
-	const char *why;
-	long t;
-	int c;
+	int argc = at->argc, line = at->line, c, r;
+	enum key_fp_hash h;
 
 	switch (kw->type) {
-	case RT_FLAG:
-		if (argc != 2 || conf_kw_int(kw, argv[1], vp, &why) != 0)
-			BAD("unsupported option \"%s\".", src, line, argv[1]);
-		return 0;
-	case RT_INT:
-		if (conf_kw_int(kw, argv[1], vp, &why) != 0)
-			BAD("integer value %s.", src, line, why);
-		if (argc != 2)
-			BAD("keyword %s extra arguments at end of line", src,
-			    line, kw->name);
-		return 0;
-	case RT_TIME:
-		if (strcasecmp(argv[1], "none") == 0)
-			t = 0;
-		else if ((t = conf_parse_time(argv[1])) < 0 || argc != 2)
-			BAD("invalid time value.", src, line);
-		*vp = (int)t;
-		return 0;
-	case RT_MASK:
-		/* Octal, as ssh(1) reads it: digits up to the first that is
-		 * not octal, at most 0777. */
-		if (conf_kw_int(kw, argv[1], vp, &why) != 0)
-			BAD("Bad mask.", src, line);
-		return 0;
-	case RT_PORT:
-		if (argc != 2 || conf_parse_int(argv[1], vp) != 0 ||
-		    *vp <= 0 || *vp > 65535)
-			BAD("Badly formatted port number.", src, line);
-		return 0;
-	case RT_ENUM:
-		if (argc != 2 || conf_kw_int(kw, argv[1], vp, &why) != 0)
-			BAD("unsupported option \"%s\".", src, line, argv[1]);
-		return 0;
-	case RT_LOGLEVEL:
-		if (argc != 2 || conf_kw_int(kw, argv[1], &c, &why) != 0)
-			BAD("unsupported log level '%s'", src, line, argv[1]);
-		*vp = c;
-		return 0;
+	case CK_FLAG: case CK_INT: case CK_TIME: case CK_MODE: case CK_PORT:
+	case CK_ENUM: case CK_LOGLEVEL: case CK_FACILITY:
+		/* The value, then any word after it, as OpenSSH 9.2 checks. */
+		if (kw->type == CK_TIME && strcasecmp(argv[1], "none") == 0)
+			*vp = 0;
+		else if ((r = conf_kw_value(kw, at, CONF_SSH, argv[1],
+		    vp)) != 0)
+			return r;
+		return argc != 2 ? conf_kw_extra_args(kw, at, CONF_SSH) : 0;
 	case RT_ESCAPE:
 		if (argc != 2 || (c = parse_escape(argv[1])) == -3)
 			BAD("Bad escape character.", src, line);
 		*vp = c;
 		return 0;
-	case RT_FPHASH: {
-		enum key_fp_hash h;
-
+	case RT_FPHASH:
 		if (key_fp_hash_from_name(argv[1], &h) != 0)
 			BAD("Invalid hash algorithm \"%s\".", src, line,
 			    argv[1]);
 		if (argc != 2)
-			BAD("keyword %s extra arguments at end of line", src,
-			    line, kw->name);
+			return conf_kw_extra_args(kw, at, CONF_SSH);
 		*vp = (int)h;
-		return 0;
-	}
-	case RT_FACILITY:
-		if (conf_kw_int(kw, argv[1], &c, &why) != 0)
-			BAD("unsupported log facility '%s'", src, line,
-			    argv[1]);
-		if (argc != 2)
-			BAD("keyword %s extra arguments at end of line", src,
-			    line, kw->name);
-		*vp = c;
 		return 0;
 	default:
 		return ERR_INTERNAL;
@@ -460,12 +419,11 @@ str_value(struct client_opts *o, const struct conf_kw *kw,
 	int argc = at->argc, line = at->line;
 
 	switch (kw->type) {
-	case RT_STR:
+	case CK_STR:
 		if (argc != 2)
-			BAD("keyword %s extra arguments at end of line", src,
-			    line, kw->name);
+			return conf_kw_extra_args(kw, at, CONF_SSH);
 		break;
-	case RT_ALGS:
+	case CK_ALGS:
 		if (rc_algs_resolve(kw->name, argv[1], &list) != 0) {
 			const struct conf_alg *alg = kw->arg;
 
@@ -473,14 +431,12 @@ str_value(struct client_opts *o, const struct conf_kw *kw,
 		}
 		x_free(list);
 		if (argc != 2)
-			BAD("keyword %s extra arguments at end of line", src,
-			    line, kw->name);
+			return conf_kw_extra_args(kw, at, CONF_SSH);
 		break;
 	case RT_AGENT:
 		/* A path, "none", "SSH_AUTH_SOCK" or "$VARIABLE". */
 		if (argc != 2)
-			BAD("keyword %s extra arguments at end of line", src,
-			    line, kw->name);
+			return conf_kw_extra_args(kw, at, CONF_SSH);
 		if (argv[1][0] == '$' && argv[1][1] != '{' &&
 		    !env_name_ok(argv[1] + 1))
 			BAD("Invalid environment name %s.", src, line,
@@ -490,7 +446,7 @@ str_value(struct client_opts *o, const struct conf_kw *kw,
 		break;
 	}
 	if (*sp == NULL)
-		*sp = x_strdup(kw->type == RT_REST ? at->rest : argv[1]);
+		*sp = x_strdup(kw->type == CK_REST ? at->rest : argv[1]);
 	return 0;
 }
 
@@ -508,14 +464,14 @@ list_value(struct client_opts *o, const struct conf_kw *kw,
 
 	/* The canonical pass reads the same lines again. */
 	if (p->canonical_pass && kw->type != RT_FILES) {
-		if (kw->type == RT_REST && arr_has(sp, *np, at->rest))
+		if (kw->type == CK_REST && arr_has(sp, *np, at->rest))
 			return 0;
-		if (kw->type != RT_REST && argc == 2 &&
+		if (kw->type != CK_REST && argc == 2 &&
 		    arr_has(sp, *np, argv[1]))
 			return 0;
 	}
 	switch (kw->type) {
-	case RT_REST:
+	case CK_REST:
 		return rc_arr_add(sp, np, at->rest);
 	case RT_SETENV:
 		for (i = 1; i < argc; i++)
@@ -525,7 +481,7 @@ list_value(struct client_opts *o, const struct conf_kw *kw,
 		if (*np != 0)	/* the first SetEnv line wins, as OpenSSH */
 			return 0;
 		/* FALLTHROUGH */
-	case RT_ACCUM:
+	case CK_LIST:
 		for (i = 1; i < argc; i++) {
 			if (p->canonical_pass && arr_has(sp, *np, argv[i]))
 				continue;
@@ -542,8 +498,7 @@ list_value(struct client_opts *o, const struct conf_kw *kw,
 		return 0;
 	case RT_IDENTITY:
 		if (argc != 2)
-			BAD("keyword %s extra arguments at end of line", src,
-			    line, kw->name);
+			return conf_kw_extra_args(kw, at, CONF_SSH);
 		if (rc_arr_add(sp, np, argv[1]) != 0)
 			BAD("Too many identity files specified.", src, line);
 		o->identity_files_explicit[*np - 1] = 1;
@@ -568,15 +523,15 @@ list_value(struct client_opts *o, const struct conf_kw *kw,
  * "no" then a path leaves forwarding off and the path shown by -G).
  */
 static int
-fwdagent_value(struct client_opts *o, const struct conf_at *at)
+fwdagent_value(struct client_opts *o, const struct conf_kw *kw,
+    const struct conf_at *at)
 {
 	char **argv = at->argv;
 	const char *src = at->src;
 	int line = at->line, v;
 
 	if (at->argc != 2)
-		BAD("keyword %s extra arguments at end of line", src, line,
-		    "forwardagent");
+		return conf_kw_extra_args(kw, at, CONF_SSH);
 	if (conf_enum_lookup(conf_truefalse, argv[1], &v) == 0) {
 		if (o->forward_agent == -1)
 			o->forward_agent = v;
@@ -601,7 +556,8 @@ static const struct conf_enum enum_addkeys[] = {
  * that long) or "confirm TIME".
  */
 static int
-addkeys_value(struct client_opts *o, const struct conf_at *at)
+addkeys_value(struct client_opts *o, const struct conf_kw *kw,
+    const struct conf_at *at)
 {
 	char **argv = at->argv;
 	const char *src = at->src;
@@ -609,8 +565,7 @@ addkeys_value(struct client_opts *o, const struct conf_at *at)
 	long t = 0;
 
 	if (at->argc > 3)
-		BAD("keyword %s extra arguments at end of line", src, line,
-		    "addkeystoagent");
+		return conf_kw_extra_args(kw, at, CONF_SSH);
 	if (conf_enum_lookup(enum_addkeys, argv[1], &v) != 0)
 		v = -1;
 	if (v == 3 && at->argc == 3) {
@@ -692,7 +647,8 @@ rekey_value(struct client_opts *o, const struct conf_at *at)
 
 /* IPQoS interactive [bulk]: one value stands for both. */
 static int
-ipqos_value(struct client_opts *o, const struct conf_at *at)
+ipqos_value(struct client_opts *o, const struct conf_kw *kw,
+    const struct conf_at *at)
 {
 	char **argv = at->argv;
 	const char *src = at->src;
@@ -704,8 +660,7 @@ ipqos_value(struct client_opts *o, const struct conf_at *at)
 	if (at->argc > 2 && conf_parse_ipqos(argv[2], &w) != 0)
 		BAD("Bad IPQoS value: %s", src, line, argv[2]);
 	if (at->argc > 3)
-		BAD("keyword %s extra arguments at end of line", src, line,
-		    "ipqos");
+		return conf_kw_extra_args(kw, at, CONF_SSH);
 	if (o->ipqos_interactive == -2) {
 		o->ipqos_interactive = v;
 		o->ipqos_bulk = w;
@@ -724,33 +679,32 @@ rc_kw_apply(struct client_opts *o, const struct conf_kw *kw, char **argv,
 	if (argc < 2)
 		BAD("no argument after keyword \"%s\"", src, line,
 		    kw->name);
-	if (argv[1][0] == '\0' && kw->type != RT_REST)
+	if (argv[1][0] == '\0' && kw->type != CK_REST)
 		BAD("Missing argument.", src, line);
 	switch (kw->type) {
-	case RT_STR: case RT_ALGS: case RT_AGENT:
+	case CK_STR: case CK_ALGS: case RT_AGENT:
 		return str_value(o, kw, &at);
-	case RT_REST:
+	case CK_REST:
 		if (kw->cnt_off == 0)
 			return str_value(o, kw, &at);
 		/* FALLTHROUGH */
-	case RT_ACCUM: case RT_SETENV: case RT_IDENTITY: case RT_FILES:
+	case CK_LIST: case RT_SETENV: case RT_IDENTITY: case RT_FILES:
 		return list_value(o, kw, &at);
 	case RT_REKEY:
 		return rekey_value(o, &at);
 	case RT_FWDAGENT:
-		return fwdagent_value(o, &at);
+		return fwdagent_value(o, kw, &at);
 	case RT_ADDKEYS:
-		return addkeys_value(o, &at);
+		return addkeys_value(o, kw, &at);
 	case RT_CANON:
 		return canon_value(o, kw, &at);
 	case RT_IPQOS:
-		return ipqos_value(o, &at);
+		return ipqos_value(o, kw, &at);
 	case RT_PERMITOPEN:
 		return rc_permitopen_value(o, &at);
 	case RT_TUNDEV:
 		if (argc != 2)
-			BAD("keyword %s extra arguments at end of line", src,
-			    line, kw->name);
+			return conf_kw_extra_args(kw, &at, CONF_SSH);
 		return tun_config_device(o, argv[1], src, line);
 	case RT_CHANTO:
 		return rc_chanto_value(o, kw, &at);
@@ -760,7 +714,7 @@ rc_kw_apply(struct client_opts *o, const struct conf_kw *kw, char **argv,
 		if (*ip == -1)
 			*ip = c;
 		return 0;
-	case RT_IGNORE: case RT_DEPRECATED: case RT_UNSUPP:
+	case CK_IGNORE: case CK_DEPRECATED: case CK_UNSUPPORTED:
 		return 0;	/* readconf.c notes them before this */
 	default:
 		if ((r = int_value(kw, &at, &c)) != 0)

@@ -53,18 +53,21 @@ rc_chanto_value(struct client_opts *o, const struct conf_kw *kw,
 	return 0;
 }
 
-/* ObscureKeystrokeTiming: yes (-2), no (0) or interval:MS, 1 to 1000. */
+/*
+ * ObscureKeystrokeTiming: yes (-2), no (0) or interval:MS, MS in the
+ * row's range.
+ */
 int
 rc_obscure_value(const struct conf_kw *kw, const struct conf_at *at,
     int *vp)
 {
 	char **argv = at->argv;
+	const struct conf_range *range;
 	const char *src = at->src, *why;
 	int c, line = at->line;
 
 	if (at->argc != 2)
-		BAD("keyword %s extra arguments at end of line", src, line,
-		    kw->name);
+		return conf_kw_extra_args(kw, at, CONF_SSH);
 	if (conf_enum_lookup(conf_truefalse, argv[1], &c) == 0) {
 		*vp = c ? -2 : 0;
 		return 0;
@@ -73,7 +76,8 @@ rc_obscure_value(const struct conf_kw *kw, const struct conf_at *at,
 		BAD("unsupported argument \"%s\"", src, line, argv[1]);
 	if (conf_parse_int_why(argv[1] + 9, &c, &why) != 0)
 		BAD("integer value %s.", src, line, why);
-	if (c < 1 || c > 1000)
+	range = kw->arg;	/* the row's: 1..1000 */
+	if (c < range->min || c > range->max)
 		BAD("value out of range.", src, line);
 	*vp = c;
 	return 0;

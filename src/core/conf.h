@@ -19,6 +19,13 @@
 #define CONF_MAX_DEPTH	16	/* Include nesting */
 
 /*
+ * Whose wording a message follows. OpenSSH's sshd and ssh word the same
+ * refusal differently ("Include nested too deeply" against "too deep");
+ * the shared code says each the way its program does.
+ */
+enum conf_dialect { CONF_SSHD, CONF_SSH };
+
+/*
  * Dialect of a line. sshd_config and ssh_config have always split lines
  * a little differently; each reader names its own rules.
  */

@@ -3,8 +3,8 @@
  * int, and the generic sshd -T / ssh -G printer.
  *
  * What a bad value says differs between sshd_config and ssh_config (each
- * follows its OpenSSH program word for word), so the checks are here and
- * the messages stay with each file.
+ * follows its OpenSSH program word for word): the checks and both
+ * wordings are here, picked by the caller's dialect.
  */
 #include <string.h>
 #include <strings.h>
@@ -25,6 +25,30 @@ conf_kw_find(const struct conf_kw_table *t, const char *name)
 	return NULL;
 }
 
+const struct conf_range conf_range_port = { 1, 65535 };
+
+/* A decimal in the row's range (arg; NULL: 0..INT_MAX). */
+static int
+int_in_range(const struct conf_kw *kw, const char *word, int *vp,
+    const char **whyp)
+{
+	const struct conf_range *range = kw->arg;
+	int v, r;
+
+	if ((r = conf_parse_int_why(word, &v, whyp)) != 0)
+		return r;
+	if (range != NULL && v < range->min) {
+		*whyp = "too small";
+		return ERR_CONFIG;
+	}
+	if (range != NULL && v > range->max) {
+		*whyp = "too large";
+		return ERR_CONFIG;
+	}
+	*vp = v;
+	return 0;
+}
+
 int
 conf_kw_int(const struct conf_kw *kw, const char *word, int *vp,
     const char **whyp)
@@ -38,7 +62,8 @@ conf_kw_int(const struct conf_kw *kw, const char *word, int *vp,
 		tab = kw->arg != NULL ? kw->arg : conf_yesno;
 		return conf_enum_lookup(tab, word, vp);
 	case CK_INT:
-		return conf_parse_int_why(word, vp, whyp);
+	case CK_PORT:
+		return int_in_range(kw, word, vp, whyp);
 	case CK_TIME:
 		*vp = (int)conf_parse_time(word);
 		break;
@@ -55,6 +80,79 @@ conf_kw_int(const struct conf_kw *kw, const char *word, int *vp,
 		return ERR_INTERNAL;
 	}
 	return *vp < 0 ? ERR_CONFIG : 0;
+}
+
+/*
+ * The refusals of OpenSSH 9.2 (Debian's): the same words in both
+ * programs but for a number (sshd names the keyword), a mask and a port.
+ */
+int
+conf_kw_bad_value(const struct conf_kw *kw, const struct conf_at *at,
+    int dialect, const char *word, const char *why)
+{
+	const char *src = at->src, *kwd = at->argv[0];
+	int line = at->line, ssh = dialect == CONF_SSH;
+
+	switch (kw->type) {
+	case CK_INT:
+		if (ssh)
+			log_error("%s line %d: integer value %s.", src, line,
+			    why);
+		else
+			log_error("%s line %d: %s integer value %s.", src, line,
+			    kwd, why);
+		break;
+	case CK_PORT:
+		if (ssh)
+			log_error("%s line %d: Bad port '%s'.", src, line, word);
+		else
+			log_error("%s line %d: Badly formatted port number.",
+			    src, line);
+		break;
+	case CK_MODE:
+		if (ssh)
+			log_error("%s line %d: Bad mask.", src, line);
+		else
+			log_error("%s line %d: Invalid %s.", src, line, kwd);
+		break;
+	case CK_TIME:
+		log_error("%s line %d: invalid time value.", src, line);
+		break;
+	case CK_LOGLEVEL:
+		log_error("%s line %d: unsupported log level '%s'", src, line,
+		    word);
+		break;
+	case CK_FACILITY:
+		log_error("%s line %d: unsupported log facility '%s'", src,
+		    line, word);
+		break;
+	default:	/* CK_FLAG, CK_ENUM */
+		log_error("%s line %d: unsupported option \"%s\".", src, line,
+		    word);
+		break;
+	}
+	return ERR_CONFIG;
+}
+
+int
+conf_kw_value(const struct conf_kw *kw, const struct conf_at *at,
+    int dialect, const char *word, int *vp)
+{
+	const char *why;
+	int r;
+
+	if ((r = conf_kw_int(kw, word, vp, &why)) != ERR_CONFIG)
+		return r;
+	return conf_kw_bad_value(kw, at, dialect, word, why);
+}
+
+int
+conf_kw_extra_args(const struct conf_kw *kw, const struct conf_at *at,
+    int dialect)
+{
+	log_error("%s line %d: keyword %s extra arguments at end of line",
+	    at->src, at->line, dialect == CONF_SSH ? kw->name : at->argv[0]);
+	return ERR_CONFIG;
 }
 
 int

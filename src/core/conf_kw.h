@@ -11,7 +11,11 @@
  *		 CK_FLAG	yes/no into an int (arg: another word table,
  *				e.g. conf_truefalse; NULL: conf_yesno)
  *		 CK_ENUM	a word of the table arg into an int
- *		 CK_INT		a decimal 0..INT_MAX into an int
+ *		 CK_INT		a decimal into an int, in the range arg
+ *				points to (struct conf_range; NULL:
+ *				0..INT_MAX)
+ *		 CK_PORT	the same, refused in each program's port
+ *				words ("Bad port '0'.")
  *		 CK_TIME	"1h30m" into an int of seconds
  *		 CK_MODE	an octal mask 0..0777 into an int
  *		 CK_LOGLEVEL, CK_FACILITY  a log level / syslog facility
@@ -33,7 +37,8 @@
  *	off	 offsetof the field in the file's options struct
  *	cnt_off	 offsetof the count of a list, or of a pair's second field;
  *		 0 when there is none
- *	arg	 the type's datum: word table, algorithm row, handler datum
+ *	arg	 the type's datum: word table, algorithm row, an integer's
+ *		 range, handler datum
  *	def	 an int field's default (0 when the file sets it elsewhere)
  *	dump	 how sshd -T / ssh -G print it, when the generic printer
  *		 does (conf_kw_dump()):
@@ -62,7 +67,7 @@
 
 enum conf_kw_type {
 	CK_FLAG, CK_ENUM, CK_INT, CK_TIME, CK_MODE, CK_LOGLEVEL,
-	CK_FACILITY, CK_STR, CK_REST, CK_LIST, CK_ALGS,
+	CK_FACILITY, CK_STR, CK_REST, CK_LIST, CK_ALGS, CK_PORT,
 	CK_DEPRECATED, CK_UNSUPPORTED, CK_IGNORE,
 	CK_CUSTOM = 32		/* + the file's handler number */
 };
@@ -88,6 +93,13 @@ struct conf_kw {
 	int dump;		/* enum conf_kw_dump */
 };
 
+/* The values a CK_INT or CK_PORT row takes (its arg). */
+struct conf_range {
+	int min, max;
+};
+
+extern const struct conf_range conf_range_port;	/* 1..65535 */
+
 /* A keyword table and its length. */
 struct conf_kw_table {
 	const struct conf_kw *rows;
@@ -112,12 +124,30 @@ const struct conf_kw *conf_kw_find(const struct conf_kw_table *t,
     const char *name);
 
 /*
- * The value of word for a row kept in one int (CK_FLAG ... CK_FACILITY).
- * 0 and *vp, or ERR_CONFIG; for CK_INT, *whyp says "invalid", "too
- * small" or "too large". ERR_INTERNAL for any other type.
+ * The value of word for a row kept in one int (CK_FLAG ... CK_FACILITY,
+ * CK_PORT). 0 and *vp, or ERR_CONFIG; for CK_INT and CK_PORT, *whyp
+ * says "invalid", "too small" or "too large" (against the row's range).
+ * ERR_INTERNAL for any other type.
  */
 int conf_kw_int(const struct conf_kw *kw, const char *word, int *vp,
     const char **whyp);
+
+/*
+ * The refusal of word as the value of row kw on line at, logged in the
+ * dialect's (OpenSSH's sshd or ssh) wording for the row's type; why is
+ * conf_kw_int()'s word for an integer. Returns ERR_CONFIG.
+ */
+int conf_kw_bad_value(const struct conf_kw *kw, const struct conf_at *at,
+    int dialect, const char *word, const char *why);
+/* conf_kw_int(), and conf_kw_bad_value() when it refuses word. */
+int conf_kw_value(const struct conf_kw *kw, const struct conf_at *at,
+    int dialect, const char *word, int *vp);
+/*
+ * "keyword NAME extra arguments at end of line" for kw on line at (sshd
+ * names the keyword as written, ssh in lower case). Returns ERR_CONFIG.
+ */
+int conf_kw_extra_args(const struct conf_kw *kw, const struct conf_at *at,
+    int dialect);
 
 /* Whether a row's type is one of the accepted-and-noted kinds. */
 int conf_kw_is_noted(const struct conf_kw *kw);

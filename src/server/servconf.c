@@ -25,6 +25,8 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "conf_include.h"
+#include "conf_match.h"
 #include "conftape.h"
 #include "err.h"
 #include "installdirs.h"
@@ -91,9 +93,10 @@ static int process_file(struct servconf *, const char *, int);
  * replaying tape. glob's result: 0, GLOB_NOMATCH or an error.
  */
 static int
-include_glob(struct sc_priv *p, const char *pat, glob_t *g, char ***pathsp,
+include_glob(void *ctx, const char *pat, glob_t *g, char ***pathsp,
     size_t *np)
 {
+	struct sc_priv *p = ((struct servconf *)ctx)->priv;
 	int r;
 
 	*pathsp = NULL;
@@ -114,83 +117,19 @@ include_glob(struct sc_priv *p, const char *pat, glob_t *g, char ***pathsp,
 }
 
 static int
-include_files(struct servconf *sc, char **argv, int argc, const char *src,
-    int line)
+include_read(void *ctx, const char *path)
 {
-	struct sc_priv *p = sc->priv;
-	glob_t g;
-	char *pat, **paths;
-	size_t j, n;
-	int i, r, bad = 0;
-
-	if (p->depth >= CONF_MAX_DEPTH) {
-		log_error("%s line %d: Include nested too deeply", src, line);
-		return ERR_CONFIG;
-	}
-	for (i = 1; i < argc; i++) {
-		pat = argv[i][0] == '/' || argv[i][0] == '~' ?
-		    x_strdup(argv[i]) : x_asprintf("%s/%s", SSH_DIR, argv[i]);
-		memset(&g, 0, sizeof(g));
-		if ((r = include_glob(p, pat, &g, &paths, &n)) == GLOB_NOMATCH)
-			log_debug("%s line %d: include %s matched no files",
-			    src, line, pat);
-		else if (r != 0) {
-			log_error("%s line %d: include \"%s\" glob failed",
-			    src, line, pat);
-			bad = 1;
-		}
-		for (j = 0; r == 0 && j < n; j++) {
-			p->depth++;
-			if (process_file(sc, paths[j], 0) != 0)
-				bad = 1;
-			p->depth--;
-		}
-		globfree(&g);
-		x_free(pat);
-	}
-	return bad ? ERR_CONFIG : 0;
+	return process_file(ctx, path, 0);
 }
 
-/* Check "Match" arguments; 0 if well-formed. */
 static int
-check_criteria(char **argv, int argc, const char *src, int line)
+include_files(struct servconf *sc, const struct conf_at *at)
 {
-	int i, v;
-	char *ep;
+	struct sc_priv *p = sc->priv;
+	const struct conf_include inc = { CONF_SSHD, SSH_DIR, &p->depth,
+	    NULL, include_glob, include_read, sc };
 
-	if (argc < 1)
-		goto bad;
-	if (strcasecmp(argv[0], "all") == 0)
-		return argc == 1 ? 0 : ERR_CONFIG;
-	if (argc % 2 != 0)
-		goto bad;
-	for (i = 0; i < argc; i += 2) {
-		const char *a = argv[i], *v2 = argv[i + 1];
-
-		if (strcasecmp(a, "address") == 0 ||
-		    strcasecmp(a, "localaddress") == 0) {
-			if (match_addr_list(NULL, v2) == -2) {
-				log_error("%s line %d: Invalid Match address "
-				    "argument '%s'", src, line, v2);
-				return ERR_CONFIG;
-			}
-		} else if (strcasecmp(a, "localport") == 0) {
-			v = (int)strtol(v2, &ep, 10);
-			if (*v2 == '\0' || *ep != '\0' || v < 1 || v > 65535)
-				goto bad;
-		} else if (strcasecmp(a, "user") != 0 &&
-		    strcasecmp(a, "group") != 0 &&
-		    strcasecmp(a, "host") != 0 &&
-		    strcasecmp(a, "rdomain") != 0) {
-			log_error("%s line %d: Unsupported Match attribute %s",
-			    src, line, a);
-			return ERR_CONFIG;
-		}
-	}
-	return 0;
- bad:
-	log_error("%s line %d: Bad Match condition", src, line);
-	return ERR_CONFIG;
+	return conf_include(&inc, at);
 }
 
 static int
@@ -216,39 +155,81 @@ user_in_groups(const char *user, const char *list)
 	return got;
 }
 
+enum { MC_USER, MC_GROUP, MC_HOST, MC_ADDRESS, MC_LOCALADDRESS,
+	MC_LOCALPORT, MC_RDOMAIN };
+
+/* sshd_config's Match criteria ("all" is conf_match's own). */
+static const struct conf_crit sc_crits[] = {
+	{ "user", MC_USER, 1 }, { "group", MC_GROUP, 1 },
+	{ "host", MC_HOST, 1 }, { "address", MC_ADDRESS, 1 },
+	{ "localaddress", MC_LOCALADDRESS, 1 },
+	{ "localport", MC_LOCALPORT, 1 }, { "rdomain", MC_RDOMAIN, 1 },
+	{ NULL, 0, 0 } };
+
+/* A criterion's argument, checked when the file is read. */
+static int
+match_check(void *ctx, const struct conf_crit *c, const char *arg,
+    int so_far, const struct conf_at *at)
+{
+	char *ep;
+	long v;
+
+	switch (c->id) {
+	case MC_ADDRESS:
+	case MC_LOCALADDRESS:
+		if (match_addr_list(NULL, arg) == -2) {
+			log_error("%s line %d: Invalid Match address "
+			    "argument '%s'", at->src, at->line, arg);
+			return ERR_CONFIG;
+		}
+		return 1;
+	case MC_LOCALPORT:
+		v = strtol(arg, &ep, 10);
+		if (*arg == '\0' || *ep != '\0' || v < 1 || v > 65535)
+			return CONF_MATCH_BAD_ARG;
+		return 1;
+	default:
+		return 1;
+	}
+}
+
+/* A criterion against a connection (ctx); the rest is not tried once
+ * one fails. */
+static int
+match_conn_test(void *ctx, const struct conf_crit *c, const char *v,
+    int so_far, const struct conf_at *at)
+{
+	const struct match_conn *mc = ctx;
+
+	if (!so_far)
+		return 0;
+	switch (c->id) {
+	case MC_USER:
+		return mc->user && match_pattern_list(mc->user, v, 0) == 1;
+	case MC_GROUP:
+		return user_in_groups(mc->user, v);
+	case MC_HOST:
+		return mc->host && match_pattern_list(mc->host, v, 1) == 1;
+	case MC_ADDRESS:
+		return match_addr_list(mc->address, v) == 1;
+	case MC_LOCALADDRESS:
+		return match_addr_list(mc->laddress, v) == 1;
+	case MC_LOCALPORT:
+		return mc->lport == atoi(v);
+	default:	/* MC_RDOMAIN */
+		return mc->rdomain &&
+		    match_pattern_list(mc->rdomain, v, 0) == 1;
+	}
+}
+
 static int
 block_matches(const struct sc_block *b, const struct match_conn *c)
 {
-	size_t i;
-	const char *a, *v;
-	int ok;
+	const struct conf_match m = { CONF_SSHD, sc_crits, match_conn_test,
+	    (void *)(uintptr_t)c };
+	struct conf_at at = { b->criteria, (int)b->ncriteria, NULL, NULL, 0 };
 
-	if (b->ncriteria == 1 && strcasecmp(b->criteria[0], "all") == 0)
-		return 1;
-	for (i = 0; i + 1 < b->ncriteria; i += 2) {
-		a = b->criteria[i];
-		v = b->criteria[i + 1];
-		if (strcasecmp(a, "user") == 0)
-			ok = c->user && match_pattern_list(c->user, v, 0) == 1;
-		else if (strcasecmp(a, "group") == 0)
-			ok = user_in_groups(c->user, v);
-		else if (strcasecmp(a, "host") == 0)
-			ok = c->host && match_pattern_list(c->host, v, 1) == 1;
-		else if (strcasecmp(a, "address") == 0)
-			ok = match_addr_list(c->address, v) == 1;
-		else if (strcasecmp(a, "localaddress") == 0)
-			ok = match_addr_list(c->laddress, v) == 1;
-		else if (strcasecmp(a, "localport") == 0)
-			ok = c->lport == atoi(v);
-		else if (strcasecmp(a, "rdomain") == 0)
-			ok = c->rdomain &&
-			    match_pattern_list(c->rdomain, v, 0) == 1;
-		else
-			ok = 0;
-		if (!ok)
-			return 0;
-	}
-	return 1;
+	return conf_match(&m, &at) == 1;
 }
 
 static void
@@ -272,6 +253,9 @@ process_line(struct servconf *sc, const char *text, const char *src,
 	struct servconf *scratch;
 	char *buf = x_strdup(text), **argv, *rest;
 	struct conf_line l;
+	const struct conf_match check = { CONF_SSHD, sc_crits, match_check,
+	    NULL };
+	struct conf_at at;
 	int argc, r = ERR_CONFIG, i;
 
 	if (conf_split(text, buf, CONF_LEX_SSHD, &l) != 0) {
@@ -294,7 +278,8 @@ process_line(struct servconf *sc, const char *text, const char *src,
 			log_error("%s line %d: Match inside Match", src, line);
 			goto out;
 		}
-		if (check_criteria(argv + 1, argc - 1, src, line) != 0)
+		at = (struct conf_at){ argv + 1, argc - 1, rest, src, line };
+		if (conf_match(&check, &at) < 0)
 			goto out;
 		p->blocks = x_reallocarray(p->blocks, p->nblocks + 1,
 		    sizeof(*p->blocks));
@@ -314,12 +299,8 @@ process_line(struct servconf *sc, const char *text, const char *src,
 		goto out;
 	}
 	if (kw->type == T_INCLUDE) {
-		if (argc < 2) {
-			log_error("%s line %d: Include missing argument.",
-			    src, line);
-			goto out;
-		}
-		r = include_files(sc, argv, argc, src, line);
+		at = (struct conf_at){ argv, argc, rest, src, line };
+		r = include_files(sc, &at);
 		goto out;
 	}
 	if (p->cur_block >= 0) {

@@ -70,7 +70,8 @@ static const struct conf_enum enum_rhosts[] = {
 #define M KWF_MATCH
 
 const struct conf_kw sc_keywords[] = {
-	{ "port", T_PORT, KWF_ACCUM, F(ports), F(nports), NULL, 0, CKD_NO },
+	{ "port", T_PORT, KWF_ACCUM, F(ports), F(nports), &conf_range_port,
+	    0, CKD_NO },
 	{ "listenaddress", T_LISTEN, KWF_ACCUM, F(listen), F(nlisten), NULL,
 	    0, CKD_NO },
 	{ "addressfamily", T_ENUM, 0, F(address_family), 0, enum_af,
@@ -434,36 +435,6 @@ max_args(enum sc_type type)
 	}
 }
 
-/*
- * The value of a keyword kept in one int field: a flag, a number, a
- * time, a mode, a word of a table, a log level or facility.
- */
-static int
-int_value(const struct conf_kw *kw, char **argv, int *vp, const char *src,
-    int line)
-{
-	const char *what;
-	int r;
-
-	if ((r = conf_kw_int(kw, argv[1], vp, &what)) != ERR_CONFIG)
-		return r;
-	switch (kw->type) {
-	case T_FLAG:
-		log_error("%s line %d: unsupported option \"%s\".", src, line,
-		    argv[1]);
-		return ERR_CONFIG;
-	case T_INT:
-		log_error("%s line %d: %s integer value %s.", src, line,
-		    argv[0], what);
-		return ERR_CONFIG;
-	case T_MODE:
-		log_error("%s line %d: Invalid %s.", src, line, argv[0]);
-		return ERR_CONFIG;
-	default:
-		return bad_value(argv, src, line);
-	}
-}
-
 /* A keyword kept in one string field (PermitUserEnvironment: two). */
 static int
 str_value(struct servconf *sc, const struct conf_kw *kw, char **argv,
@@ -541,6 +512,7 @@ static int
 list_value(struct servconf *sc, const struct conf_kw *kw, char **argv,
     int argc, const char *src, int line)
 {
+	const struct conf_at at = { argv, argc, NULL, src, line };
 	int i, v;
 
 	switch (kw->type) {
@@ -556,12 +528,8 @@ list_value(struct servconf *sc, const struct conf_kw *kw, char **argv,
 		return 0;
 	case T_PORT:
 		for (i = 1; i < argc; i++) {
-			if (conf_parse_int(argv[i], &v) != 0 || v < 1 ||
-			    v > 65535) {
-				log_error("%s line %d: Badly formatted port "
-				    "number.", src, line);
+			if (conf_kw_value(kw, &at, CONF_SSHD, argv[i], &v) != 0)
 				return ERR_CONFIG;
-			}
 			if (sc->nports >= SC_MAX_LIST)
 				return too_many(argv, src, line);
 			sc->ports[sc->nports++] = v;
@@ -625,12 +593,13 @@ static int
 apply_value(struct servconf *sc, const struct conf_kw *kw, char **argv,
     int argc, const char *rest, const char *src, int line)
 {
+	const struct conf_at at = { argv, argc, rest, src, line };
 	int v, r;
 
 	switch (kw->type) {
 	case T_FLAG: case T_INT: case T_TIME: case T_MODE: case T_ENUM:
 	case T_LOGLEVEL: case T_FACILITY:
-		if ((r = int_value(kw, argv, &v, src, line)) != 0)
+		if ((r = conf_kw_value(kw, &at, CONF_SSHD, argv[1], &v)) != 0)
 			return r;
 		*FIELD(sc, kw->off, int) = v;
 		return 0;
@@ -656,6 +625,7 @@ sc_kw_apply(struct servconf *sc, const struct conf_kw *kw, char **argv,
     int argc, const char *rest, const char *src, int line)
 {
 	struct servconf *scratch;
+	struct conf_at at;
 	int r;
 
 	if (kw->type == T_IGNORE) {
@@ -676,9 +646,8 @@ sc_kw_apply(struct servconf *sc, const struct conf_kw *kw, char **argv,
 	if (kw->type == T_PERSOURCE)
 		return sc_persource_apply(sc, kw, argv, argc, src, line);
 	if (argc > max_args(kw->type)) {
-		log_error("%s line %d: keyword %s extra arguments at end of "
-		    "line", src, line, argv[0]);
-		return ERR_CONFIG;
+		at = (struct conf_at){ argv, argc, rest, src, line };
+		return conf_kw_extra_args(kw, &at, CONF_SSHD);
 	}
 	if (kw->type == T_UNSUPP)	/* checked, logged, kept nowhere */
 		return sc_extra_apply(sc, kw, argv, argc, src, line);

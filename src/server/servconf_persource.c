@@ -240,15 +240,15 @@ int
 sc_persource_apply(struct servconf *sc, const struct conf_kw *kw, char **argv,
     int argc, const char *src, int line)
 {
+	struct conf_at at;
 	const char *why;
 	int v;
 
 	if (kw->off == PEN(enabled))
 		return penalties_line(sc, argv, argc, src, line);
 	if (argc > 2) {
-		log_error("%s line %d: keyword %s extra arguments at end of "
-		    "line", src, line, argv[0]);
-		return ERR_CONFIG;
+		at = (struct conf_at){ argv, argc, NULL, src, line };
+		return conf_kw_extra_args(kw, &at, CONF_SSHD);
 	}
 	if (kw->off == OFF(per_source_masklen4))
 		return netblock_line(sc, argv, src, line);

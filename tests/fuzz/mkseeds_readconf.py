@@ -15,17 +15,17 @@ table = table[:table.index("};")]
 
 # A plausible value per parser kind; the fuzzer mutates from there.
 value = {
-    "RT_FLAG": "yes", "RT_STR": "%h.example.net", "RT_ALGS": "+aes128-ctr",
-    "RT_PORT": "2222", "RT_ACCUM": "LANG LC_*", "RT_AGENT": "SSH_AUTH_SOCK",
-    "RT_ENUM": "no", "RT_ESCAPE": "^A", "RT_FILES": "~/.ssh/kh1 /tmp/kh2",
-    "RT_IDENTITY": "~/.ssh/id_%r", "RT_INT": "3", "RT_LOGLEVEL": "DEBUG2",
-    "RT_MASK": "0177", "RT_REKEY": "1G 1h",
-    "RT_REST": "127.0.0.1:8080 [::1]:80", "RT_SETENV": 'A=1 "B=two words"',
-    "RT_TIME": "1m30s", "RT_IGNORE": "yes", "RT_DEPRECATED": "yes",
-    "RT_UNSUPP": "yes",
+    "CK_FLAG": "yes", "CK_STR": "%h.example.net", "CK_ALGS": "+aes128-ctr",
+    "CK_PORT": "2222", "CK_LIST": "LANG LC_*", "RT_AGENT": "SSH_AUTH_SOCK",
+    "CK_ENUM": "no", "RT_ESCAPE": "^A", "RT_FILES": "~/.ssh/kh1 /tmp/kh2",
+    "RT_IDENTITY": "~/.ssh/id_%r", "CK_INT": "3", "CK_LOGLEVEL": "DEBUG2",
+    "CK_MODE": "0177", "RT_REKEY": "1G 1h",
+    "CK_REST": "127.0.0.1:8080 [::1]:80", "RT_SETENV": 'A=1 "B=two words"',
+    "CK_TIME": "1m30s", "CK_IGNORE": "yes", "CK_DEPRECATED": "yes",
+    "CK_UNSUPPORTED": "yes",
 }
 lines = ["Host fuzz*"]
-for m in re.finditer(r'\{ *"([a-z]+)", (RT_[A-Z_]+)', table):
+for m in re.finditer(r'\{ *"([a-z]+)", ((?:RT|CK)_[A-Z_]+)', table):
     kind = m.group(2)
     if kind not in value:
         sys.exit("mkseeds_readconf: no sample value for %s" % kind)

@@ -61,14 +61,14 @@ check_list "sshd_config.5 names the ignored keywords" "$T/sc.ignored" \
 # --- ssh_config(5) against src/client/readconf_kw.c ---
 KW=$SRC/src/client/readconf_kw.c
 awk '/^const struct conf_kw rc_keywords/,/^};/' "$KW" |
-    grep -o '{ "[a-z0-9]*", RT_[A-Z]*' | sed 's/[{",]//g' >"$T/rc.all"
+    grep -o '{ "[a-z0-9]*", [RC][TK]_[A-Z]*' | sed 's/[{",]//g' >"$T/rc.all"
 {
-	awk '$2 != "RT_IGNORE" && $2 != "RT_DEPRECATED" && $2 != "RT_UNSUPP" {
-	    print $1 }' "$T/rc.all"
+	awk '$2 != "CK_IGNORE" && $2 != "CK_DEPRECATED" &&
+	    $2 != "CK_UNSUPPORTED" { print $1 }' "$T/rc.all"
 	# handled by readconf.c itself, outside the table
 	printf 'host\nmatch\ninclude\n'
 } | sort -u >"$T/rc.acted"
-awk '$2 == "RT_IGNORE" || $2 == "RT_DEPRECATED" || $2 == "RT_UNSUPP" {
+awk '$2 == "CK_IGNORE" || $2 == "CK_DEPRECATED" || $2 == "CK_UNSUPPORTED" {
     print $1 }' "$T/rc.all" | sort -u >"$T/rc.ignored"
 entries "$MAN/ssh_config.5" >"$T/rc.entries"
 named "$MAN/ssh_config.5" >"$T/rc.named"

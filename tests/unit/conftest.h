@@ -1,7 +1,8 @@
 /*
  * conftest.h: what the configuration tests (ssh_config, sshd_config)
- * share: a private directory for the files they write, and the line of
- * one keyword in a -G / -T dump.
+ * share: a private directory for the files they write, the line of one
+ * keyword in a -G / -T dump, a line split into words, and the messages
+ * the code under test logs.
  */
 #ifndef MOAT_CONFTEST_H
 #define MOAT_CONFTEST_H
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
 #include "mem.h"
 
 static char conftest_dir[64];
@@ -82,6 +84,36 @@ conftest_line(const char *text, const char *kw, int value_only)
 		}
 	}
 	return NULL;
+}
+
+/* Split line (changed in place) at blanks into argv[0..], NULL after;
+ * at most max - 1 words. Returns their count. */
+static inline int
+conftest_words(char *line, char **argv, int max)
+{
+	char *w;
+	int n = 0;
+
+	while ((w = strsep(&line, " ")) != NULL && n < max - 1)
+		if (*w != '\0')
+			argv[n++] = w;
+	argv[n] = NULL;
+	return n;
+}
+
+/* What was logged while a conftest_log was the sink (log_set_sink). */
+struct conftest_log {
+	int n;				/* messages */
+	char text[LOG_RECORD_MAX];	/* the last one */
+};
+
+static inline void
+conftest_catch(int level, const char *text, void *arg)
+{
+	struct conftest_log *c = arg;
+
+	c->n++;
+	snprintf(c->text, sizeof(c->text), "%s", text);
 }
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * test_conf_kw.c: the keyword row type shared by sshd_config and
  * ssh_config: lookup in any case, the int-valued types with their checks
- * and refusals, and the generic -T/-G printer for every dump kind,
+ * and refusals, integer rows' ranges, the refusal messages in sshd's and
+ * ssh's wording, and the generic -T/-G printer for every dump kind,
  * including the order a listing gives and its function steps.
  */
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "conf_kw.h"
+#include "conftest.h"
 #include "log.h"
 #include "mem.h"
 #include "testlib.h"
@@ -22,6 +24,8 @@ struct opts {
 
 static const struct conf_enum pick_tab[] = {
 	{ "one", 1 }, { "uno", 1 }, { "two", 2 }, { NULL, 0 } };
+
+static const struct conf_range range = { 1, 1000 };
 
 #define F(m) offsetof(struct opts, m)
 static const struct conf_kw rows[] = {
@@ -41,6 +45,8 @@ static const struct conf_kw rows[] = {
 	{ "gone", CK_UNSUPPORTED, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "quiet", CK_IGNORE, 0, 0, 0, NULL, 0, CKD_NO },
 	{ "odd", CK_CUSTOM + 3, 0, 0, 0, NULL, 0, CKD_NO },
+	{ "range", CK_INT, 0, F(num), 0, &range, 0, CKD_INT },
+	{ "port", CK_PORT, 0, F(num), 0, &conf_range_port, 0, CKD_INT },
 };
 static const struct conf_kw_table table = { rows,
     sizeof(rows) / sizeof(rows[0]) };
@@ -102,6 +108,119 @@ test_int(void)
 	CHECK_ERR(val("pick", "three", &v, &why), ERR_CONFIG);
 	CHECK_ERR(val("str", "x", &v, &why), ERR_INTERNAL);
 	CHECK_ERR(val("odd", "x", &v, &why), ERR_INTERNAL);
+}
+
+static void
+test_range(void)
+{
+	const char *why;
+	int v = -7;
+
+	CHECK_OK(val("range", "1", &v, &why));
+	CHECK(v == 1);
+	CHECK_OK(val("range", "1000", &v, &why));
+	CHECK(v == 1000);
+	CHECK_ERR(val("range", "0", &v, &why), ERR_CONFIG);
+	CHECK_STR(why, "too small");
+	CHECK_ERR(val("range", "1001", &v, &why), ERR_CONFIG);
+	CHECK_STR(why, "too large");
+	CHECK(v == 1000);	/* left alone when refused */
+	CHECK_OK(val("port", "65535", &v, &why));
+	CHECK(v == 65535);
+	CHECK_ERR(val("port", "65536", &v, &why), ERR_CONFIG);
+	CHECK_ERR(val("port", "0", &v, &why), ERR_CONFIG);
+	CHECK_ERR(val("port", "22x", &v, &why), ERR_CONFIG);
+	CHECK_STR(why, "invalid");
+	/* No range: 0..INT_MAX. */
+	CHECK_OK(val("num", "0", &v, &why));
+	CHECK(v == 0);
+}
+
+/*
+ * What conf_kw_value() logs refusing word for row name, written in the
+ * file as kwd, in dialect d ("" when it takes the word).
+ */
+static char *
+refusal(const char *name, const char *kwd, const char *word, int d)
+{
+	struct conftest_log c = { 0, "" };
+	char *argv[3] = { (char *)kwd, (char *)word, NULL };
+	const struct conf_at at = { argv, 2, word, "cfg", 4 };
+	int v;
+
+	log_set_sink(conftest_catch, &c);
+	if (conf_kw_value(conf_kw_find(&table, name), &at, d, word, &v) == 0)
+		CHECK(c.n == 0);
+	else
+		CHECK(c.n == 1);
+	log_set_sink(NULL, NULL);
+	return x_strdup(c.text);
+}
+
+static void
+check_refusal(const char *name, const char *kwd, const char *word, int d,
+    const char *want)
+{
+	char *got = refusal(name, kwd, word, d);
+
+	CHECK_STR(got, want);
+	x_free(got);
+}
+
+/* Each program's wording, as OpenSSH's sshd -t and ssh -G give it. */
+static void
+test_messages(void)
+{
+	struct conftest_log c = { 0, "" };
+	char *argv[3] = { (char *)"Range", (char *)"1", NULL };
+	const struct conf_at at = { argv, 3, "1 2", "cfg", 5 };
+
+	check_refusal("num", "Num", "7", CONF_SSHD, "");
+	check_refusal("num", "Num", "-1", CONF_SSHD,
+	    "cfg line 4: Num integer value too small.");
+	check_refusal("num", "Num", "-1", CONF_SSH,
+	    "cfg line 4: integer value too small.");
+	check_refusal("range", "RANGE", "2000", CONF_SSHD,
+	    "cfg line 4: RANGE integer value too large.");
+	check_refusal("port", "Port", "0", CONF_SSHD,
+	    "cfg line 4: Badly formatted port number.");
+	check_refusal("port", "Port", "x", CONF_SSH,
+	    "cfg line 4: Bad port 'x'.");
+	check_refusal("flag", "Flag", "maybe", CONF_SSHD,
+	    "cfg line 4: unsupported option \"maybe\".");
+	check_refusal("flag", "Flag", "maybe", CONF_SSH,
+	    "cfg line 4: unsupported option \"maybe\".");
+	check_refusal("pick", "Pick", "three", CONF_SSHD,
+	    "cfg line 4: unsupported option \"three\".");
+	check_refusal("pick", "Pick", "three", CONF_SSH,
+	    "cfg line 4: unsupported option \"three\".");
+	check_refusal("time", "Time", "1q", CONF_SSHD,
+	    "cfg line 4: invalid time value.");
+	check_refusal("time", "Time", "1q", CONF_SSH,
+	    "cfg line 4: invalid time value.");
+	check_refusal("mode", "Mode", "9", CONF_SSHD,
+	    "cfg line 4: Invalid Mode.");
+	check_refusal("mode", "Mode", "9", CONF_SSH, "cfg line 4: Bad mask.");
+	check_refusal("level", "Level", "loud", CONF_SSHD,
+	    "cfg line 4: unsupported log level 'loud'");
+	check_refusal("level", "Level", "loud", CONF_SSH,
+	    "cfg line 4: unsupported log level 'loud'");
+	check_refusal("fac", "Fac", "local9", CONF_SSH,
+	    "cfg line 4: unsupported log facility 'local9'");
+	check_refusal("fac", "Fac", "local9", CONF_SSHD,
+	    "cfg line 4: unsupported log facility 'local9'");
+	/* Extra words: sshd names the keyword as written, ssh as the row. */
+	log_set_sink(conftest_catch, &c);
+	CHECK_ERR(conf_kw_extra_args(conf_kw_find(&table, "range"), &at,
+	    CONF_SSHD), ERR_CONFIG);
+	CHECK_STR(c.text, "cfg line 5: keyword Range extra arguments at end "
+	    "of line");
+	CHECK_ERR(conf_kw_extra_args(conf_kw_find(&table, "range"), &at,
+	    CONF_SSH), ERR_CONFIG);
+	CHECK_STR(c.text, "cfg line 5: keyword range extra arguments at end "
+	    "of line");
+	CHECK(c.n == 2);
+	log_set_sink(NULL, NULL);
 }
 
 /* What the printer writes for o over the steps. */
@@ -167,6 +286,8 @@ main(void)
 {
 	test_find();
 	test_int();
+	test_range();
+	test_messages();
 	test_dump();
 	return TEST_DONE();
 }
