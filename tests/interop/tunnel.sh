@@ -4,9 +4,10 @@
 # sshd, point-to-point (tun) and ethernet (tap). Both ends of a tunnel
 # are devices on this host, so the server's end is moved into a private
 # network namespace (its descriptor stays attached) and pinged across
-# the tunnel from here. PermitTunnel (also in a Match block) refuses as
-# Debian's sshd does, with the same words at the client; tunnel="n" in
-# authorized_keys forces the server's unit.
+# the tunnel from here. PermitTunnel and DisableForwarding (also in a
+# Match block) refuse as Debian's sshd does, with the same words at the
+# client; tunnel="n" in authorized_keys forces the server's unit, and
+# restrict refuses.
 #
 # Device units, namespaces and addresses are unique per run; what the
 # test made is removed by name at exit, servers are stopped by PID.
@@ -224,5 +225,24 @@ refusals "PermitTunnel yes" "PermitTunnel point-to-point" ethernet \
     "PermitTunnel point-to-point, ethernet asked"
 refusals "PermitTunnel no" "PermitTunnel no" point-to-point \
     "PermitTunnel no"
+refusals "PermitTunnel yes" "DisableForwarding yes" point-to-point \
+    "DisableForwarding yes in Match"
+
+# restrict on the key: no tunnel. OpenSSH's sshd has the same check but
+# loses the flag when it takes the key's options on, so Debian's opens
+# one: ours refuses, as the check means.
+{
+	printf 'restrict '; cat "$T/id_rsa.pub"
+	cat "$T/id_ed25519.pub"
+} > "$T/authorized_keys"
+restart_sshd "PermitRootLogin yes" "PermitTunnel yes"
+DEVLIST="$DEVLIST tun$((BASE + 15))"
+out=$(LOGLEVEL=INFO ID=$T/id_rsa mssh -o ExitOnForwardFailure=yes \
+    -w "$((BASE + 15)):any" "$ME@127.0.0.1" true 2>&1)
+rc=$?
+check "restrict: the tunnel is refused (status 255)" [ $rc -eq 255 ]
+check "... with ssh's words" \
+    [ "$out" = "channel 0: open failed: connect failed: open failed
+Tunnel forwarding failed" ]
 
 finish
