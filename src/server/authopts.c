@@ -21,6 +21,7 @@
 #include "cert.h"
 #include "err.h"
 #include "mem.h"
+#include "tun.h"
 
 #define OPT_MAX_ARRAY	4096	/* cap on permitopen/environment entries */
 
@@ -342,22 +343,21 @@ set_principals(struct authopts *o, const char *v, const char **errp)
 	return 0;
 }
 
+/* A unit as -w names it: up to TUN_UNIT_MAX, or "any" (OpenSSH's a2tun). */
 static int
 set_tunnel(struct authopts *o, const char *v, const char **errp)
 {
-	char *ep;
-	long n;
+	uint32_t unit;
 
 	if (o->force_tun_device != -1) {
 		*errp = "multiple \"tunnel\" clauses";
 		return ERR_INVALID_FORMAT;
 	}
-	if (!isdigit((unsigned char)*v) ||
-	    (n = strtol(v, &ep, 10), *ep != '\0') || n < 0 || n > INT_MAX - 1) {
+	if (tun_parse_unit(v, &unit) != 0) {
 		*errp = "invalid tun device";
 		return ERR_INVALID_FORMAT;
 	}
-	o->force_tun_device = (int)n;
+	o->force_tun_device = (int)unit;
 	return 0;
 }
 
