@@ -37,16 +37,24 @@ authrec_clear(struct authrec *ar)
 int
 authrec_key_used(struct authrec *ar, const unsigned char *blob, size_t len)
 {
-	struct sbuf *b = sbuf_from(blob, len);
+	struct sbuf *b = sbuf_from(blob, len), *copy;
 	size_t i;
 	int used = 0;
 
 	for (i = 0; i < ar->nkeys_used && !used; i++)
 		used = sbuf_equal(ar->keys_used[i], b);
-	if (!used && ar->nkeys_used < AUTHREC_MAX_KEYS)
-		ar->keys_used[ar->nkeys_used++] = b;
-	else
-		sbuf_free(b);
+	/*
+	 * Kept as a copy: blob lies in the request's frame, which is wiped
+	 * and refilled (or moved) by the next request.
+	 */
+	if (!used && ar->nkeys_used < AUTHREC_MAX_KEYS) {
+		copy = sbuf_new();
+		if (sbuf_put(copy, blob, len) == 0)
+			ar->keys_used[ar->nkeys_used++] = copy;
+		else
+			sbuf_free(copy);
+	}
+	sbuf_free(b);
 	return used;
 }
 
