@@ -58,12 +58,22 @@ authrec_key_used(struct authrec *ar, const unsigned char *blob, size_t len)
 	return used;
 }
 
-void
-authrec_set_key_opts(struct authrec *ar, struct authopts *opts)
+int
+authrec_add_key_opts(struct authrec *ar, const struct authopts *opts)
 {
-	ar->forced = opts->force_command != NULL;
+	struct authopts *joined;
+	int r;
+
+	if (ar->opts == NULL)
+		r = authopts_dup(opts, &joined);
+	else
+		r = authopts_merge(ar->opts, opts, &joined);
+	if (r != 0)
+		return r;
 	authopts_free(ar->opts);
-	ar->opts = opts;
+	ar->opts = joined;
+	ar->forced = joined->force_command != NULL;
+	return 0;
 }
 
 /* As auth.c's root_allowed(): may root log in by method? */

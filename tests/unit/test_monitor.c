@@ -740,9 +740,10 @@ test_wire(void)
 
 /* Match blocks applied on the child's side give the monitor's settings. */
 /*
- * AuthenticationMethods publickey,publickey: ukey, then ukey2 with
- * options opts2 (or the other way round), as the pre-auth child would
- * ask; the verdict and the login's restrictions in res.
+ * AuthenticationMethods publickey,publickey: ukey's line forces a
+ * command, ukey2's line a tunnel unit and no pty. The login by both
+ * keeps the restrictions of both, whichever comes first, as OpenSSH
+ * joins them; a second key forcing another command does not count.
  */
 static int
 two_keys(const struct servconf *sc, const char *opts2, int first2,
@@ -816,20 +817,39 @@ two_keys_clear(struct auth_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-/*
- * Two keys of one type: the second is no "previously used" key (the
- * record once kept a view into the request frame, which the second
- * request refilled with its own key).
- */
 static void
 test_two_keys(void)
 {
 	struct servconf *sc = make_sc("AuthenticationMethods "
 	    "publickey,publickey");
 	struct auth_result res;
+	int first2;
 
-	CHECK_OK(two_keys(sc, "no-pty", 0, &res));
-	CHECK(res.opts != NULL);
+	for (first2 = 0; first2 < 2; first2++) {
+		CHECK_OK(two_keys(sc, "tunnel=\"5\",no-pty", first2, &res));
+		CHECK(res.opts != NULL);
+		if (res.opts == NULL)
+			continue;
+		CHECK(res.opts->force_command != NULL &&
+		    strcmp(res.opts->force_command, "echo hi") == 0);
+		CHECK(res.opts->force_tun_device == 5);
+		CHECK(!res.opts->permit_pty);
+		CHECK(res.opts->permit_port_forwarding);
+		two_keys_clear(&res);
+	}
+	/* restrict on either key holds for the login. */
+	CHECK_OK(two_keys(sc, "restrict", 0, &res));
+	CHECK(res.opts != NULL && res.opts->restricted &&
+	    !res.opts->permit_port_forwarding &&
+	    res.opts->force_command != NULL);
+	two_keys_clear(&res);
+	/* Two forced commands that differ: the second key does not count. */
+	CHECK_ERR(two_keys(sc, "command=\"echo other\"", 0, &res),
+	    ERR_PERMISSION_DENIED);
+	CHECK(res.opts == NULL);
+	CHECK(logged("Inconsistent authentication options: forced command "
+	    "options do not match"));
+	CHECK_OK(two_keys(sc, "command=\"echo hi\"", 0, &res));
 	two_keys_clear(&res);
 	servconf_free(sc);
 }
