@@ -52,7 +52,7 @@ struct chan_set;
 
 /*
  * A unit as ssh(1) writes it: a decimal number up to TUN_UNIT_MAX or
- * "any". 0 with *unitp, or ERR_INVALID_FORMAT.
+ * "any" (in any case). 0 with *unitp, or ERR_INVALID_FORMAT.
  */
 int tun_parse_unit(const char *s, uint32_t *unitp);
 /*

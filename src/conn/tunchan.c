@@ -15,8 +15,11 @@
  * family from the packet). What the device does not take now waits in
  * wbuf as uint32 length, bytes, and goes out a packet per write once it
  * is writable. A packet the device refuses (a bad packet, the interface
- * down) is dropped. Every byte, sent on or dropped, is given back to
- * the peer's window.
+ * down) is dropped, and so is one that would make wbuf hold more than
+ * the window we offer: the window alone does not bound it, as each tiny
+ * packet costs four bytes of length besides its own, and the family
+ * header is given back at once. Every byte, sent on or dropped, is
+ * given back to the peer's window.
  */
 #include <errno.h>
 #include <string.h>
@@ -146,6 +149,12 @@ tun_chan_put(struct chan *c, const unsigned char *data, size_t len)
 	if (sbuf_len(c->wbuf) == 0 && c->wfd != -1 &&
 	    write_packet(c, data, len))
 		return 0;
+	if (sbuf_len(c->wbuf) + 4 + len > c->local_window_max) {
+		log_debug3("channel %u: tunnel queue full (%zu), packet "
+		    "dropped", c->local_id, sbuf_len(c->wbuf));
+		c->local_consumed += (uint32_t)len;
+		return 0;
+	}
 	if ((r = sbuf_make_room(c->wbuf, 4 + len)) != 0)
 		return r;
 	return sbuf_put_string(c->wbuf, data, len);

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -37,7 +38,7 @@ tun_parse_unit(const char *s, uint32_t *unitp)
 	unsigned long long v = 0;
 	const char *p;
 
-	if (strcmp(s, "any") == 0) {
+	if (strcasecmp(s, "any") == 0) {
 		*unitp = TUN_UNIT_ANY;
 		return 0;
 	}

@@ -16,22 +16,35 @@
 
 #define SPAWN_MAX_FDS	65536
 
-/* In the child: end as stdin and stdout, nothing else open, then exec. */
+/*
+ * In the child: end as stdin and stdout, nothing else open, no signal
+ * blocked (ssh-agent blocks SIGTERM, SIGHUP and SIGINT around its wait,
+ * and a mask outlives exec), then exec.
+ */
 static void __attribute__((noreturn))
 exec_child(const char *path, char *const argv[], int end)
 {
 	long max = sysconf(_SC_OPEN_MAX);
+	sigset_t none;
 	int e, fd;
 
 	/* Moved above 2 first, so neither dup2 closes it under us. */
 	if ((e = fcntl(end, F_DUPFD_CLOEXEC, 10)) < 0 ||
 	    dup2(e, STDIN_FILENO) < 0 || dup2(e, STDOUT_FILENO) < 0)
 		_exit(127);
+	/* Every descriptor above 2, however high; by hand where the
+	 * kernel or the C library has no close_range. */
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 34)
+	if (close_range(STDERR_FILENO + 1, ~0U, 0) == 0)
+		max = 0;
+#endif
 	if (max < 0 || max > SPAWN_MAX_FDS)
 		max = SPAWN_MAX_FDS;
 	for (fd = STDERR_FILENO + 1; fd < max; fd++)
 		close(fd);
 	signal(SIGPIPE, SIG_DFL);
+	sigemptyset(&none);
+	(void)sigprocmask(SIG_SETMASK, &none, NULL);
 	execv(path, argv);
 	_exit(127);
 }

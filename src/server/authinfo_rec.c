@@ -37,25 +37,43 @@ authrec_clear(struct authrec *ar)
 int
 authrec_key_used(struct authrec *ar, const unsigned char *blob, size_t len)
 {
-	struct sbuf *b = sbuf_from(blob, len);
+	struct sbuf *b = sbuf_from(blob, len), *copy;
 	size_t i;
 	int used = 0;
 
 	for (i = 0; i < ar->nkeys_used && !used; i++)
 		used = sbuf_equal(ar->keys_used[i], b);
-	if (!used && ar->nkeys_used < AUTHREC_MAX_KEYS)
-		ar->keys_used[ar->nkeys_used++] = b;
-	else
-		sbuf_free(b);
+	/*
+	 * Kept as a copy: blob lies in the request's frame, which is wiped
+	 * and refilled (or moved) by the next request.
+	 */
+	if (!used && ar->nkeys_used < AUTHREC_MAX_KEYS) {
+		copy = sbuf_new();
+		if (sbuf_put(copy, blob, len) == 0)
+			ar->keys_used[ar->nkeys_used++] = copy;
+		else
+			sbuf_free(copy);
+	}
+	sbuf_free(b);
 	return used;
 }
 
-void
-authrec_set_key_opts(struct authrec *ar, struct authopts *opts)
+int
+authrec_add_key_opts(struct authrec *ar, const struct authopts *opts)
 {
-	ar->forced = opts->force_command != NULL;
+	struct authopts *joined;
+	int r;
+
+	if (ar->opts == NULL)
+		r = authopts_dup(opts, &joined);
+	else
+		r = authopts_merge(ar->opts, opts, &joined);
+	if (r != 0)
+		return r;
 	authopts_free(ar->opts);
-	ar->opts = opts;
+	ar->opts = joined;
+	ar->forced = joined->force_command != NULL;
+	return 0;
 }
 
 /* As auth.c's root_allowed(): may root log in by method? */

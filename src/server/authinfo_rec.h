@@ -2,8 +2,9 @@
  * authinfo_rec.h: what the monitor keeps of the methods that succeeded.
  * Each yes from the backend may become a step of the user's
  * AuthenticationMethods chains and a line of ExposeAuthInfo's text
- * (authinfo.h); the last method and the last key's restrictions go to
- * the session, and a key that served as a step may not serve again.
+ * (authinfo.h); the last method and the restrictions of every key that
+ * logged in go to the session, and a key that served as a step may not
+ * serve again.
  *
  * The record is embedded in the monitor (no allocation of its own
  * beyond the text and the keys it keeps); authrec_clear() frees what
@@ -24,7 +25,7 @@
 struct authrec {
 	int chain_done;			/* an AuthenticationMethods chain */
 	int forced;			/* a key with command="..." logged in */
-	struct authopts *opts;		/* the restrictions of that last key */
+	struct authopts *opts;		/* the keys' restrictions, joined */
 	char *method;			/* the last method that succeeded */
 	struct sbuf *text;		/* each one's line (ExposeAuthInfo) */
 	struct sbuf *keys_used[AUTHREC_MAX_KEYS];
@@ -42,10 +43,13 @@ int authrec_key_used(struct authrec *ar, const unsigned char *blob,
     size_t len);
 
 /*
- * A public key succeeded with restrictions opts (taken over): as
- * OpenSSH, the last key's restrictions rule the session.
+ * A public key succeeded with restrictions opts (copied): as OpenSSH,
+ * they join those of the keys before it (authopts_merge()), so a second
+ * key cannot lift what the first one's line imposes. 0, or
+ * ERR_PERMISSION_DENIED when the two force different commands (the key
+ * then does not count, and the record is as it was).
  */
-void authrec_set_key_opts(struct authrec *ar, struct authopts *opts);
+int authrec_add_key_opts(struct authrec *ar, const struct authopts *opts);
 
 /*
  * The backend said yes to method for user pw under PermitRootLogin

@@ -21,6 +21,7 @@
 #include "cert.h"
 #include "err.h"
 #include "mem.h"
+#include "tun.h"
 
 #define OPT_MAX_ARRAY	4096	/* cap on permitopen/environment entries */
 
@@ -98,6 +99,60 @@ authopts_dup(const struct authopts *o, struct authopts **outp)
 	r->permitlisten = dup_array(o->permitlisten, o->npermitlisten);
 	r->required_from_host_keys = dup_or_null(o->required_from_host_keys);
 	r->cert_principals = dup_or_null(o->cert_principals);
+	*outp = r;
+	return 0;
+}
+
+/* An array of b's where r has none. */
+static void
+array_fill(char ***ap, size_t *np, char **b, size_t nb)
+{
+	if (*np > 0)
+		return;
+	*ap = dup_array(b, nb);
+	*np = nb;
+}
+
+int
+authopts_merge(const struct authopts *a, const struct authopts *b,
+    struct authopts **outp)
+{
+	struct authopts *r;
+	int e;
+
+	*outp = NULL;
+	if (a->force_command != NULL && b->force_command != NULL &&
+	    strcmp(a->force_command, b->force_command) != 0)
+		return ERR_PERMISSION_DENIED;
+	if ((e = authopts_dup(a, &r)) != 0)
+		return e;
+	r->permit_port_forwarding &= b->permit_port_forwarding != 0;
+	r->permit_agent_forwarding &= b->permit_agent_forwarding != 0;
+	r->permit_x11_forwarding &= b->permit_x11_forwarding != 0;
+	r->permit_pty &= b->permit_pty != 0;
+	r->permit_user_rc &= b->permit_user_rc != 0;
+	r->no_touch_required &= b->no_touch_required != 0;
+	r->restricted |= b->restricted;
+	r->verify_required |= b->verify_required;
+	if (b->valid_before != 0 && (r->valid_before == 0 ||
+	    b->valid_before < r->valid_before))
+		r->valid_before = b->valid_before;
+	if (r->force_command == NULL)
+		r->force_command = dup_or_null(b->force_command);
+	if (r->required_from_host_keys == NULL)
+		r->required_from_host_keys =
+		    dup_or_null(b->required_from_host_keys);
+	if (r->force_tun_device == -1)
+		r->force_tun_device = b->force_tun_device;
+	array_fill(&r->env, &r->nenv, b->env, b->nenv);
+	array_fill(&r->permitopen, &r->npermitopen, b->permitopen,
+	    b->npermitopen);
+	array_fill(&r->permitlisten, &r->npermitlisten, b->permitlisten,
+	    b->npermitlisten);
+	/* What says which key may log in is no restriction of the login. */
+	r->cert_authority = 0;
+	x_free(r->cert_principals);
+	r->cert_principals = NULL;
 	*outp = r;
 	return 0;
 }
@@ -342,22 +397,21 @@ set_principals(struct authopts *o, const char *v, const char **errp)
 	return 0;
 }
 
+/* A unit as -w names it: up to TUN_UNIT_MAX, or "any" (OpenSSH's a2tun). */
 static int
 set_tunnel(struct authopts *o, const char *v, const char **errp)
 {
-	char *ep;
-	long n;
+	uint32_t unit;
 
 	if (o->force_tun_device != -1) {
 		*errp = "multiple \"tunnel\" clauses";
 		return ERR_INVALID_FORMAT;
 	}
-	if (!isdigit((unsigned char)*v) ||
-	    (n = strtol(v, &ep, 10), *ep != '\0') || n < 0 || n > INT_MAX - 1) {
+	if (tun_parse_unit(v, &unit) != 0) {
 		*errp = "invalid tun device";
 		return ERR_INVALID_FORMAT;
 	}
-	o->force_tun_device = (int)n;
+	o->force_tun_device = (int)unit;
 	return 0;
 }
 

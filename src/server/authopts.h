@@ -68,6 +68,17 @@ int authopts_parse(const char *opts, struct authopts **outp,
 /* Deep copy. */
 int authopts_dup(const struct authopts *o, struct authopts **outp);
 /*
+ * The restrictions of a login by two keys (AuthenticationMethods
+ * "publickey,publickey"): a of the keys before, b of the one after,
+ * joined as OpenSSH joins them: a permission holds only when both grant
+ * it, a requirement ("restrict", verify-required) when either asks, the
+ * earliest expiry, a's forced tunnel unit, lists and from= when it has
+ * them, else b's. Two different forced commands do not join:
+ * ERR_PERMISSION_DENIED. cert-authority and principals are not kept.
+ */
+int authopts_merge(const struct authopts *a, const struct authopts *b,
+    struct authopts **outp);
+/*
  * Parse an expiry-time value as above into seconds since the epoch;
  * ERR_INVALID_FORMAT if it is not one.
  */

@@ -373,15 +373,21 @@ op_pubkey_check(struct monitor *m, struct sbuf *q)
 	if (pq.hostkeylen == 0)
 		pq.hostkey = NULL;	/* plain "publickey" */
 	if ((r = authority_pubkey_check(m->a, &pq, &ok, &opts)) == 0) {
+		/* A key that logs in: its options join the earlier keys'. */
+		if (ok && pq.has_sig &&
+		    !authrec_key_used(&m->rec, pq.blob, pq.bloblen)) {
+			if (authrec_add_key_opts(&m->rec, opts) == 0)
+				record_success(m, "publickey", pq.blob,
+				    pq.bloblen, NULL);
+			else {
+				log_error("Inconsistent authentication "
+				    "options: forced command options do not "
+				    "match");
+				ok = 0;
+			}
+		}
 		if ((r = sbuf_put_u8(m->out, ok != 0)) == 0 && ok)
 			r = mon_put_authopts(m->out, opts);
-		if (r == 0 && ok && pq.has_sig &&
-		    !authrec_key_used(&m->rec, pq.blob, pq.bloblen)) {
-			authrec_set_key_opts(&m->rec, opts);
-			opts = NULL;
-			record_success(m, "publickey", pq.blob, pq.bloblen,
-			    NULL);
-		}
 	}
 	r = answer(m, r);
  out:

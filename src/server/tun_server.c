@@ -5,7 +5,9 @@
  * The checks and the words follow OpenSSH's sshd: a mode other than
  * point-to-point or ethernet, or one PermitTunnel does not allow, is
  * refused with a debug message to the client ("Unsupported tunnel
- * device mode.", "Server has rejected tunnel device forwarding"); a
+ * device mode.", "Server has rejected tunnel device forwarding"), and
+ * so is every mode under DisableForwarding or a key's "restrict" (which
+ * OpenSSH's sshd means to refuse too, but forgets on the way); a
  * key's tunnel="n" forces unit n, and a request naming another unit is
  * refused; a device that cannot be opened draws "Failed to open the
  * tunnel device.". Each refusal is an OPEN_FAILURE "connect failed",
@@ -89,7 +91,9 @@ tun_open(struct chan_set *cs, struct chan *c, struct sbuf *extra,
 	if (mode != TUN_MODE_POINTOPOINT && mode != TUN_MODE_ETHERNET) {
 		send_debug(cs, "Unsupported tunnel device mode.");
 		r = ERR_INVALID_FORMAT;
-	} else if ((ts->sc->permit_tunnel & (int)mode) == 0) {
+	} else if ((ts->sc->permit_tunnel & (int)mode) == 0 ||
+	    ts->sc->disable_forwarding ||
+	    (ts->opts != NULL && ts->opts->restricted)) {
 		send_debug(cs, "Server has rejected tunnel device forwarding");
 		r = ERR_PERMISSION_DENIED;
 	} else if ((unit = forced_unit(ts, unit)) == TUN_UNIT_ERR ||

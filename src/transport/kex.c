@@ -34,6 +34,13 @@
 #define GEX_WANT	4096
 #define GEX_MAX		8192
 
+/*
+ * The most output, sent or held for the end of a key exchange, that a
+ * PONG may join: a peer that sends PINGs and does not read the answers
+ * must not make us hold an echo of everything it sent.
+ */
+#define PONG_BACKLOG_MAX	(4u * 1024 * 1024)
+
 /* 1 if name is an element of the comma-separated list. */
 int
 kex_send_kexinit(struct transport *t)
@@ -244,7 +251,9 @@ send_ext_info(struct transport *t)
  * PING's data comes back in a PONG, in order; during a key exchange of
  * ours the PONG waits with the other held messages. Before the user is
  * authenticated a ping is not answered (OpenSSH's rule: an unknown
- * client gets no free echo service). Servers only (transport.c).
+ * client gets no free echo service), nor while PONG_BACKLOG_MAX bytes
+ * wait to go out (a peer that does not read them). Servers only
+ * (transport.c).
  */
 int
 kex_answer_ping(struct transport *t)
@@ -262,6 +271,11 @@ kex_answer_ping(struct transport *t)
 		return 0;
 	}
 	log_debug3("Received SSH2_MSG_PING len %zu", len);
+	if (tr_output_pending(t) + len > PONG_BACKLOG_MAX) {
+		log_debug3("Won't reply to PING: %zu bytes wait to go out",
+		    tr_output_pending(t));
+		return 0;
+	}
 	b = sbuf_new();
 	if (t->kexinit_sent && !t->newkeys_sent) {
 		/* Held as tr_msg_send holds one: type and body. */

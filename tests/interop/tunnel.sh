@@ -6,7 +6,8 @@
 # network namespace (its descriptor stays attached) and pinged across
 # the tunnel from here. PermitTunnel (also in a Match block) refuses as
 # Debian's sshd does, with the same words at the client; tunnel="n" in
-# authorized_keys forces the server's unit.
+# authorized_keys forces the server's unit; DisableForwarding and a
+# restrict key refuse too.
 #
 # Device units, namespaces and addresses are unique per run; what the
 # test made is removed by name at exit, servers are stopped by PID.
@@ -224,5 +225,34 @@ refusals "PermitTunnel yes" "PermitTunnel point-to-point" ethernet \
     "PermitTunnel point-to-point, ethernet asked"
 refusals "PermitTunnel no" "PermitTunnel no" point-to-point \
     "PermitTunnel no"
+# refused WHAT: our ssh asks our sshd for a tunnel, which is refused.
+refused() {
+	LOGLEVEL=INFO mssh -o ExitOnForwardFailure=yes \
+	    -w "$((BASE + 15)):any" "$ME@127.0.0.1" true > "$T/raw" 2>&1
+	rc=$?
+	# The first login to each port adds its host key.
+	out=$(grep -v "^Warning: Permanently" "$T/raw")
+	check "$1: the tunnel is refused (status 255)" [ $rc -eq 255 ]
+	check "$1: ... with ssh's words" \
+	    [ "$out" = "channel 0: open failed: connect failed: open failed
+Tunnel forwarding failed" ]
+}
+DEVLIST="$DEVLIST tun$((BASE + 15))"
+
+# DisableForwarding (in Match too) refuses a tunnel in OpenSSH 10.5's
+# sshd; Debian's 9.2 predates that check and opens one.
+restart_sshd "PermitRootLogin yes" "PermitTunnel yes" \
+    "Match Address 127.0.0.1" "DisableForwarding yes"
+refused "DisableForwarding yes in Match"
+
+# restrict on the key: no tunnel. OpenSSH's sshd has the same check but
+# loses the flag when it takes the key's options on, and opens one; ours
+# refuses, as the check means.
+{
+	printf 'restrict '; cat "$T/id_rsa.pub"
+	cat "$T/id_ed25519.pub"
+} > "$T/authorized_keys"
+restart_sshd "PermitRootLogin yes" "PermitTunnel yes"
+ID=$T/id_rsa refused "restrict"
 
 finish

@@ -136,6 +136,13 @@ test_values(void)
 	CHECK_STR(o->cert_principals, "alice,bob");
 	CHECK(o->force_tun_device == 3);
 	authopts_free(o);
+	/* "any" as OpenSSH takes it: the server's choice of unit. */
+	o = parse_ok("tunnel=\"any\" " KEY);
+	CHECK(o->force_tun_device == 0x7fffffff);
+	authopts_free(o);
+	o = parse_ok("tunnel=\"2147483645\" " KEY);
+	CHECK(o->force_tun_device == 0x7ffffffd);
+	authopts_free(o);
 
 	o = parse_ok("restrict,command=\"uptime\" " KEY);
 	CHECK(o->restricted && !o->permit_pty);
@@ -223,6 +230,9 @@ test_bad(void)
 	parse_bad("permitlisten=\"host:\" " KEY, NULL);
 	parse_bad("tunnel=\"x\" " KEY, "invalid tun device");
 	parse_bad("tunnel=\"-1\" " KEY, "invalid tun device");
+	/* Above the largest unit (0x7ffffffd) as OpenSSH: the line fails. */
+	parse_bad("tunnel=\"2147483646\" " KEY, "invalid tun device");
+	parse_bad("tunnel=\"2147483647\" " KEY, "invalid tun device");
 	parse_bad("from=\"\" " KEY, NULL);
 }
 

@@ -232,16 +232,17 @@ req_sign(const unsigned char *d, size_t n)
 	return b;
 }
 
-/* A publickey request with a signature by ukey over session id sid. */
+/* A publickey request with a signature by k over session id sid. */
 static struct sbuf *
-req_pubkey(const char *u, const unsigned char *sid, size_t sidlen, int sign)
+req_pubkey_by(const struct key *k, const char *u, const unsigned char *sid,
+    size_t sidlen, int sign)
 {
 	struct sbuf *b = sbuf_new(), *blob = sbuf_new(), *d = sbuf_new();
 	struct sbuf *sig = sbuf_new();
 
-	key_to_blob(ukey, blob);
+	key_to_blob(k, blob);
 	pk_data(sid, sidlen, "ssh-connection", blob, d);
-	CHECK_OK(key_sign(ukey, NULL, sbuf_ptr(d), sbuf_len(d), sig));
+	CHECK_OK(key_sign(k, NULL, sbuf_ptr(d), sbuf_len(d), sig));
 	sbuf_put_cstring(b, u);
 	sbuf_put_cstring(b, "ssh-connection");
 	sbuf_put_cstring(b, "ssh-ed25519");
@@ -253,6 +254,12 @@ req_pubkey(const char *u, const unsigned char *sid, size_t sidlen, int sign)
 	sbuf_free(d);
 	sbuf_free(sig);
 	return b;
+}
+
+static struct sbuf *
+req_pubkey(const char *u, const unsigned char *sid, size_t sidlen, int sign)
+{
+	return req_pubkey_by(ukey, u, sid, sidlen, sign);
 }
 
 /*
@@ -732,6 +739,121 @@ test_wire(void)
 }
 
 /* Match blocks applied on the child's side give the monitor's settings. */
+/*
+ * AuthenticationMethods publickey,publickey: ukey's line forces a
+ * command, ukey2's line a tunnel unit and no pty. The login by both
+ * keeps the restrictions of both, whichever comes first, as OpenSSH
+ * joins them; a second key forcing another command does not count.
+ */
+static int
+two_keys(const struct servconf *sc, const char *opts2, int first2,
+    struct auth_result *res)
+{
+	const struct key *order[2] = { ukey, ukey2 };
+	struct sbuf *q, *a = sbuf_new();
+	unsigned char h[32];
+	struct fix f;
+	char path[400], *text;
+	uint8_t ok = 0;
+	FILE *fp;
+	int i, r = 0;
+
+	memset(res, 0, sizeof(*res));
+	snprintf(path, sizeof(path), "%s/ak_%s", tmp, user);
+	text = key_public_text(ukey2);
+	if ((fp = fopen(path, "a")) != NULL) {
+		fprintf(fp, "%s %s second\n", opts2, text);
+		fclose(fp);
+	}
+	x_free(text);
+	if (first2) {
+		order[0] = ukey2;
+		order[1] = ukey;
+	}
+	memset(h, 0x29, sizeof(h));
+	fix_new(&f, sc);
+	q = sign_lookup_pubkey(&f, h, sizeof(h), a, 1);
+	sbuf_free(q);
+	for (i = 0; i < 2 && r == 0; i++) {
+		q = req_pubkey_by(order[i], user, h, sizeof(h), 1);
+		CHECK_OK(serve(&f, MON_REQ_PUBKEY_CHECK, q));
+		sbuf_free(q);
+		CHECK_OK(answer(&f, a));
+		CHECK_OK(sbuf_get_u8(a, &ok));
+		if (!ok)
+			r = ERR_PERMISSION_DENIED;
+	}
+	q = req_user(user);
+	if (r == 0) {
+		CHECK_OK(r = serve(&f, MON_REQ_AUTHENTICATED, q));
+		if (r == 0) {
+			CHECK_OK(answer(&f, a));
+			monitor_take_result(f.m, res);
+		}
+	} else
+		ENDED(&f, serve(&f, MON_REQ_AUTHENTICATED, q));
+	sbuf_free(q);
+	fix_free(&f);
+	sbuf_free(a);
+	/* ukey's line alone again, for what follows. */
+	text = key_public_text(ukey);
+	if ((fp = fopen(path, "w")) != NULL) {
+		fprintf(fp, "command=\"echo hi\" %s me\n", text);
+		fclose(fp);
+	}
+	x_free(text);
+	return r;
+}
+
+static void
+two_keys_clear(struct auth_result *res)
+{
+	auth_pw_free(res->pw);
+	authopts_free(res->opts);
+	if (res->sc != NULL)
+		servconf_free(res->sc);
+	x_free(res->method);
+	x_free(res->auth_info);
+	memset(res, 0, sizeof(*res));
+}
+
+static void
+test_two_keys(void)
+{
+	struct servconf *sc = make_sc("AuthenticationMethods "
+	    "publickey,publickey");
+	struct auth_result res;
+	int first2;
+
+	for (first2 = 0; first2 < 2; first2++) {
+		CHECK_OK(two_keys(sc, "tunnel=\"5\",no-pty", first2, &res));
+		CHECK(res.opts != NULL);
+		if (res.opts == NULL)
+			continue;
+		CHECK(res.opts->force_command != NULL &&
+		    strcmp(res.opts->force_command, "echo hi") == 0);
+		CHECK(res.opts->force_tun_device == 5);
+		CHECK(!res.opts->permit_pty);
+		CHECK(res.opts->permit_port_forwarding);
+		two_keys_clear(&res);
+	}
+	/* restrict on either key holds for the login. */
+	CHECK_OK(two_keys(sc, "restrict", 0, &res));
+	CHECK(res.opts != NULL && res.opts->restricted &&
+	    !res.opts->permit_port_forwarding &&
+	    res.opts->force_command != NULL);
+	two_keys_clear(&res);
+	/* Two forced commands that differ: the second key does not count. */
+	CHECK_ERR(two_keys(sc, "command=\"echo other\"", 0, &res),
+	    ERR_PERMISSION_DENIED);
+	CHECK(res.opts == NULL);
+	CHECK(logged("Inconsistent authentication options: forced command "
+	    "options do not match"));
+	CHECK_OK(two_keys(sc, "command=\"echo hi\"", 0, &res));
+	two_keys_clear(&res);
+	servconf_free(sc);
+}
+
 static void
 test_blocks(void)
 {
@@ -783,6 +905,7 @@ main(void)
 	test_sign(sc);
 	test_hostile(sc);
 	servconf_free(sc);
+	test_two_keys();
 	authserve_teardown();
 	return TEST_DONE();
 }

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -246,6 +247,102 @@ test_ping(void)
 	/* A PING without its string ends the connection. */
 	CHECK_OK(send_str(p.c, SSH2_MSG_PING, NULL));
 	CHECK(trl_wait_msg(p.s, p.c, &type, &got) != 0);
+	trl_close(&p);
+}
+
+/*
+ * A PING flood from a peer that reads nothing: the PONGs waiting to go
+ * out stop growing at the server's backlog limit (4 MiB), also while a
+ * key exchange of the server's holds them back. Once the peer reads,
+ * what was queued arrives in order and a PING is answered again.
+ */
+#define FLOOD_PINGS	160		/* of 64 KiB: 10 MiB each round */
+#define FLOOD_MOST	(4u * 1024 * 1024 + 70000)
+
+static size_t
+ping_flood(struct trl_pair *p)
+{
+	struct sbuf *m, *got;
+	unsigned char *d;
+	size_t most = 0;
+	uint8_t type;
+	int i, j;
+
+	for (i = 0; i < FLOOD_PINGS; i++) {
+		m = tr_msg_start(p->c, SSH2_MSG_PING);
+		if (sbuf_put_u32(m, 65536) != 0 ||
+		    sbuf_reserve(m, 65536, &d) != 0)
+			return SIZE_MAX;
+		memset(d, i, 65536);
+		if (tr_msg_send(p->c) != 0)
+			return SIZE_MAX;
+		/* The client writes, the server reads; the server never
+		 * writes, as to a peer that does not read. */
+		for (j = 0; j < 10000 && tr_want_write(p->c); j++) {
+			(void)tr_fd_write(p->c);
+			(void)tr_fd_read(p->s);
+			if (tr_next_message(p->s, &type, &got) != ERR_AGAIN)
+				return SIZE_MAX;
+		}
+		if (tr_output_pending(p->s) > most)
+			most = tr_output_pending(p->s);
+	}
+	return most;
+}
+
+/* The PONGs before the server's message 94; -1 if anything else came. */
+static int
+count_pongs(struct trl_pair *p)
+{
+	struct sbuf *got;
+	uint8_t type;
+	int n = 0;
+
+	if (send_str(p->s, 94, "end") != 0)
+		return -1;
+	for (;;) {
+		if (trl_wait_msg(p->c, p->s, &type, &got) != 0)
+			return -1;
+		if (type == 94)
+			return has_str(got, "end") ? n : -1;
+		if (type != SSH2_MSG_PONG)
+			return -1;
+		n++;
+	}
+}
+
+static void
+test_ping_flood(void)
+{
+	struct trl_pair p;
+	struct sbuf *got;
+	uint8_t type;
+	size_t most;
+	int n;
+
+	CHECK_OK(pair_open(&p, "curve25519-sha256", "ssh-ed25519",
+	    "aes128-ctr", "hmac-sha2-256", 0));
+	CHECK_OK(send_str(p.c, 94, "start"));
+	CHECK_OK(trl_wait_msg(p.s, p.c, &type, &got));
+	tr_set_authenticated(p.s);
+	tr_set_authenticated(p.c);
+
+	most = ping_flood(&p);
+	CHECK(most > 1024 * 1024 && most <= FLOOD_MOST);
+	n = count_pongs(&p);
+	CHECK(n > 10 && n < FLOOD_PINGS);
+
+	/* The server's key exchange holds PONGs: bounded the same way. */
+	CHECK_OK(tr_rekey(p.s));
+	most = ping_flood(&p);
+	CHECK(most > 1024 * 1024 && most <= FLOOD_MOST);
+	n = count_pongs(&p);
+	CHECK(n > 10 && n < FLOOD_PINGS);
+	CHECK(tr_kex_count(p.s) == 2);
+
+	CHECK_OK(send_str(p.c, SSH2_MSG_PING, "again"));
+	CHECK_OK(trl_wait_msg(p.c, p.s, &type, &got));
+	CHECK(type == SSH2_MSG_PONG && has_str(got, "again"));
 	trl_close(&p);
 }
 
@@ -801,6 +898,7 @@ main(void)
 	test_all_algorithms();
 	test_rekey();
 	test_ping();
+	test_ping_flood();
 	test_no_common_algorithm();
 	test_hostkey_seen();
 	test_bad_input();
