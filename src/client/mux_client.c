@@ -204,6 +204,10 @@ one_forward(int fd, struct sbuf *m, uint32_t *ridp, int kind,
 	if (f.connect_path != NULL) {
 		q.connect_host = f.connect_path;
 		q.connect_port = MUX_FWD_PATH_PORT;
+	} else if (kind == 'D') {
+		/* A name OpenSSH's master requires and never connects to. */
+		q.connect_host = "socks";
+		q.connect_port = 0;
 	} else {
 		q.connect_host = f.connect_host != NULL ? f.connect_host : "";
 		q.connect_port = (uint32_t)f.connect_port;

@@ -160,6 +160,27 @@ run_server() {
 run_server "$OUR_PORT" "our sshd" o
 run_server "$DPORT" "Debian's sshd" d
 
+# Not proxy mode, found on the way: a -D asked of Debian's master by
+# -O forward carries the connect host it insists on ("socks").
+PORT=$OUR_PORT
+start_master "$PORT"
+FP=$(free_port)
+"$BIN/ssh" -F /dev/null -o ControlPath="$S" -O forward -D "$FP" h \
+    2>"$T/d.err"
+st=$?
+check "-O forward -D to Debian's master: done" \
+    [ $st -eq 0 ] && [ ! -s "$T/d.err" ]
+check "... and SOCKS there reaches the server" "$PY" -c "
+import socket, struct, sys
+s = socket.create_connection(('127.0.0.1', $FP), 5)
+s.sendall(b'\\5\\1\\0')
+assert s.recv(2) == b'\\5\\0'
+s.sendall(b'\\5\\1\\0\\1' + socket.inet_aton('127.0.0.1') +
+          struct.pack('>H', $PORT))
+r = s.recv(10)
+sys.exit(0 if r[1] == 0 and s.recv(64).startswith(b'SSH-2.0') else 1)"
+stop_master
+
 # -W with -O is refused before anything else, as Debian's ssh does.
 "$BIN/ssh" -F /dev/null -O proxy -W 127.0.0.1:1 h >/dev/null 2>"$T/w.our"
 st=$?
