@@ -173,6 +173,12 @@ struct ssh_mux_args {
 	int force;		/* whatever ControlMaster says (persist) */
 };
 int mux_client(const struct client_opts *o, const struct ssh_mux_args *a);
+/*
+ * ssh -O proxy: connect to the master at o->control_path, say hello and
+ * ask for proxy mode (MUX_C_PROXY). The socket, in proxy mode from now
+ * on (for tr_new_plain()), or -1 after OpenSSH's message.
+ */
+int mux_client_proxy(const struct client_opts *o);
 /* "check" -> MUXC_CHECK...; MUXC_NONE for an unknown word. */
 enum mux_cmd mux_cmd_from_name(const char *s);
 

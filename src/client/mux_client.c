@@ -204,6 +204,10 @@ one_forward(int fd, struct sbuf *m, uint32_t *ridp, int kind,
 	if (f.connect_path != NULL) {
 		q.connect_host = f.connect_path;
 		q.connect_port = MUX_FWD_PATH_PORT;
+	} else if (kind == 'D') {
+		/* A name OpenSSH's master requires and never connects to. */
+		q.connect_host = "socks";
+		q.connect_port = 0;
 	} else {
 		q.connect_host = f.connect_host != NULL ? f.connect_host : "";
 		q.connect_port = (uint32_t)f.connect_port;
@@ -472,6 +476,54 @@ open_master(const struct client_opts *o, enum mux_cmd cmd, struct sbuf *m)
 		return -1;
 	}
 	return fd;
+}
+
+int
+mux_client_proxy(const struct client_opts *o)
+{
+	struct sbuf *m;
+	uint32_t type, rid;
+	char *e;
+	int fd, r;
+
+	if (o->control_path == NULL || strcmp(o->control_path, "none") == 0) {
+		log_fatal("No ControlPath specified for \"-O\" command");
+		return -1;
+	}
+	m = sbuf_new();
+	if ((fd = open_master(o, MUXC_PROXY, m)) == -1) {
+		sbuf_free(m);
+		return -1;
+	}
+	if ((r = mux_put_simple(m, MUX_C_PROXY, 0)) != 0 ||
+	    (r = send_msg(fd, m)) != 0 ||
+	    (r = read_reply(fd, m, &type, &rid)) != 0) {
+		log_fatal("mux_client_proxy: %s", err_str(r));
+		goto fail;
+	}
+	if (type == MUX_S_PERMISSION_DENIED || type == MUX_S_FAILURE) {
+		e = reason(m);
+		log_fatal("mux_client_proxy: master returned error: %s", e);
+		x_free(e);
+		goto fail;
+	}
+	if (type != MUX_S_PROXY) {
+		log_fatal("mux_client_proxy: master returned unexpected "
+		    "message %u", type);
+		goto fail;
+	}
+	if (rid != 0) {
+		log_fatal("mux_client_proxy: out of sequence reply: my id %u "
+		    "theirs %u", 0u, rid);
+		goto fail;
+	}
+	log_debug("mux_client_proxy: master in proxy mode");
+	sbuf_free(m);
+	return fd;
+ fail:
+	close(fd);
+	sbuf_free(m);
+	return -1;
 }
 
 static int

@@ -336,6 +336,25 @@ send_requests(struct mux_sess *s, struct chan *c)
 	return 0;
 }
 
+/*
+ * ChannelTimeout (the master's) sees a client's session by what it
+ * runs, "session:command", "session:shell" or "session:subsystem:NAME",
+ * as it sees the master's own.
+ */
+static void
+set_timeout_type(struct mux_sess *s, struct chan *c)
+{
+	char *label;
+
+	if (s->q.subsystem)
+		label = x_asprintf("session:subsystem:%s", s->q.command);
+	else
+		label = x_strdup(*client_command_kind(s->q.command, 0) ==
+		    'e' ? "session:command" : "session:shell");
+	chan_set_timeout_type(c, label);
+	x_free(label);
+}
+
 static void
 ms_opened(struct chan_set *cs, struct chan *c, int ok)
 {
@@ -362,6 +381,7 @@ ms_opened(struct chan_set *cs, struct chan *c, int ok)
 		abandon(s);
 		return;
 	}
+	set_timeout_type(s, c);
 	chan_set_fds(c, s->pipe_r, s->out, s->err, CHAN_EFD_WRITE,
 	    s->q.want_tty && isatty(s->out));
 	s->pipe_r = s->out = s->err = -1;

@@ -455,6 +455,11 @@ main(int argc, char **argv)
 			strcat(cl.command, argv[i]);
 		}
 	}
+	/* -W's stream is ours: a master has no stdio of ours to use. */
+	if (cl.mux_cmd != MUXC_NONE && o->stdio_forward_host != NULL) {
+		fprintf(stderr, "Cannot specify stdio forward with -O\n");
+		exit(255);
+	}
 	/* -q and -v win over -o LogLevel wherever it stands, as in OpenSSH. */
 	if (cl.quiet)
 		o->log_level = LOG_LEVEL_QUIET;

@@ -261,7 +261,7 @@ local_command(const struct client_opts *o)
  */
 static int
 run_session(struct client_opts *o, struct ssh_cmdline *cl,
-    struct transport *t, int tty)
+    struct transport *t, int tty, int proxied)
 {
 	struct client_session_args sa;
 	struct client_hostkeys *hk;
@@ -271,7 +271,8 @@ run_session(struct client_opts *o, struct ssh_cmdline *cl,
 
 	memset(&sa, 0, sizeof(sa));
 	sa.no_command = cl->no_command;
-	if (o->control_master != MUX_NO)
+	/* Through a master's proxy mode we are no master ourselves. */
+	if (o->control_master != MUX_NO && !proxied)
 		mm = mux_master_new(o, o->hostname);
 	if (mm != NULL && mux_persist_secs(o) != 0 &&
 	    (r = persist_detach(o, cl, tty, &mm)) >= 0)
@@ -319,6 +320,33 @@ run_session(struct client_opts *o, struct ssh_cmdline *cl,
 	return status;
 }
 
+/*
+ * ssh -O proxy: the master's connection, spoken over its control socket
+ * in the plain framing of proxy mode. The master checked the host key
+ * and authenticated; the session and forwardings run as on our own.
+ */
+static int
+run_proxy(struct client_opts *o, struct ssh_cmdline *cl, int tty)
+{
+	struct tr_config cfg;
+	struct transport *t;
+	int fd, status;
+
+	if ((fd = mux_client_proxy(o)) == -1)
+		return 255;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.server = 0;
+	if ((t = tr_new_plain(fd, fd, &cfg)) == NULL) {
+		close(fd);
+		return 255;
+	}
+	local_command(o);
+	status = run_session(o, cl, t, tty, 1);
+	tr_free(t);
+	close(fd);
+	return status;
+}
+
 int
 ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 {
@@ -335,6 +363,8 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 	check_update_ask(o, cl);
 	tty = want_tty(o, cl, cl->command != NULL ? cl->command :
 	    o->remote_command);
+	if (cl->mux_cmd == MUXC_PROXY)
+		return run_proxy(o, cl, tty);
 	if ((r = try_mux(o, cl, tty, 0)) >= 0)
 		return r;
 	if (o->proxy_command != NULL && strcmp(o->proxy_command, "none") != 0)
@@ -400,7 +430,7 @@ ssh_run(struct client_opts *o, struct ssh_cmdline *cl)
 		goto out;
 	}
 	local_command(o);
-	status = run_session(o, cl, t, tty);
+	status = run_session(o, cl, t, tty, 0);
  out:
 	x_free(aa.last_methods);
 	x_free(aa.method);

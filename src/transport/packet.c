@@ -81,6 +81,19 @@ pad_bytes(struct transport *t, unsigned char *dst, unsigned int n)
 }
 
 /*
+ * Proxy mode (tr_new_plain): "uint32 length, byte 0, payload", no
+ * padding, cipher or MAC. buf is as pkt_send_frame() has it.
+ */
+static int
+plain_send_frame(struct transport *t, unsigned char *buf, size_t len)
+{
+	put32(buf, (uint32_t)(1 + len));
+	buf[4] = 0;
+	t->send.seqnr++;
+	return sbuf_put(t->out, buf, PKT_HEADROOM + len);
+}
+
+/*
  * Frame, pad, encrypt and MAC one packet into t->out. The payload is at
  * buf + PKT_HEADROOM; buf has room for the header before it and for
  * the padding after it, and is used as scratch space. The cipher
@@ -102,6 +115,8 @@ pkt_send_frame(struct transport *t, unsigned char *buf, size_t len)
 
 	if (len == 0 || len > TR_MAX_PACKET - 64)
 		return ERR_PACKET_TOO_LARGE;
+	if (d->cipher == NULL && t->plain)
+		return plain_send_frame(t, buf, len);
 	/* Bytes that must come to a multiple of the block size. */
 	base = 1 + len + (aad ? 0 : 4);
 	pad = bs - (unsigned int)(base % bs);
@@ -301,6 +316,42 @@ msg_release(struct transport *t)
 	t->msg_keep = 0;
 }
 
+/*
+ * Proxy mode: one packet of the plain framing from t->in into t->msg.
+ * The master's bytes are checked as any peer's: the length within
+ * bounds and covering the padding byte and a message type; a padding
+ * length other than 0 (which the framing never has) is refused rather
+ * than guessed at.
+ */
+static int
+plain_read(struct transport *t)
+{
+	const unsigned char *p = sbuf_ptr(t->in);
+	uint32_t plen;
+	int r;
+
+	if (sbuf_len(t->in) < 4)
+		return ERR_AGAIN;
+	plen = get32(p);
+	if (plen < 2 || plen > TR_MAX_PACKET) {
+		log_error("Bad packet length %u.", plen);
+		return ERR_PACKET_TOO_LARGE;
+	}
+	if (sbuf_len(t->in) < 4 + (size_t)plen)
+		return ERR_AGAIN;
+	if (p[4] != 0) {
+		log_error("Bad padding length %u in packet of %u", p[4], plen);
+		return ERR_INVALID_FORMAT;
+	}
+	t->msg_keep = p[5] == SSH2_MSG_CHANNEL_DATA ||
+	    p[5] == SSH2_MSG_CHANNEL_EXTENDED_DATA;
+	if ((r = sbuf_put(t->msg, p + 5, plen - 1)) != 0 ||
+	    (r = sbuf_consume(t->in, 4 + (size_t)plen)) != 0)
+		return r;
+	t->last_seqnr = t->recv.seqnr++;
+	return 0;
+}
+
 int
 pkt_read(struct transport *t)
 {
@@ -316,6 +367,8 @@ pkt_read(struct transport *t)
 	int r;
 
 	msg_release(t);
+	if (d->cipher == NULL && t->plain)
+		return plain_read(t);
 	if ((p = sbuf_mutable_ptr(t->in)) == NULL)
 		return ERR_INTERNAL;
 	if (t->pending_len == 0) {

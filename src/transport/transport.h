@@ -163,6 +163,18 @@ struct transport;
 
 /* Sends our banner at once (queued; flushed by tr_fd_write). */
 struct transport *tr_new(int fd_in, int fd_out, const struct tr_config *cfg);
+/*
+ * A client transport in the plain framing of a ControlMaster's proxy
+ * mode (PROTOCOL.mux, "Requesting proxy mode"): the master has the real
+ * connection and speaks its connection protocol for us, so there is no
+ * version exchange, no key exchange and no encryption or MAC here, and
+ * every message goes as "uint32 length, byte 0 (no padding), payload".
+ * The layers above run on it as on tr_new()'s (authenticated already);
+ * a key exchange message from the peer is a protocol error, and no
+ * rekey ever starts. Sends nothing at once.
+ */
+struct transport *tr_new_plain(int fd_in, int fd_out,
+    const struct tr_config *cfg);
 void tr_free(struct transport *t);
 
 int tr_fd_in(const struct transport *t);

@@ -103,6 +103,12 @@ struct transport {
 	int authenticated;
 	int zauth;		/* USERAUTH_SUCCESS went by: delayed may start */
 	int zany;		/* a direction compresses or waits to */
+	/*
+	 * tr_new_plain(): proxy-mode framing, no KEX. The packet paths
+	 * test it only where no cipher is in use, so the encrypted path
+	 * never looks at it.
+	 */
+	int plain;
 	struct sbuf *my_kexinit;	/* payloads, type byte included */
 	struct sbuf *peer_kexinit;
 	const struct kex_alg *kex;
