@@ -2,7 +2,8 @@
  * clientesc.c: typed input of an interactive session. Bytes read from
  * the local tty run through the escape machine (escape.c); what is for
  * the server is queued and written to the pipe the channel reads, and
- * the escape commands are carried out here. While the pipe is full we
+ * the escape commands are carried out here; ObscureKeystrokeTiming may
+ * hold what was typed for its next tick. While the pipe is full we
  * stop reading the tty; at the tty's end of file we close the pipe, so
  * the channel sends EOF.
  *
@@ -279,5 +280,5 @@ csess_input(struct csess *s)
 			off += command_line(s, buf + off, (size_t)n - off);
 	}
 	x_wipe(buf, sizeof(buf));
-	csess_pipe_flush(s);
+	csess_chaff_typed(s);
 }

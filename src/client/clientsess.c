@@ -13,7 +13,8 @@
  * (chan_set_ev()): a signalfd (SIGWINCH sends window-change; SIGHUP,
  * SIGINT, SIGTERM, SIGQUIT end the session with the tty restored), a
  * repeating timer for ServerAliveInterval, and, when escapes are on (a
- * tty was asked for), the real input fd: we read it, run the escape
+ * tty was asked for) or ObscureKeystrokeTiming may hold typing back
+ * (clientchaff.c), the real input fd: we read it, run the escape
  * machine, and pass the remaining bytes on through a pipe that is the
  * channel's rfd.
  *
@@ -462,7 +463,7 @@ setup_fds(struct csess *s)
 	s->chan_efd = dup(s->err);
 	if (a->stdin_null)
 		s->chan_rfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	else if (s->escapes) {
+	else if (s->own_input) {
 		if (pipe2(p, O_CLOEXEC) == -1)
 			return ERR_SYSTEM;
 		s->chan_rfd = p[0];
@@ -504,7 +505,7 @@ setup_watchers(struct csess *s)
 		ev_timer_init(&s->alive_tm, on_alive, s);
 		ev_timer_start(ev, &s->alive_tm, ms, ms);
 	}
-	if (s->escapes)
+	if (s->own_input)
 		csess_watch(s, s->in, EV_READ);
 	return 0;
 }
@@ -665,7 +666,10 @@ client_session(struct transport *t, const struct client_opts *o,
 	s.pipebuf = sbuf_new();
 	s.escapes = a->want_tty && !a->no_command && !a->stdin_null &&
 	    o->escape_char != -2 && isatty(s.in);
-	esc_init(&s.esc, o->escape_char >= 0 ? o->escape_char : '~');
+	esc_init(&s.esc, !s.escapes ? -2 : o->escape_char >= 0 ?
+	    o->escape_char : '~');
+	csess_chaff_init(&s);
+	s.own_input = s.escapes || s.chaff_ms > 0;
 	if ((s.cs = chan_set_new(t)) == NULL) {
 		r = ERR_ALLOC;
 		goto out;
@@ -689,6 +693,7 @@ client_session(struct transport *t, const struct client_opts *o,
 			(void)ttyraw_enter(&s.raw, s.in);
 	}
 	r = conn_loop(t, s.cs);
+	csess_chaff_stop(&s, "no active channels");
 	if (a->after_loop != NULL)
 		a->after_loop(a->hook_arg);
 	ttyraw_leave(&s.raw);

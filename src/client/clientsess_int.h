@@ -53,6 +53,18 @@ struct csess {
 	struct sbuf *pipebuf;
 	int in_eof;
 
+	/*
+	 * ObscureKeystrokeTiming (clientchaff.c): typed bytes held in
+	 * pipebuf until the next tick, PINGs in the gaps until chaff_until.
+	 */
+	int own_input;			/* we read s->in: escapes or chaff */
+	int chaff_ms;			/* the interval; 0: off */
+	int chaff_on;
+	int64_t chaff_until;		/* monotonic ms */
+	uint32_t chaff_rate_us;		/* this run's share of the jitter */
+	unsigned long nchaff;
+	struct ev_timer chaff_tm;
+
 	struct ttyraw raw;
 	struct winsize ws;
 
@@ -71,5 +83,11 @@ void csess_watch(struct csess *s, int fd, int mask);
 /* clientesc.c */
 void csess_input(struct csess *s);
 void csess_pipe_flush(struct csess *s);
+
+/* clientchaff.c */
+void csess_chaff_init(struct csess *s);
+/* Bytes typed went to pipebuf: on to the channel now or at a tick. */
+void csess_chaff_typed(struct csess *s);
+void csess_chaff_stop(struct csess *s, const char *why);
 
 #endif

@@ -790,5 +790,12 @@ chan_dispatch(struct chan_set *cs, uint8_t type, struct sbuf *msg)
 		log_debug("connection: ignoring message type %u", type);
 		return 0;
 	}
+	/*
+	 * A PONG (PROTOCOL 1.8) answers our PINGs, the keystroke chaff of
+	 * ssh's ObscureKeystrokeTiming: nothing to do, as in OpenSSH.
+	 */
+	if (type == SSH2_MSG_PONG)
+		return sbuf_get_string_direct(msg, NULL, NULL) == 0 ? 0 :
+		    ERR_INVALID_FORMAT;
 	return tr_unimplemented(cs->t);
 }

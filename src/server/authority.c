@@ -122,6 +122,13 @@ authority_user_lookup(struct authority *a, const char *user,
 		authority_user_clear(out);
 		return ERR_INTERNAL;
 	}
+	/*
+	 * From here the connection logs as its Match blocks say: a
+	 * LogVerbose set in one replaces the global patterns, in this
+	 * process and in those it forks later (OpenSSH does the same on
+	 * both sides of its monitor).
+	 */
+	(void)log_set_verbose(out->sc->log_verbose);
 	return 0;
 }
 

@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -78,101 +79,6 @@ sshd_hostkey_sign(void *arg, const struct key *pub, const char *sigalg,
 			return authority_hostkey_sign(hs->auth, i, sigalg, data,
 			    dlen, sig);
 	return ERR_NOT_FOUND;
-}
-
-/* HostCertificate: each is paired with the host key it certifies. */
-static void
-load_hostcerts(struct server *s)
-{
-	const struct servconf *sc = s->sc;
-	struct key_cert *c;
-	size_t i, j;
-	int r;
-
-	for (j = 0; j < sc->nhost_certificates; j++) {
-		if ((r = cert_load_public(sc->host_certificates[j], &c,
-		    NULL)) != 0) {
-			log_error("Could not load host certificate \"%s\": %s",
-			    sc->host_certificates[j], err_str(r));
-			continue;
-		}
-		for (i = 0; i < s->nhostkeys; i++)
-			if (s->hostcerts[i] == NULL &&
-			    key_equal_public(s->hostpub[i], c->key))
-				break;
-		if (i == s->nhostkeys || c->type != CERT_TYPE_HOST) {
-			log_error("Certificate for %s doesn't match any "
-			    "private key", sc->host_certificates[j]);
-			cert_free(c);
-			continue;
-		}
-		s->hostcerts[i] = c;
-		log_debug("host certificate: #%zu type %s %s", i,
-		    cert_type_name(c->key), c->key_id);
-	}
-}
-
-/*
- * RequiredRSASize applies to host keys too: a smaller RSA key is left
- * out with OpenSSH's error line, and sshd starts only if another key
- * remains.
- */
-static int
-hostkey_too_small(const struct servconf *sc, const char *path,
-    const struct key *k)
-{
-	if (k->type != KEY_RSA ||
-	    key_bits(k) >= (unsigned int)sc->required_rsa_size)
-		return 0;
-	log_error("main: Host key %s: Invalid key length", path);
-	return 1;
-}
-
-static int
-load_hostkeys(struct server *s)
-{
-	const struct servconf *sc = s->sc;
-	size_t i;
-	int r;
-
-	for (i = 0; i < sc->nhostkeys && s->nhostkeys < SC_MAX_LIST; i++) {
-		struct key *k = NULL, *pub = NULL;
-
-		if ((r = key_load_private(sc->hostkeys[i], NULL, 1, &k,
-		    NULL)) != 0) {
-			if (r == ERR_KEY_BAD_PERMISSIONS)
-				log_error("Permissions for '%s' are too open. "
-				    "Unable to load host key.",
-				    sc->hostkeys[i]);
-			else if (r == ERR_SYSTEM)
-				/* Missing or unreadable: OpenSSH's words. */
-				log_error("Unable to load host key: %s",
-				    sc->hostkeys[i]);
-			else
-				log_error("Unable to load host key \"%s\": %s",
-				    sc->hostkeys[i], err_str(r));
-			continue;
-		}
-		if (hostkey_too_small(sc, sc->hostkeys[i], k)) {
-			key_free(k);
-			continue;
-		}
-		if ((r = key_demote(k, &pub)) != 0) {
-			key_free(k);
-			continue;
-		}
-		s->hostkeys[s->nhostkeys] = k;
-		s->hostpub[s->nhostkeys] = pub;
-		s->nhostkeys++;
-		log_debug("private host key #%zu: %s %s", s->nhostkeys - 1,
-		    key_type_name(k), "");
-	}
-	if (s->nhostkeys == 0) {
-		log_error("sshd: no hostkeys available -- exiting.");
-		return ERR_CONFIG;
-	}
-	load_hostcerts(s);
-	return 0;
 }
 
 static void
@@ -564,8 +470,46 @@ check_rexec_fds(void)
 	fcntl(SSHD_REXEC_PIPE_FD, F_SETFD, FD_CLOEXEC);
 }
 
-/* The log as the flags ask, then the configuration (the command line's
- * lines first), then the log as the configuration asks. */
+/*
+ * The level the command line asks for: -q, -d, else the first -o
+ * LogLevel, else INFO.
+ */
+static int
+cli_log_level(const struct sshd_cli *c)
+{
+	char word[32];
+	const char *p;
+	size_t n;
+	int i, lv;
+
+	if (c->quiet)
+		return LOG_LEVEL_QUIET;
+	if (c->debug)
+		return LOG_LEVEL_DEBUG1 + (c->debug > 3 ? 2 : c->debug - 1);
+	for (i = 0; i < c->nopts; i++) {
+		p = c->opts[i] + strspn(c->opts[i], " \t");
+		if (strncasecmp(p, "loglevel", 8) != 0 ||
+		    strchr(" \t=", p[8]) == NULL || p[8] == '\0')
+			continue;
+		p += 8 + strspn(p + 8, " \t=");
+		n = strcspn(p, " \t");
+		if (n >= sizeof(word))
+			continue;
+		memcpy(word, p, n);
+		word[n] = '\0';
+		if ((lv = log_level_from_name(word)) >= 0)
+			return lv;
+	}
+	return LOG_LEVEL_INFO;
+}
+
+/*
+ * The log as the command line asks, then the configuration (the command
+ * line's lines first). Until the host keys are loaded the log stays as
+ * the command line set it, on stderr unless this is a connection's
+ * process (-i, -R), as OpenSSH's sshd does: log_configured() then
+ * applies the configuration's LogLevel, LogVerbose and syslog.
+ */
 static void
 setup_config(struct server *srv, struct sshd_cli *c, const char *argv0)
 {
@@ -574,9 +518,8 @@ setup_config(struct server *srv, struct sshd_cli *c, const char *argv0)
 
 	if (c->debug)
 		c->log_stderr = 1;
-	log_init(argv0, c->quiet ? LOG_LEVEL_QUIET :
-	    c->debug ? LOG_LEVEL_DEBUG1 + (c->debug > 3 ? 2 : c->debug - 1) :
-	    LOG_LEVEL_INFO, LOG_AUTH, c->log_stderr || c->test || c->dump);
+	log_init(argv0, cli_log_level(c), LOG_AUTH, c->log_stderr ||
+	    c->test || c->dump || (!c->inetd && !c->rexec));
 	if (c->logfile != NULL && log_to_file(c->logfile) != 0) {
 		fprintf(stderr, "Couldn't open logfile %s: %s\n", c->logfile,
 		    strerror(errno));
@@ -591,18 +534,20 @@ setup_config(struct server *srv, struct sshd_cli *c, const char *argv0)
 	if (load_config(srv, c->config, c->rexec, !c->test && !c->dump &&
 	    !c->inetd && !c->debug) != 0)
 		bad = 1;
+	/* HostKey lines of the administrator's, or the default files. */
+	srv->default_hostkeys = sc->nhostkeys == 0;
 	if (bad || servconf_finish(sc) != 0)
 		exit(c->rexec ? SSHD_EXIT_NOT_STARTED : 255);
+}
+
+static void
+log_configured(const struct servconf *sc, const struct sshd_cli *c,
+    const char *argv0)
+{
 	if (!c->quiet && !c->debug)
 		log_set_level(sc->log_level);
-	else if (c->debug)
-		log_set_level(LOG_LEVEL_DEBUG1 + (c->debug > 3 ? 2 :
-		    c->debug - 1));
 	(void)log_set_verbose(sc->log_verbose);
-	if (!c->log_stderr && !c->test && !c->dump && !c->inetd &&
-	    c->logfile == NULL && !c->no_daemon)
-		log_init(argv0, log_level(), sc->log_facility, 0);
-	else if (!c->log_stderr && !c->test && !c->dump && c->logfile == NULL)
+	if (!c->log_stderr && !c->test && !c->dump && c->logfile == NULL)
 		log_init(argv0, log_level(), sc->log_facility, 0);
 }
 
@@ -725,6 +670,7 @@ main(int argc, char **argv)
 		exit(c.rexec ? SSHD_EXIT_NOT_STARTED : 1);
 	if (c.test)
 		exit(0);
+	log_configured(srv.sc, &c, argv[0]);
 	/*
 	 * The pre-authentication child's account and empty directory must
 	 * be there before the first connection (as root; a server run by

@@ -41,6 +41,7 @@ struct server {
 	struct key *hostpub[SC_MAX_LIST];	/* public halves */
 	struct key_cert *hostcerts[SC_MAX_LIST]; /* HostCertificate, or NULL */
 	size_t nhostkeys;
+	int default_hostkeys;		/* no HostKey line: quieter */
 	int log_stderr;
 	int debug;				/* -d: no LoginGraceTime */
 	int sandbox_flags;			/* sandbox_apply()'s */
@@ -61,6 +62,9 @@ struct listener {
 	int fds[MAX_LISTEN];
 	size_t nfds;
 };
+
+/* hostkeys.c: HostKey and HostCertificate; ERR_CONFIG when none loads. */
+int load_hostkeys(struct server *s);
 
 /* sshd.c */
 void describe_peer(int fd, struct conn_info *ci);

@@ -3,8 +3,9 @@
  * becomes the session ID for good (RFC 4253 section 7.2); the client
  * keeps the server's host key blob and signature for
  * session-bind@openssh.com; the peer's ext-info says whether the
- * server takes publickey-hostbound-v00@openssh.com and which signature
- * algorithms it accepts. A rekey changes none of these. The host key
+ * server takes publickey-hostbound-v00@openssh.com and ping@openssh.com
+ * (the keystroke chaff of ObscureKeystrokeTiming needs it) and which
+ * signature algorithms it accepts. A rekey changes none of these. The host key
  * accessors are here too: hostbound authentication reads them with the
  * session ID.
  */
@@ -18,6 +19,7 @@
 const char *tr_peer_sig_algs(const struct transport *t) { return t->peer_sig_algs; }
 const struct key *tr_hostkey(const struct transport *t) { return t->hostkey; }
 int tr_peer_hostbound(const struct transport *t) { return t->peer_hostbound; }
+int tr_peer_ping(const struct transport *t) { return t->peer_ping; }
 const char *tr_peer_hostkey_algs(const struct transport *t) { return t->peer_hostkey_algs; }
 
 struct key *const *
@@ -117,6 +119,13 @@ firstkex_ext_info(struct transport *t)
 			t->peer_hostbound = vlen == 1 && val[0] == '0';
 			log_debug("kex_ext_info_check_ver: "
 			    "publickey-hostbound@openssh.com=<%.*s>",
+			    (int)(vlen > 32 ? 32 : vlen), (const char *)val);
+		} else if (strcmp(name, "ping@openssh.com") == 0 &&
+		    !t->server) {
+			/* PROTOCOL 1.8: version "0" only. */
+			t->peer_ping = vlen == 1 && val[0] == '0';
+			log_debug("kex_ext_info_check_ver: "
+			    "ping@openssh.com=<%.*s>",
 			    (int)(vlen > 32 ? 32 : vlen), (const char *)val);
 		}
 		x_free(name);

@@ -267,6 +267,11 @@ const char *tr_peer_sig_algs(const struct transport *t);
  * openssh.com version "0" (publickey-hostbound-v00 requests welcome).
  */
 int tr_peer_hostbound(const struct transport *t);
+/*
+ * Client: whether the server's ext-info offered ping@openssh.com version
+ * "0" (OpenSSH's PROTOCOL 1.8: SSH2_MSG_PING is answered with a PONG).
+ */
+int tr_peer_ping(const struct transport *t);
 /* Whether the peer sent ext-info-c (server role). */
 int tr_peer_wants_ext_info(const struct transport *t);
 /*

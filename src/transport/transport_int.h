@@ -133,6 +133,7 @@ struct transport {
 	uint64_t kex_time;	/* when the last exchange completed */
 	char *peer_sig_algs;	/* from the server's ext-info */
 	int peer_hostbound;	/* server's ext-info: publickey-hostbound 0 */
+	int peer_ping;		/* server's ext-info: ping@openssh.com 0 */
 	char *peer_hostkey_algs;	/* the peer's first KEXINIT's list */
 
 	/* Random padding, drawn from libcrypto a pool at a time. */

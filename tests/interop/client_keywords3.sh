@@ -1,7 +1,7 @@
 #!/bin/sh
 # More ssh_config (and sshd_config) keywords OpenSSH has and we used to
-# parse and ignore: LogVerbose (both programs), Tag and "Match tagged"
-# (-P), BindInterface (-B), SmartcardDevice, the client's
+# parse and ignore: LogVerbose (both programs; sshd's in Match too), Tag
+# and "Match tagged" (-P), BindInterface (-B), SmartcardDevice, the client's
 # ChannelTimeout, ProxyUseFdpass and ObscureKeystrokeTiming. Run time
 # against our sshd; -G and -T lines compared with Debian's and with
 # OpenSSH 10.5's where Debian's has not the keyword.
@@ -49,6 +49,37 @@ if [ -x /usr/sbin/sshd ]; then
 	mkdir -p /run/sshd
 	tline -o "LogVerbose=kex.c:*:* auth.c:*:1,x"
 	tline -o "LogVerbose=a" -o "LogVerbose=b"
+fi
+
+# LogVerbose in a Match block: the connection logs as the block says
+# once its user is known (the monitor's "User child" line, named by its
+# file, comes out at INFO); a block that does not match changes nothing.
+# sshd -T -C shows the block's value as Debian's sshd does.
+printf '%s\n' "Match User $ME" "	LogVerbose privsep.c:*:*" \
+    "Match User nosuchuser" "	LogVerbose kex.c:*:*" > "$T/mv_extra"
+write_config < "$T/mv_extra"
+kill "$SSHD_PID"; wait "$SSHD_PID" 2>/dev/null
+start_sshd -o LogLevel=INFO
+out=$(mssh -i "$T/id_ed25519" -p "$PORT" "$ME@127.0.0.1" 'echo in' \
+    </dev/null 2>"$T/err")
+check "Match LogVerbose: logged in" [ "$out" = "in" ]
+check "Match LogVerbose: the block's file logged at INFO, with its place" \
+    wait_log "$T/sshd.log" \
+    '^privsep.c:[a-z_]*():[0-9]* (pid=[0-9]*): User child is on pid'
+check "... not another block's" sh -c "! grep -q '^debug1: kex.c' '$T/sshd.log'"
+if [ -x /usr/sbin/sshd ]; then
+	for spec in "user=$ME,host=h,addr=127.0.0.1" \
+	    "user=nosuchuser,host=h,addr=127.0.0.1" "user=x,host=h,addr=1.2.3.4"; do
+		ours=$("$BIN/sshd" -T -C "$spec" -f "$T/sshd_config" 2>&1 |
+		    grep '^logverbose')
+		theirs=$(/usr/sbin/sshd -T -C "$spec" -f "$T/sshd_config" 2>&1 |
+		    grep '^logverbose')
+		check "sshd -T -C $spec: logverbose as Debian's ($ours)" \
+		    [ "$ours" = "$theirs" ]
+	done
+	ours=$("$BIN/sshd" -T -C "user=$ME,host=h,addr=127.0.0.1" \
+	    -f "$T/sshd_config" 2>&1 | grep -c '^logverbose privsep.c')
+	check "... the block's value for a user it matches" [ "$ours" = 1 ]
 fi
 
 # -G KEYWORD CONFIG-LINES...: our line for it as the reference ssh
