@@ -27,7 +27,10 @@
 #include "match.h"
 #include "mem.h"
 
-/* A numeric address: its canonical text in out; 0, or -1 if not one. */
+/*
+ * A numeric address: its canonical text in out; 0, or
+ * ERR_INVALID_FORMAT when name is not one (a host name, then).
+ */
 static int
 numeric_form(const char *name, char *out, size_t outlen)
 {
@@ -39,16 +42,16 @@ numeric_form(const char *name, char *out, size_t outlen)
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = AI_NUMERICHOST;
 	if (getaddrinfo(name, NULL, &hints, &res) != 0)
-		return -1;
+		return ERR_INVALID_FORMAT;
 	r = getnameinfo(res->ai_addr, res->ai_addrlen, out, outlen, NULL, 0,
-	    NI_NUMERICHOST) == 0 ? 0 : -1;
+	    NI_NUMERICHOST) == 0 ? 0 : ERR_INVALID_FORMAT;
 	freeaddrinfo(res);
 	return r;
 }
 
 /*
  * Look name up; 0 and its canonical name (the CNAME target, if any) in
- * cname, or -1. logerr: say why at ERROR, else at DEBUG.
+ * cname, or ERR_NOT_FOUND. logerr: say why at ERROR, else at DEBUG.
  */
 static int
 lookup(const struct client_opts *o, const char *name, int logerr,
@@ -67,7 +70,7 @@ lookup(const struct client_opts *o, const char *name, int logerr,
 		log_msg(logerr ? LOG_LEVEL_ERROR : LOG_LEVEL_DEBUG1,
 		    "ssh: Could not resolve hostname %s: %s", name,
 		    gai_strerror(gr));
-		return -1;
+		return ERR_NOT_FOUND;
 	}
 	cname[0] = '\0';
 	if (res->ai_canonname != NULL)

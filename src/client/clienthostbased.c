@@ -295,7 +295,9 @@ ca_hostbased_reset(struct ca_ctx *c)
 
 /*
  * The next key to offer: walk the accepted algorithms in order, the
- * first untried key whose signature algorithm is the one named.
+ * first untried key whose signature algorithm is the one named. Its
+ * index in hb->keys with *algp set, or -1 when none is left (an index,
+ * not an error code).
  */
 static int
 pick_key(struct ca_ctx *c, const char **algp)

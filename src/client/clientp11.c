@@ -33,7 +33,10 @@ file_pub(struct ca_identity *id)
 	return id->pub;
 }
 
-/* The file identity (not a certificate) holding k, or -1. */
+/*
+ * The index of the file identity (not a certificate) holding k, or -1
+ * when none does (an index, not an error code).
+ */
 static long
 named_by_file(struct ca_ctx *c, const struct key *k)
 {

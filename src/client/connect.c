@@ -32,6 +32,9 @@
 #include "log.h"
 #include "mem.h"
 
+/* A connect failure of ours with no errno to name (*errp below). */
+#define CONN_ERR_OURS	(-1)
+
 char *
 client_peer_desc(int fd_in, int fd_out)
 {
@@ -83,7 +86,8 @@ client_peer_is_local(int fd)
 
 /*
  * An address of interface ifname in family af (an IPv6 one not
- * link-local, which would need a scope): 0 and *ss, or -1.
+ * link-local, which would need a scope): 0 and *ss; ERR_NOT_FOUND when
+ * the interface has none, ERR_SYSTEM when the list cannot be had.
  */
 static int
 iface_addr(const char *ifname, int af, struct sockaddr_storage *ss,
@@ -91,11 +95,11 @@ iface_addr(const char *ifname, int af, struct sockaddr_storage *ss,
 {
 	struct ifaddrs *ifs, *i;
 	const struct sockaddr_in6 *s6;
-	int r = -1;
+	int r = ERR_NOT_FOUND;
 
 	if (getifaddrs(&ifs) == -1) {
 		log_error("getifaddrs: %s: %s", ifname, strerror(errno));
-		return -1;
+		return ERR_SYSTEM;
 	}
 	for (i = ifs; i != NULL && r != 0; i = i->ifa_next) {
 		if (i->ifa_addr == NULL || i->ifa_addr->sa_family != af ||
@@ -119,7 +123,8 @@ iface_addr(const char *ifname, int af, struct sockaddr_storage *ss,
 /*
  * BindAddress, else BindInterface (an address of that interface in the
  * family of the one we connect to, as OpenSSH picks it): bind fd there.
- * 0, or -1 with *errp set (logged).
+ * 0, or an error (logged) with *errp set for conn_err(): the errno, or
+ * CONN_ERR_OURS when there was none.
  */
 static int
 bind_local(int fd, int af, const struct client_opts *o, int *errp)
@@ -127,6 +132,7 @@ bind_local(int fd, int af, const struct client_opts *o, int *errp)
 	struct addrinfo hints, *b = NULL;
 	struct sockaddr_storage ss;
 	socklen_t len = 0;
+	int r;
 
 	if (o->bind_address != NULL) {
 		memset(&hints, 0, sizeof(hints));
@@ -140,36 +146,41 @@ bind_local(int fd, int af, const struct client_opts *o, int *errp)
 			    strerror(*errp));
 			if (b != NULL)
 				freeaddrinfo(b);
-			return -1;
+			return ERR_SYSTEM;
 		}
 		freeaddrinfo(b);
 		return 0;
 	}
 	if (o->bind_interface == NULL)
 		return 0;
-	if (iface_addr(o->bind_interface, af, &ss, &len) != 0) {
+	if ((r = iface_addr(o->bind_interface, af, &ss, &len)) != 0) {
 		log_info("getifaddrs: %s: no suitable addresses",
 		    o->bind_interface);
-		*errp = -1;	/* OpenSSH says "failure" */
-		return -1;
+		*errp = CONN_ERR_OURS;	/* OpenSSH says "failure" */
+		return r;
 	}
 	if (bind(fd, (struct sockaddr *)&ss, len) == -1) {
 		*errp = errno;
 		log_error("bind %s: %s", o->bind_interface, strerror(errno));
-		return -1;
+		return ERR_SYSTEM;
 	}
 	return 0;
 }
 
-/* A connect failure as ssh words it (-1: ours, with no errno). */
+/* A connect failure as ssh words it, from an errno or CONN_ERR_OURS. */
 static const char *
 conn_err(int err)
 {
 	if (err == ETIMEDOUT)
 		return "Connection timed out";
-	return err < 0 ? "failure" : strerror(err);
+	return err == CONN_ERR_OURS ? "failure" : strerror(err);
 }
 
+/*
+ * Connect to one address, as connect(2) does: the connected socket, or
+ * -1 with the reason in *errp (an errno, or CONN_ERR_OURS). A socket
+ * number, not an error code: the caller tries the next address.
+ */
 static int
 connect_one(const struct addrinfo *ai, const struct client_opts *o,
     int *errp)

@@ -80,7 +80,7 @@ fwd_client_option(struct client_opts *o, int ch, const char *arg)
 			fwd_spec_clear(&f);
 			fprintf(stderr, "stdio forward: bad host:port "
 			    "\"%s\"\n", arg);
-			return -1;
+			return ERR_INVALID_ARGUMENT;
 		}
 		x_free(o->stdio_forward_host);
 		if (arg[0] == '[' && q[-1] == ']')	/* [v6 or host]:port */
@@ -94,7 +94,7 @@ fwd_client_option(struct client_opts *o, int ch, const char *arg)
 		    o->stdio_forward_port > 65535) {
 			fprintf(stderr, "Bad stdio forwarding "
 			    "specification '%s'\n", arg);
-			return -1;
+			return ERR_INVALID_ARGUMENT;
 		}
 		return 0;
 	}
@@ -103,10 +103,11 @@ fwd_client_option(struct client_opts *o, int ch, const char *arg)
 		fprintf(stderr, "Bad %s forwarding specification '%s'\n",
 		    ch == 'L' ? "local" : ch == 'R' ? "remote" : "dynamic",
 		    arg);
-		return -1;
+		return ERR_INVALID_ARGUMENT;
 	}
 	fwd_spec_clear(&f);
-	return readconf_set(o, kw, arg) == 0 ? 0 : -1;
+	/* The spec is sound: a refusal now is the option table's. */
+	return readconf_set(o, kw, arg) == 0 ? 0 : ERR_CONFIG;
 }
 
 /* "[bind:]port host:hostport" (config) or the -L form: one spec. */
@@ -255,14 +256,14 @@ static int
 setup_unix_listener(struct fwd_client *fc, struct cl_fwd *f)
 {
 	const struct client_opts *o = fc->o;
-	int fd;
+	int fd, r;
 
-	if (fwd_unix_listen(f->spec.listen_path,
+	if ((r = fwd_unix_listen(f->spec.listen_path,
 	    o->streamlocal_bind_mask >= 0 ? o->streamlocal_bind_mask : 0177,
-	    o->streamlocal_bind_unlink > 0, &fd) != 0) {
+	    o->streamlocal_bind_unlink > 0, &fd)) != 0) {
 		log_error("Could not request %s forwarding.",
 		    f->kind == 'L' ? "local" : "dynamic");
-		return -1;
+		return r;
 	}
 	f->l.fds[0] = fd;
 	f->l.nfds = 1;
@@ -276,21 +277,21 @@ static int
 setup_listener(struct fwd_client *fc, struct cl_fwd *f)
 {
 	const char *addr, *err;
-	int wildcard, gw = fc->o->gateway_ports > 0 ? 1 : 0;
+	int r, wildcard, gw = fc->o->gateway_ports > 0 ? 1 : 0;
 	size_t i;
 
 	if (f->spec.listen_path != NULL)
 		return setup_unix_listener(fc, f);
 	fwd_bind_addr(f->spec.listen_host, gw, 1, &addr, &wildcard);
-	if (fwd_listen(addr, wildcard, f->spec.listen_port, &f->l,
-	    &err) != 0) {
+	if ((r = fwd_listen(addr, wildcard, f->spec.listen_port, &f->l,
+	    &err)) != 0) {
 		log_error("bind [%s]:%d: %s", addr != NULL ? addr :
 		    wildcard ? "*" : "127.0.0.1", f->spec.listen_port, err);
 		log_error("channel_setup_fwd_listener_tcpip: cannot listen "
 		    "to port: %d", f->spec.listen_port);
 		log_error("Could not request %s forwarding.",
 		    f->kind == 'L' ? "local" : "dynamic");
-		return -1;
+		return r;
 	}
 	for (i = 0; i < f->l.nfds; i++)
 		(void)chan_set_watch(fc->cs, f->l.fds[i], POLLIN,
@@ -565,6 +566,10 @@ same_host(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
+/*
+ * Cancel the forwarding k names: 0, ERR_NOT_FOUND when there is none,
+ * or the error sending the cancel request to the server.
+ */
 static int
 cmd_cancel(struct fwd_client *fc, int kind, const struct fwd_spec *k)
 {
@@ -572,6 +577,7 @@ cmd_cancel(struct fwd_client *fc, int kind, const struct fwd_spec *k)
 	struct sbuf *b;
 	const char *h;
 	size_t i, j;
+	int r = 0;
 
 	for (i = 0; i < fc->n && f == NULL; i++) {
 		struct cl_fwd *x = fc->f[i];
@@ -596,18 +602,16 @@ cmd_cancel(struct fwd_client *fc, int kind, const struct fwd_spec *k)
 	}
 	if (f == NULL) {
 		log_info("Unknown port forwarding.");
-		return -1;
+		return ERR_NOT_FOUND;
 	}
 	f->canceled = 1;
 	if (kind == 'R' && f->spec.listen_path != NULL) {
 		if ((b = chan_global_start(fc->cs,
 		    "cancel-streamlocal-forward@openssh.com", 0, NULL,
-		    NULL)) == NULL ||
-		    sbuf_put_cstring(b, f->spec.listen_path) != 0 ||
-		    chan_msg_send(fc->cs) != 0) {
-			log_info("Unknown port forwarding.");
-			return -1;
-		}
+		    NULL)) == NULL)
+			r = ERR_INTERNAL;	/* as in request_remote() */
+		else if ((r = sbuf_put_cstring(b, f->spec.listen_path)) == 0)
+			r = chan_msg_send(fc->cs);
 	} else if (kind == 'R') {
 		h = f->spec.listen_host;
 		if (h == NULL)
@@ -615,17 +619,20 @@ cmd_cancel(struct fwd_client *fc, int kind, const struct fwd_spec *k)
 		else if (strcmp(h, "*") == 0)
 			h = "";
 		if ((b = chan_global_start(fc->cs, "cancel-tcpip-forward", 0,
-		    NULL, NULL)) == NULL || sbuf_put_cstring(b, h) != 0 ||
-		    sbuf_put_u32(b, (uint32_t)(f->spec.listen_port != 0 ?
-		    f->spec.listen_port : f->allocated)) != 0 ||
-		    chan_msg_send(fc->cs) != 0) {
-			log_info("Unknown port forwarding.");
-			return -1;
-		}
+		    NULL, NULL)) == NULL)
+			r = ERR_INTERNAL;
+		else if ((r = sbuf_put_cstring(b, h)) == 0 &&
+		    (r = sbuf_put_u32(b, (uint32_t)(f->spec.listen_port != 0 ?
+		    f->spec.listen_port : f->allocated))) == 0)
+			r = chan_msg_send(fc->cs);
 	} else {
 		for (j = 0; j < f->l.nfds; j++)
 			chan_set_unwatch(fc->cs, f->l.fds[j]);
 		fwd_listener_close(&f->l);
+	}
+	if (r != 0) {
+		log_info("Unknown port forwarding.");
+		return r;
 	}
 	log_info("Canceled forwarding.");
 	return 0;
@@ -699,9 +706,13 @@ fwd_client_add_spec(struct fwd_client *fc, int kind, struct fwd_spec *spec,
 	struct cl_fwd *f;
 	int r;
 
-	if (fc == NULL || fc->cs == NULL || fc->n == FC_MAX) {
+	if (fc == NULL || fc->cs == NULL) {
 		fwd_spec_clear(spec);
-		return -1;
+		return ERR_INVALID_ARGUMENT;	/* no connection yet */
+	}
+	if (fc->n == FC_MAX) {
+		fwd_spec_clear(spec);
+		return ERR_NO_BUFFER_SPACE;
 	}
 	if ((f = find_same(fc, kind, spec)) != NULL) {
 		/* Already there, as the master's own or an earlier client's. */
@@ -721,7 +732,7 @@ fwd_client_add_spec(struct fwd_client *fc, int kind, struct fwd_spec *spec,
 	if (r != 0) {
 		fwd_spec_clear(&f->spec);
 		x_free(f);
-		return -1;
+		return r;
 	}
 	fc->f[fc->n++] = f;
 	if (kind != 'R' && done != NULL)
@@ -744,7 +755,7 @@ fwd_client_cancel_spec(struct fwd_client *fc, int kind,
     const struct fwd_spec *k)
 {
 	if (fc == NULL || fc->cs == NULL)
-		return -1;
+		return ERR_NOT_FOUND;	/* no connection: nothing forwarded */
 	return cmd_cancel(fc, kind, k);
 }
 

@@ -23,7 +23,10 @@ struct chan_set;
 struct client_opts;
 struct fwd_client;
 
-/* -L -R -D -W on the command line into o; 0, or -1 after a message. */
+/*
+ * -L -R -D -W on the command line into o; 0, or after a message on
+ * stderr ERR_INVALID_ARGUMENT (a malformed spec) or ERR_CONFIG.
+ */
 int fwd_client_option(struct client_opts *o, int ch, const char *arg);
 
 /*
@@ -52,7 +55,9 @@ void fwd_client_command(struct fwd_client *fc, const char *line);
 /*
  * For a mux client's forwarding request (mux_master.c): set up spec
  * (taken, cleared) of kind 'L', 'R' or 'D' in the running connection.
- * -1 when it cannot be (the listener failed). For 'R', done hears the
+ * An error when it cannot be: the listener's (logged), or
+ * ERR_INVALID_ARGUMENT with no connection yet, ERR_NO_BUFFER_SPACE when
+ * the table of forwardings is full. For 'R', done hears the
  * server's answer later (port: the one allocated for a listen port of
  * 0); for the others, and for a forwarding that exists already, done
  * runs before this returns. done may be NULL.
@@ -63,7 +68,10 @@ int fwd_client_add_spec(struct fwd_client *fc, int kind, struct fwd_spec *spec,
     fwd_client_done_fn done, void *arg);
 /* No more answers for arg (its client went away). */
 void fwd_client_forget(struct fwd_client *fc, void *arg);
-/* Cancel the forwarding listening where k says; -1 if there is none. */
+/*
+ * Cancel the forwarding listening where k says; ERR_NOT_FOUND if there
+ * is none, or the error sending the cancel request.
+ */
 int fwd_client_cancel_spec(struct fwd_client *fc, int kind,
     const struct fwd_spec *k);
 

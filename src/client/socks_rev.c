@@ -106,7 +106,7 @@ rsk_watch(struct socks_rev *r, int fd, short ev)
 		(void)chan_set_watch(r->cs, fd, ev, rsk_cb, r);
 }
 
-/* One step of one direction: -1 on a hard error. */
+/* One step of one direction: 0, or ERR_SYSTEM on a hard error. */
 static int
 dir_step(struct rsk_dir *d)
 {
@@ -120,7 +120,7 @@ dir_step(struct rsk_dir *d)
 		} else if (n == 0)
 			d->eof = 1;
 		else if (errno != EAGAIN && errno != EINTR)
-			return -1;
+			return ERR_SYSTEM;
 	}
 	if (d->len > 0) {
 		n = write(d->to, d->buf + d->off, d->len);
@@ -128,7 +128,7 @@ dir_step(struct rsk_dir *d)
 			d->off += (size_t)n;
 			d->len -= (size_t)n;
 		} else if (n < 0 && errno != EAGAIN && errno != EINTR)
-			return -1;
+			return ERR_SYSTEM;
 	}
 	if (d->eof && d->len == 0 && !d->shut) {
 		(void)shutdown(d->to, SHUT_WR);
@@ -169,7 +169,10 @@ refuse(struct socks_rev *r)
 	rsk_free(r, 1);
 }
 
-/* Start connects down the list until one is under way. */
+/*
+ * Start connects down the list until one is under way: 0, or
+ * ERR_SYSTEM when none could be started (the list is used up).
+ */
 static int
 connect_next(struct socks_rev *r)
 {
@@ -189,7 +192,7 @@ connect_next(struct socks_rev *r)
 		}
 		close(fd);
 	}
-	return -1;
+	return ERR_SYSTEM;
 }
 
 static void

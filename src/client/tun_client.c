@@ -33,13 +33,14 @@ int
 tun_client_option(struct client_opts *o, const char *arg)
 {
 	uint32_t local, remote;
+	int r;
 
 	/* -w turns tunnelling on unless Tunnel was given before it. */
 	if (o->tunnel == -1)
 		o->tunnel = TUN_MODE_POINTOPOINT;
-	if (tun_parse_device(arg, &local, &remote) != 0) {
+	if ((r = tun_parse_device(arg, &local, &remote)) != 0) {
 		fprintf(stderr, "Bad tun device '%s'\n", arg);
-		return -1;
+		return r;
 	}
 	o->tun_local = (int)local;
 	o->tun_remote = (int)remote;

@@ -19,7 +19,7 @@ struct chan_set;
 struct client_opts;
 struct tun_client;
 
-/* -w ARG: 0, or -1 after ssh(1)'s message. */
+/* -w ARG: 0, or ERR_INVALID_FORMAT after ssh(1)'s message. */
 int tun_client_option(struct client_opts *o, const char *arg);
 /* TunnelDevice's value (first one wins); 0 or ERR_CONFIG, logged. */
 int tun_config_device(struct client_opts *o, const char *arg,

@@ -234,8 +234,8 @@ x11_chan_open(struct chan_set *cs, struct chan *c, struct sbuf *extra,
 	}
 	log_debug("client_request_x11: request from %s %u", orig, oport);
 	x_free(orig);
-	if ((fd = x11_display_connect(xf->display)) == -1)
-		return ERR_SYSTEM;
+	if ((r = x11_display_connect(xf->display, &fd)) != 0)
+		return r;
 	xc = x_calloc(1, sizeof(*xc));
 	xc->xf = xf;
 	xc->cs = cs;

@@ -56,9 +56,11 @@ int x11_xauth_cookie(const char *xauth_path, const char *display,
 int x11_display_screen(const char *display);
 /*
  * Connect to the X server display names: ":D" or "unix:D" is the Unix
- * socket of display D, "host:D" TCP port 6000+D. A blocking connect;
- * the fd or -1 (logged).
+ * socket of display D, "host:D" TCP port 6000+D. A blocking connect:
+ * 0 and *fdp, or an error (logged): ERR_INVALID_FORMAT for a name with
+ * no display number, ERR_NOT_FOUND for a host that does not resolve,
+ * ERR_SYSTEM (errno) when the connect failed.
  */
-int x11_display_connect(const char *display);
+int x11_display_connect(const char *display, int *fdp);
 
 #endif

@@ -213,7 +213,10 @@ x11_display_screen(const char *display)
 	return atoi(dot + 1);
 }
 
-/* The display number after the last ':' (up to a '.'), or -1. */
+/*
+ * The display number after the last ':' (up to a '.'): 0 to 10000, or
+ * -1 when there is none (a number, not an error code).
+ */
 static int
 display_number(const char *display, const char **colonp)
 {
@@ -231,8 +234,9 @@ display_number(const char *display, const char **colonp)
 	return v > 10000 ? -1 : (int)v;
 }
 
+/* The local display's socket: 0 and *fdp, or ERR_SYSTEM (logged). */
 static int
-connect_unix(int num)
+connect_unix(int num, int *fdp)
 {
 	struct sockaddr_un sun;
 	int fd;
@@ -241,23 +245,31 @@ connect_unix(int num)
 	sun.sun_family = AF_UNIX;
 	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/X%d", X11_UNIX_DIR,
 	    num);
-	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
-		return -1;
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
+		log_error("socket: %.100s", strerror(errno));
+		return ERR_SYSTEM;
+	}
 	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0) {
 		log_error("connect %.100s: %.100s", sun.sun_path,
 		    strerror(errno));
 		close(fd);
-		return -1;
+		return ERR_SYSTEM;
 	}
-	return fd;
+	*fdp = fd;
+	return 0;
 }
 
+/*
+ * TCP port 6000+num of host, each address in turn: 0 and *fdp, or
+ * (logged) ERR_NOT_FOUND for a name that does not resolve, ERR_SYSTEM
+ * when no address answered.
+ */
 static int
-connect_tcp(const char *host, int num)
+connect_tcp(const char *host, int num, int *fdp)
 {
 	struct addrinfo hints, *ai, *a;
 	char port[16];
-	int fd = -1, e;
+	int fd = -1, e, saved = 0;
 
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = AF_UNSPEC;
@@ -265,43 +277,52 @@ connect_tcp(const char *host, int num)
 	snprintf(port, sizeof(port), "%d", X11_BASE_PORT + num);
 	if ((e = getaddrinfo(host, port, &hints, &ai)) != 0) {
 		log_error("%.100s: unknown host. (%s)", host, gai_strerror(e));
-		return -1;
+		return ERR_NOT_FOUND;
 	}
 	for (a = ai; a != NULL; a = a->ai_next) {
 		if ((fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC,
-		    a->ai_protocol)) == -1)
+		    a->ai_protocol)) == -1) {
+			saved = errno;
 			continue;
+		}
 		if (connect(fd, a->ai_addr, a->ai_addrlen) == 0)
 			break;
+		saved = errno;
 		log_debug2("connect %.100s port %s: %.100s", host, port,
-		    strerror(errno));
+		    strerror(saved));
 		close(fd);
 		fd = -1;
 	}
 	freeaddrinfo(ai);
-	if (fd == -1)
+	if (fd == -1) {
+		/* freeaddrinfo() may have changed errno: the connect's. */
+		errno = saved;
 		log_error("connect %.100s port %s: %.100s", host, port,
-		    strerror(errno));
-	return fd;
+		    strerror(saved));
+		return ERR_SYSTEM;
+	}
+	*fdp = fd;
+	return 0;
 }
 
 int
-x11_display_connect(const char *display)
+x11_display_connect(const char *display, int *fdp)
 {
 	const char *colon;
 	char *host;
-	int num, fd;
+	int num, r;
 
+	*fdp = -1;
 	if ((num = display_number(display, &colon)) < 0) {
 		log_error("Could not parse display number from DISPLAY: "
 		    "%.100s", display);
-		return -1;
+		return ERR_INVALID_FORMAT;
 	}
 	if (colon == display || (colon - display == 4 &&
 	    strncmp(display, "unix", 4) == 0))
-		return connect_unix(num);
+		return connect_unix(num, fdp);
 	host = x_strndup(display, (size_t)(colon - display));
-	fd = connect_tcp(host, num);
+	r = connect_tcp(host, num, fdp);
 	x_free(host);
-	return fd;
+	return r;
 }

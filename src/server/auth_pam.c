@@ -69,7 +69,11 @@ text_str(const struct auth_pam *p)
 	return x_strndup((const char *)sbuf_ptr(p->text), sbuf_len(p->text));
 }
 
-/* Hand the prompts gathered from msg to the ask callback. */
+/*
+ * Hand the prompts gathered from msg to the ask callback: 0, the
+ * callback's error (kept in p->ask_err too), or ERR_ALLOC when an
+ * answer cannot be copied for PAM.
+ */
 static int
 ask_prompts(struct auth_pam *p, int n, const struct pam_message **msg,
     struct pam_response *rep)
@@ -96,12 +100,12 @@ ask_prompts(struct auth_pam *p, int n, const struct pam_message **msg,
 	x_free(instr);
 	if (r != 0) {
 		p->ask_err = r;
-		return -1;
+		return r;
 	}
 	for (i = 0; i < np; i++) {
 		if (rep != NULL &&
 		    (rep[idx[i]].resp = strdup(answers[i])) == NULL)
-			r = -1;
+			r = ERR_ALLOC;
 		x_freezero(answers[i], strlen(answers[i]));
 	}
 	x_free(answers);

@@ -109,6 +109,7 @@ random_name(char *out)
 	return 0;
 }
 
+/* All of p[0..len) to fd: 0, or ERR_SYSTEM. */
 static int
 write_all(int fd, const char *p, size_t len)
 {
@@ -117,8 +118,10 @@ write_all(int fd, const char *p, size_t len)
 	while (len > 0) {
 		if ((n = write(fd, p, len)) < 0 && errno == EINTR)
 			continue;
+		if (n == 0)
+			errno = EIO;	/* no progress and no errno */
 		if (n <= 0)
-			return -1;
+			return ERR_SYSTEM;
 		p += n;
 		len -= (size_t)n;
 	}

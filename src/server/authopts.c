@@ -168,7 +168,7 @@ array_add(char ***ap, size_t *np, const char *s)
 	return 0;
 }
 
-/* Parse exactly n decimal digits. */
+/* Parse exactly n decimal digits: 0, or ERR_INVALID_FORMAT. */
 static int
 get_digits(const char *s, int n, int *vp)
 {
@@ -176,7 +176,7 @@ get_digits(const char *s, int n, int *vp)
 
 	for (i = 0; i < n; i++) {
 		if (!isdigit((unsigned char)s[i]))
-			return -1;
+			return ERR_INVALID_FORMAT;
 		v = v * 10 + (s[i] - '0');
 	}
 	*vp = v;

@@ -94,9 +94,11 @@ fwd_stream_refusal(const struct servconf *sc, const struct authopts *opts,
 /* ---- one socket call as the current identity ---- */
 
 /*
- * Do op on path; returns the socket (connected or listening) or -1, with
- * res->err set on failure. OP_UNLINK removes path only while it is the
- * socket res->dev/res->ino names.
+ * Do op on path; returns the socket (connected or listening) or -1 with
+ * res->err set to the errno: socket(2)'s contract, not an error code,
+ * as the child sends the two back side by side. OP_UNLINK gives no
+ * socket (-1 always) and removes path only while it is the socket
+ * res->dev/res->ino names.
  */
 static int
 sock_op_here(enum sock_op op, const char *path, int mask, int unlink_first,
@@ -175,7 +177,11 @@ child_run(int sp, const struct passwd *pw, const char *chroot_path,
 	_exit(0);
 }
 
-/* The child's answer: res and, when it sent one, the socket. */
+/*
+ * The child's answer: res and, when it sent one, the socket; -1 when
+ * there is none (res->err then says why: the child's errno, or the
+ * receive's).
+ */
 static int
 child_answer(int sp, struct op_result *res)
 {
@@ -217,7 +223,8 @@ child_answer(int sp, struct op_result *res)
 
 /*
  * Run op on path as the user: in place when we are the user already,
- * else in a child. Returns the socket or -1 (res->err says why).
+ * else in a child. Returns the socket or -1 (a descriptor, not an error
+ * code; res->err holds the errno).
  */
 static int
 sock_op_as_user(const struct fwd_lset *fst, enum sock_op op, const char *path,

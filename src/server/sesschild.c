@@ -175,21 +175,21 @@ sess_become_user(const struct passwd *pw, const char *chroot_path,
 {
 	*whatp = "initgroups";
 	if (initgroups(pw->pw_name, pw->pw_gid) != 0)
-		return -1;
+		return ERR_SYSTEM;
 	*whatp = "setgid";
 	if (setresgid(pw->pw_gid, pw->pw_gid, pw->pw_gid) != 0)
-		return -1;
+		return ERR_SYSTEM;
 	*whatp = "chroot";
 	if (chroot_path != NULL &&
 	    (chdir(chroot_path) != 0 || chroot(".") != 0 || chdir("/") != 0))
-		return -1;
+		return ERR_SYSTEM;
 	*whatp = "setuid";
 	if (setresuid(pw->pw_uid, pw->pw_uid, pw->pw_uid) != 0)
-		return -1;
+		return ERR_SYSTEM;
 	*whatp = "was able to restore root";
 	if (pw->pw_uid != 0 && (setuid(0) != -1 || seteuid(0) != -1)) {
 		errno = EPERM;
-		return -1;
+		return ERR_SYSTEM;
 	}
 	*whatp = NULL;
 	return 0;

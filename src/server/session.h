@@ -108,8 +108,8 @@ int sess_chroot_path(const char *spec, const struct passwd *pw,
  * process of privilege separation): become pw for good -- its groups, gid,
  * then chroot_path (a path sess_chroot_path() checked; NULL: none)
  * entered after the groups are set and before giving up root, then uid
- * -- and check root cannot be regained. -1 with errno and *whatp naming
- * the step that failed.
+ * -- and check root cannot be regained. ERR_SYSTEM with errno and *whatp
+ * naming the step that failed.
  */
 int sess_become_user(const struct passwd *pw, const char *chroot_path,
     const char **whatp);
@@ -118,7 +118,10 @@ int sess_become_user(const struct passwd *pw, const char *chroot_path,
 
 
 
-/* Signal name ("TERM") to number, -1 if unknown; and back. */
+/*
+ * Signal name ("TERM") to number, -1 if unknown (a signal number, not an
+ * error code); and back.
+ */
 int sess_signal_number(const char *name);
 const char *sess_signal_name(int sig);
 
@@ -129,7 +132,7 @@ struct sess_env {
 };
 /* Set or replace NAME. */
 void sess_env_set(struct sess_env *e, const char *name, const char *value);
-/* "NAME=value"; -1 if there is no '=' or the name is empty. */
+/* "NAME=value"; ERR_INVALID_FORMAT if there is no '=' or no name. */
 int sess_env_put(struct sess_env *e, const char *nameval);
 const char *sess_env_get(const struct sess_env *e, const char *name);
 void sess_env_free(struct sess_env *e);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "channel.h"
+#include "err.h"
 #include "log.h"
 #include "match.h"
 #include "mem.h"
@@ -81,7 +82,7 @@ sess_env_put(struct sess_env *e, const char *nameval)
 	char *name;
 
 	if (eq == NULL || eq == nameval)
-		return -1;
+		return ERR_INVALID_FORMAT;
 	name = x_strndup(nameval, (size_t)(eq - nameval));
 	sess_env_set(e, name, eq + 1);
 	x_free(name);

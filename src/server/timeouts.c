@@ -29,7 +29,8 @@ static const struct {
 
 /*
  * Split "pattern=interval": the pattern (caller frees) and the seconds,
- * or -1 for a word that is not one (never stored by the parser).
+ * or -1 for a word that is not one (never stored by the parser). A
+ * count of seconds, not an error code.
  */
 static long
 split(const char *word, char **patternp)

@@ -178,11 +178,15 @@ try_mux(const struct client_opts *o, const struct ssh_cmdline *cl, int tty,
 	return mux_client(o, &ma);
 }
 
+/* persist_detach(): this process is the background master. */
+#define PERSIST_IN_CHILD	(-1)
+
 /*
  * ControlPersist: the master goes on in a child in the background, and
  * this process runs its session as a client of it (or, with -N or -f,
- * is done). Returns the status for the foreground, -1 in the child
- * (which must serve as the master with no session of its own).
+ * is done). Returns the exit status for the foreground (255 when there
+ * is no child: ssh gives up, as OpenSSH does), or PERSIST_IN_CHILD in
+ * the child, which must serve as the master with no session of its own.
  */
 static int
 persist_detach(const struct client_opts *o, const struct ssh_cmdline *cl,
@@ -194,7 +198,9 @@ persist_detach(const struct client_opts *o, const struct ssh_cmdline *cl,
 	fflush(NULL);
 	if ((pid = fork()) == -1) {
 		log_error("fork: %s", strerror(errno));
-		return -1;
+		mux_master_free(*mmp);
+		*mmp = NULL;
+		return 255;
 	}
 	if (pid == 0) {
 		if (setsid() == -1)
@@ -207,7 +213,7 @@ persist_detach(const struct client_opts *o, const struct ssh_cmdline *cl,
 			if (fd > STDERR_FILENO)
 				close(fd);
 		}
-		return -1;
+		return PERSIST_IN_CHILD;
 	}
 	log_debug("background mux master, pid %ld", (long)pid);
 	mux_master_forget(*mmp);
@@ -275,7 +281,7 @@ run_session(struct client_opts *o, struct ssh_cmdline *cl,
 	if (o->control_master != MUX_NO && !proxied)
 		mm = mux_master_new(o, o->hostname);
 	if (mm != NULL && mux_persist_secs(o) != 0 &&
-	    (r = persist_detach(o, cl, tty, &mm)) >= 0)
+	    (r = persist_detach(o, cl, tty, &mm)) != PERSIST_IN_CHILD)
 		return r;	/* the foreground, done as a client */
 	if (mm != NULL && mux_persist_secs(o) != 0)
 		sa.no_command = 1;	/* the background master */

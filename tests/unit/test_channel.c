@@ -12,6 +12,7 @@
 
 #include "chan_priv.h"
 #include "channel.h"
+#include "err.h"
 #include "log.h"
 #include "mem.h"
 #include "sbuf.h"
@@ -254,8 +255,8 @@ test_env(void)
 	CHECK(sess_env_put(&e, "LANG=C.UTF-8") == 0);
 	CHECK(sess_env_put(&e, "A=b=c") == 0);
 	CHECK_STR(sess_env_get(&e, "A"), "b=c");
-	CHECK(sess_env_put(&e, "=oops") == -1);
-	CHECK(sess_env_put(&e, "NOEQUALS") == -1);
+	CHECK(sess_env_put(&e, "=oops") == ERR_INVALID_FORMAT);
+	CHECK(sess_env_put(&e, "NOEQUALS") == ERR_INVALID_FORMAT);
 	CHECK(e.n == 5);
 	CHECK(e.v[e.n] == NULL);
 	CHECK_STR(e.v[0], "USER=bob");

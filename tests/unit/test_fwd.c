@@ -1,13 +1,16 @@
-/* test_fwd: forwarding specs, GatewayPorts, permission lists, SOCKS. */
+/* test_fwd: forwarding specs, GatewayPorts, permission lists, SOCKS, the
+ * refusals of -L/-R/-D/-W/-w and of forwarding before a connection. */
 #include <string.h>
 
 #include "authopts.h"
+#include "client.h"
 #include "err.h"
 #include "fwd.h"
 #include "fwd_client.h"
 #include "fwd_server.h"
 #include "servconf.h"
 #include "testlib.h"
+#include "tun_client.h"
 
 static void
 test_spec(void)
@@ -298,6 +301,29 @@ test_socks(void)
 	CHECK(socks_reply(4, 0, out, sizeof(out)) == 8 && out[1] == 91);
 }
 
+/* -L -R -D -W -w refusals are error codes, never a bare -1. */
+static void
+test_client_options(void)
+{
+	struct client_opts *o = client_opts_new();
+	struct fwd_spec f;
+
+	CHECK_OK(fwd_client_option(o, 'L', "8080:example.org:80"));
+	CHECK_ERR(fwd_client_option(o, 'L', "nonsense"), ERR_INVALID_ARGUMENT);
+	CHECK_ERR(fwd_client_option(o, 'W', "nocolon"), ERR_INVALID_ARGUMENT);
+	CHECK_ERR(fwd_client_option(o, 'W', "host:0"), ERR_INVALID_ARGUMENT);
+	CHECK_OK(fwd_client_option(o, 'W', "host:22"));
+	CHECK_ERR(tun_client_option(o, "x:y"), ERR_INVALID_FORMAT);
+	CHECK_OK(tun_client_option(o, "0:1"));
+	/* Before the connection there is nothing to add to or cancel. */
+	CHECK_OK(fwd_parse_spec("8080:example.org:80", 0, &f));
+	CHECK_ERR(fwd_client_cancel_spec(NULL, 'L', &f), ERR_NOT_FOUND);
+	CHECK_ERR(fwd_client_add_spec(NULL, 'L', &f, NULL, NULL),
+	    ERR_INVALID_ARGUMENT);
+	CHECK(f.connect_host == NULL);	/* taken and cleared all the same */
+	client_opts_free(o);
+}
+
 int
 main(void)
 {
@@ -307,5 +333,6 @@ main(void)
 	test_permit();
 	test_refusal();
 	test_socks();
+	test_client_options();
 	return TEST_DONE();
 }

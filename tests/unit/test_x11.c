@@ -2,9 +2,16 @@
  * test_x11.c: the X11 connection setup message ssh(1) reads on a
  * forwarded channel (x11auth.c) and the fake cookie swapped for the
  * real one; the server's checks on x11-req words (x11fwd.c); DISPLAY's
- * screen number.
+ * screen number; connecting to a display and the errors for one that
+ * cannot be reached.
  */
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "err.h"
 #include "log.h"
@@ -141,6 +148,56 @@ test_words(void)
 	CHECK(x11_display_screen("nodisplay") == 0);
 }
 
+/* A listener on 127.0.0.1 port 6000+n for some free n; its fd. */
+static int
+listen_display(int *np)
+{
+	struct sockaddr_in sin;
+	int fd, n;
+
+	for (n = 4000; n < 10000; n++) {
+		if ((fd = socket(AF_INET, SOCK_STREAM, 0)) == -1)
+			return -1;
+		memset(&sin, 0, sizeof(sin));
+		sin.sin_family = AF_INET;
+		sin.sin_port = htons((uint16_t)(6000 + n));
+		sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == 0 &&
+		    listen(fd, 4) == 0) {
+			*np = n;
+			return fd;
+		}
+		close(fd);
+	}
+	return -1;
+}
+
+static void
+test_display_connect(void)
+{
+	char display[64];
+	int lfd, n = 0, fd = 0;
+
+	CHECK_ERR(x11_display_connect("nodisplay", &fd), ERR_INVALID_FORMAT);
+	CHECK(fd == -1);
+	CHECK_ERR(x11_display_connect("host:", &fd), ERR_INVALID_FORMAT);
+	CHECK_ERR(x11_display_connect(":x", &fd), ERR_INVALID_FORMAT);
+	CHECK_ERR(x11_display_connect(":99999", &fd), ERR_INVALID_FORMAT);
+	CHECK((lfd = listen_display(&n)) != -1);
+	if (lfd == -1)
+		return;
+	snprintf(display, sizeof(display), "127.0.0.1:%d.0", n);
+	CHECK_OK(x11_display_connect(display, &fd));
+	CHECK(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	close(lfd);
+	/* Nobody listens there now: refused, an errno to name. */
+	fd = 0;
+	CHECK_ERR(x11_display_connect(display, &fd), ERR_SYSTEM);
+	CHECK(fd == -1);
+}
+
 int
 main(void)
 {
@@ -148,5 +205,6 @@ main(void)
 	test_parse();
 	test_spoof();
 	test_words();
+	test_display_connect();
 	return TEST_DONE();
 }
