@@ -365,12 +365,45 @@ req_spec(struct mux_req *q, int kind, struct fwd_spec *f)
 	return 0;
 }
 
+/*
+ * The ask/autoask question for a forwarding, in ssh(1)'s words: "Open
+ * local forward LOCALHOST:8080 -> web:80 on HOST?" (a socket path shows
+ * with port -2, a dynamic forward's target as "*").
+ */
+static int
+fwd_allowed(struct mux_master *mm, int kind, const struct fwd_spec *f)
+{
+	char *q, *to;
+	int ok;
+
+	if (kind == 'D')
+		to = x_strdup("*");
+	else if (f->connect_path != NULL)
+		to = x_asprintf("%s:-2", f->connect_path);
+	else
+		to = x_asprintf("%s:%d", f->connect_host, f->connect_port);
+	if (f->listen_path != NULL)
+		q = x_asprintf("Open %s forward %s:-2 -> %s on ",
+		    kind == 'L' ? "local" : kind == 'R' ? "remote" : "dynamic",
+		    f->listen_path, to);
+	else
+		q = x_asprintf("Open %s forward %s:%d -> %s on ",
+		    kind == 'L' ? "local" : kind == 'R' ? "remote" : "dynamic",
+		    f->listen_host != NULL ? f->listen_host : "LOCALHOST",
+		    f->listen_port, to);
+	ok = allowed(mm, q, NULL);
+	x_free(q);
+	x_free(to);
+	return ok;
+}
+
 static void
 do_fwd(struct mux_conn *c, struct mux_req *q)
 {
 	struct mux_master *mm = c->mm;
 	struct fwd_spec f;
 	struct fwd_wait *w;
+	int r;
 	int kind = q->ftype == MUX_FWD_LOCAL ? 'L' :
 	    q->ftype == MUX_FWD_REMOTE ? 'R' : 'D';
 
@@ -389,7 +422,7 @@ do_fwd(struct mux_conn *c, struct mux_req *q)
 		fwd_spec_clear(&f);
 		return;
 	}
-	if (!allowed(mm, "Open forwarding on ", NULL)) {
+	if (!fwd_allowed(mm, kind, &f)) {
 		fwd_spec_clear(&f);
 		send_status(c, MUX_S_PERMISSION_DENIED, q->rid,
 		    "Permission denied");
@@ -402,10 +435,10 @@ do_fwd(struct mux_conn *c, struct mux_req *q)
 	    f.listen_port == 0;
 	w->next = mm->waits;
 	mm->waits = w;
-	if (fwd_client_add_spec(mm->fc, kind, &f, fwd_done, w) != 0) {
-		log_error("mux: requested %s forwarding failed",
+	if ((r = fwd_client_add_spec(mm->fc, kind, &f, fwd_done, w)) != 0) {
+		log_error("mux: requested %s forwarding failed: %s",
 		    kind == 'L' ? "local" : kind == 'R' ? "remote" :
-		    "dynamic");
+		    "dynamic", err_str(r));
 		fwd_done(w, 0, 0);
 	}
 }
@@ -441,9 +474,9 @@ do_proxy(struct mux_conn *c, struct mux_req *q)
 
 	if (c->sess != NULL)
 		return -1;
-	if (!allowed(c->mm, "Allow shared connection to ", NULL)) {
+	if (!allowed(c->mm, "Allow multiplex proxy connection", "")) {
 		send_status(c, MUX_S_PERMISSION_DENIED, q->rid,
-		    "Permission denied");
+		    "proxy refused by user");
 		return 0;
 	}
 	m = sbuf_new();

@@ -1,7 +1,7 @@
 #!/bin/sh
 # ControlMaster ask and autoask: the master asks through SSH_ASKPASS
 # (SSH_ASKPASS_REQUIRE=force, no tty) before each client's session,
-# -W, -O exit and -O stop. An askpass answering "yes" lets the request
+# -W, -O forward, -O proxy, -O exit and -O stop. An askpass answering "yes" lets the request
 # through, "no" (or an askpass that fails) refuses it, and the client
 # says "Master refused ... request: Permission denied" and exits 255;
 # Debian's ssh as the client sees the same.
@@ -81,6 +81,23 @@ ssh -F /dev/null -o BatchMode=yes -o ControlPath="$S" -o ControlMaster=no \
     127.0.0.1 'exit 3' >/dev/null 2>&1 </dev/null
 st=$?
 check "Debian's ssh let through by our master: its status" [ $st -eq 3 ]
+
+# -O forward and -O proxy ask too, in ssh(1)'s words.
+answer no
+P=$(free_port)
+oursh -O forward -L "$P:127.0.0.1:$PORT" 127.0.0.1 2>"$T/fn.err"
+st=$?
+check "ask: -O forward answered no fails" [ $st -ne 0 ]
+check "... asked as ssh(1) does" grep -qxF \
+    "confirm|Open local forward LOCALHOST:$P -> 127.0.0.1:$PORT on 127.0.0.1? " \
+    "$T/asked"
+answer no
+oursh -O proxy 127.0.0.1 true >"$T/pn.out" 2>"$T/pn.err" </dev/null
+st=$?
+check "ask: -O proxy answered no: 255, nothing ran" \
+    [ $st -eq 255 ] && [ ! -s "$T/pn.out" ]
+check "... asked as ssh(1) does" \
+    grep -qxF "confirm|Allow multiplex proxy connection? " "$T/asked"
 
 answer no
 oursh -O exit 127.0.0.1 2>"$T/xn.err"
