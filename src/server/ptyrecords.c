@@ -105,10 +105,16 @@ ptyrecords_login(struct ptyrecords *r, const struct passwd *pw,
 	    ++r->logins > PTYREC_MAX_LOGINS || !users_pty(pw, tty) ||
 	    !users_process(pw, pid))
 		return ERR_PERMISSION_DENIED;
+	/*
+	 * The tty is the user's login from here on, whether or not every
+	 * file took its record (a system without utmp, say): the logout
+	 * that frees it must still be accepted, or the next session given
+	 * the same pty number would be refused.
+	 */
 	r->ttys[i] = x_strdup(tty);
-	if (geteuid() == 0 && loginrec_login(loginrec_system_files(), tty,
-	    (pid_t)pid, pw->pw_name, pw->pw_uid, client, client) != 0)
-		return ERR_SYSTEM;
+	if (geteuid() == 0)
+		(void)loginrec_login(loginrec_system_files(), tty, (pid_t)pid,
+		    pw->pw_name, pw->pw_uid, client, client);
 	return 0;
 }
 

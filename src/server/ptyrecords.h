@@ -23,9 +23,9 @@ struct ptyrecords *ptyrecords_new(void);
 /* Frees; writes no records (see ptyrecords_logout_all()). */
 void ptyrecords_free(struct ptyrecords *r);
 /*
- * The login of pw on tty, session leader pid, from client: 0 (written
- * when running as root), ERR_PERMISSION_DENIED when any rule above
- * refuses it, ERR_SYSTEM when the files could not be written.
+ * The login of pw on tty, session leader pid, from client: 0 (the
+ * records written as far as the system has the files, when running as
+ * root), or ERR_PERMISSION_DENIED when any rule above refuses it.
  */
 int ptyrecords_login(struct ptyrecords *r, const struct passwd *pw,
     const char *client, const char *tty, uint32_t pid);

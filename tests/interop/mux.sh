@@ -99,6 +99,21 @@ oursh -o ControlMaster=no -o SetEnv=MUXVAR=shared 127.0.0.1 \
     'echo "[$MUXVAR]"' >"$T/env.out" 2>/dev/null </dev/null
 check "SetEnv through the master (AcceptEnv decides)" [ -s "$T/env.out" ]
 
+# Two pty sessions one after the other on the one connection: the
+# second is usually given the pty number the first gave back, and the
+# monitor must take its login record (also where the system has no
+# utmp file to write).
+oursh -o ControlMaster=no -tt 127.0.0.1 'tty; exit 4' >"$T/pty1.out" \
+    2>&1 </dev/null
+st1=$?
+oursh -o ControlMaster=no -tt 127.0.0.1 'tty; exit 5' >"$T/pty2.out" \
+    2>&1 </dev/null
+st2=$?
+check "two pty sessions in a row through the master, each its status" \
+    [ $st1 -eq 4 ] && [ $st2 -eq 5 ] && grep -q /dev/pts/ "$T/pty2.out"
+check "... and the master's connection lives on" \
+    oursh -O check 127.0.0.1
+
 # The master makes the stdout it is passed non-blocking; the flag is
 # the open file's, shared with the shell: the client clears it.
 exec 3>"$T/nb.out"
