@@ -279,6 +279,23 @@ wait_master() {
 	done
 }
 
+# start_mux_master PROGRAM PORT [ssh options...]: PROGRAM's (our ssh or
+# Debian's) -N ControlMaster on $S, logged in to the server on PORT with
+# the ed25519 user key; MP its pid, stopped at exit. A master that does
+# not start fails the test, which ends there.
+start_mux_master() {
+	_prog=$1 _port=$2
+	shift 2
+	rm -f "$S"
+	(exec "$_prog" -F /dev/null -o BatchMode=yes \
+	    -o StrictHostKeyChecking=no -o UserKnownHostsFile="$T/kh" \
+	    -o IdentitiesOnly=yes -i "$T/id_ed25519" -p "$_port" \
+	    -o ControlPath="$S" -M -N "$@" 127.0.0.1 2>>"$T/master.err") &
+	MP=$!
+	at_exit "kill $MP 2>/dev/null"
+	wait_master "$S" "$MP" "$T/master.err"
+}
+
 # Debian's OpenSSH client, configured only by the command line; the
 # identity is $ID (default: the ed25519 user key).
 ossh() {

@@ -26,25 +26,7 @@ proxy() { cli -O proxy "$@"; }
 logins() { grep -c "Accepted publickey" "$T/sshd.log"; }
 
 # start_master PROGRAM: a -N master, MP its pid.
-start_master() {
-	rm -f "$S"
-	(exec "$1" -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=no \
-	    -o UserKnownHostsFile="$T/kh" -o IdentitiesOnly=yes \
-	    -i "$T/id_ed25519" -p "$PORT" -o ControlPath="$S" -M -N \
-	    127.0.0.1 2>>"$T/master.err") &
-	MP=$!
-	at_exit "kill $MP 2>/dev/null"
-	i=0
-	while [ ! -S "$S" ]; do
-		i=$((i + 1))
-		if [ $i -gt 200 ] || ! kill -0 "$MP" 2>/dev/null; then
-			fail "the master ($1) did not start"
-			cat "$T/master.err" >&2
-			finish
-		fi
-		sleep 0.05
-	done
-}
+start_master() { start_mux_master "$1" "$PORT"; }
 
 stop_master() {
 	cli -O exit 127.0.0.1 2>/dev/null

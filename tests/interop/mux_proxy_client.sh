@@ -38,25 +38,7 @@ head -c 1048576 /dev/urandom >"$T/mib"
 MIB=$(sha256sum <"$T/mib" | cut -d' ' -f1)
 
 # start_master PORT: Debian's -N master into the server on PORT.
-start_master() {
-	rm -f "$S"
-	(exec ssh -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=no \
-	    -o UserKnownHostsFile="$T/kh" -o IdentitiesOnly=yes \
-	    -i "$T/id_ed25519" -p "$1" -o ControlPath="$S" -M -N \
-	    127.0.0.1 2>>"$T/master.err") &
-	MP=$!
-	at_exit "kill $MP 2>/dev/null"
-	i=0
-	while [ ! -S "$S" ]; do
-		i=$((i + 1))
-		if [ $i -gt 200 ] || ! kill -0 "$MP" 2>/dev/null; then
-			fail "Debian's master did not start"
-			cat "$T/master.err" >&2
-			finish
-		fi
-		sleep 0.05
-	done
-}
+start_master() { start_mux_master ssh "$1"; }
 
 stop_master() {
 	ssh -F /dev/null -o ControlPath="$S" -O exit 127.0.0.1 2>/dev/null
