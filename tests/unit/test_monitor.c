@@ -806,18 +806,6 @@ two_keys(const struct servconf *sc, const char *opts2, int first2,
 }
 
 static void
-two_keys_clear(struct auth_result *res)
-{
-	auth_pw_free(res->pw);
-	authopts_free(res->opts);
-	if (res->sc != NULL)
-		servconf_free(res->sc);
-	x_free(res->method);
-	x_free(res->auth_info);
-	memset(res, 0, sizeof(*res));
-}
-
-static void
 test_two_keys(void)
 {
 	struct servconf *sc = make_sc("AuthenticationMethods "
@@ -835,14 +823,14 @@ test_two_keys(void)
 		CHECK(res.opts->force_tun_device == 5);
 		CHECK(!res.opts->permit_pty);
 		CHECK(res.opts->permit_port_forwarding);
-		two_keys_clear(&res);
+		auth_result_clear(&res);
 	}
 	/* restrict on either key holds for the login. */
 	CHECK_OK(two_keys(sc, "restrict", 0, &res));
 	CHECK(res.opts != NULL && res.opts->restricted &&
 	    !res.opts->permit_port_forwarding &&
 	    res.opts->force_command != NULL);
-	two_keys_clear(&res);
+	auth_result_clear(&res);
 	/* Two forced commands that differ: the second key does not count. */
 	CHECK_ERR(two_keys(sc, "command=\"echo other\"", 0, &res),
 	    ERR_PERMISSION_DENIED);
@@ -850,7 +838,7 @@ test_two_keys(void)
 	CHECK(logged("Inconsistent authentication options: forced command "
 	    "options do not match"));
 	CHECK_OK(two_keys(sc, "command=\"echo hi\"", 0, &res));
-	two_keys_clear(&res);
+	auth_result_clear(&res);
 	servconf_free(sc);
 }
 
