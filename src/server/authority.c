@@ -126,9 +126,11 @@ authority_user_lookup(struct authority *a, const char *user,
 	 * From here the connection logs as its Match blocks say: a
 	 * LogVerbose set in one replaces the global patterns, in this
 	 * process and in those it forks later (OpenSSH does the same on
-	 * both sides of its monitor).
+	 * both sides of its monitor), and so does a LogLevel set in one.
 	 */
 	(void)log_set_verbose(out->sc->log_verbose);
+	if (out->sc->log_level_matched)
+		log_set_level(out->sc->log_level);
 	return 0;
 }
 

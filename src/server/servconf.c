@@ -19,6 +19,7 @@
 #include <glob.h>
 #include <grp.h>
 #include <pwd.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -627,6 +628,7 @@ servconf_copy(const struct servconf *src)
 	for (i = 0; i < sc_nkeywords; i++)
 		sc_kw_copy_value(dst, src, &sc_keywords[i]);
 	memcpy(dp->set, sp->set, sizeof(dp->set));
+	dst->log_level_matched = src->log_level_matched;
 	return dst;
 }
 
@@ -708,6 +710,8 @@ servconf_apply_blocks(const struct servconf *sc, const uint32_t *blocks,
 		sc_kw_copy_value(out, m, &sc_keywords[i]);
 		sc_mark_set(out, sc_keywords[i].off);
 	}
+	out->log_level_matched = sc_is_set(m,
+	    offsetof(struct servconf, log_level));
 	servconf_free(m);
 	if (bad) {
 		servconf_free(out);

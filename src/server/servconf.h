@@ -76,6 +76,7 @@ struct servconf {
 	size_t nhostkeys;
 	char *pid_file;
 	int log_level;			/* enum log_level */
+	int log_level_matched;		/* a Match block set log_level */
 	int log_facility;		/* LOG_AUTH ... */
 	/* Final algorithm lists, after +,-,^ against the defaults. */
 	char *ciphers;

@@ -82,6 +82,21 @@ if [ -x /usr/sbin/sshd ]; then
 	check "... the block's value for a user it matches" [ "$ours" = 1 ]
 fi
 
+# LogLevel in a Match block: from the user lookup on, the connection
+# logs at the block's level, as Debian's sshd does; another block's
+# level does not apply.
+printf '%s\n' "Match User $ME" "	LogLevel DEBUG1" \
+    "Match User nosuchuser" "	LogLevel DEBUG3" > "$T/ml_extra"
+write_config < "$T/ml_extra"
+kill "$SSHD_PID"; wait "$SSHD_PID" 2>/dev/null
+start_sshd -o LogLevel=INFO
+out=$(mssh -i "$T/id_ed25519" -p "$PORT" "$ME@127.0.0.1" 'echo in' \
+    </dev/null 2>"$T/err")
+check "Match LogLevel: logged in" [ "$out" = "in" ]
+check "Match LogLevel DEBUG1: the connection's debug lines logged" \
+    wait_log "$T/sshd.log" '^debug1: '
+check "... not another block's level" sh -c "! grep -q '^debug3: ' '$T/sshd.log'"
+
 # -G KEYWORD CONFIG-LINES...: our line for it as the reference ssh
 # prints it ($REF: Debian's, or 10.5's for keywords newer than 9.2).
 REF=ssh
