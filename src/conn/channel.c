@@ -566,8 +566,13 @@ in_open_reply(struct chan_set *cs, struct sbuf *m, int ok)
 
 	if ((r = get_chan(cs, m, 0, &c)) != 0)
 		return r;
-	if (c->confirmed)
+	/* An answer to our open only: not to one of the peer's own. */
+	if (c->confirmed || c->open_pending) {
+		log_error("channel %u: open %s for a channel not ours to "
+		    "have answered", c->local_id, ok ? "confirmation" :
+		    "failure");
 		return ERR_PROTOCOL;
+	}
 	if (ok) {
 		if ((r = sbuf_get_u32(m, &c->remote_id)) != 0 ||
 		    (r = sbuf_get_u32(m, &c->remote_window)) != 0 ||

@@ -4,6 +4,8 @@
  * decoding (RFC 4254 section 8), signal names, the child environment,
  * and the per-connection limit on refusal log lines.
  */
+#include <sys/socket.h>
+
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
@@ -19,6 +21,7 @@
 #include "servconf.h"
 #include "session.h"
 #include "testlib.h"
+#include "transport.h"
 
 static void
 test_send_limit(void)
@@ -416,6 +419,93 @@ test_refusal_log(void)
 	log_init("test_channel", LOG_LEVEL_ERROR, 0, 1);
 }
 
+/* ---- a peer answering its own open ---- */
+
+static struct chan *pending_chan;
+
+/* A type whose opens are answered later (as an outgoing connect is). */
+static int
+pending_open(struct chan_set *cs, struct chan *c, struct sbuf *extra,
+    uint32_t *reasonp, const char **descp)
+{
+	pending_chan = c;
+	return ERR_AGAIN;
+}
+
+static const struct chan_ops pending_ops = {
+	.type = "pending@test",
+	.open = pending_open,
+};
+
+/* One message in the plain framing: uint32 length, byte 0, payload. */
+static void
+put_plain(struct sbuf *w, const struct sbuf *msg)
+{
+	CHECK_OK(sbuf_put_u32(w, (uint32_t)sbuf_len(msg) + 1));
+	CHECK_OK(sbuf_put_u8(w, 0));
+	CHECK_OK(sbuf_put(w, sbuf_ptr(msg), sbuf_len(msg)));
+}
+
+/*
+ * The peer opens a channel whose answer is ours to give later, then
+ * "answers" it itself: an OPEN_CONFIRMATION or OPEN_FAILURE for a
+ * channel the peer opened breaks the protocol, and the channel stays
+ * as it was (freeing it would pull it from under the pending open).
+ */
+static void
+test_peer_answers_own_open(void)
+{
+	struct tr_config cfg;
+	struct transport *t;
+	struct chan_set *cs;
+	struct sbuf *w, *msg;
+	int sp[2], ok, r;
+
+	for (ok = 0; ok <= 1; ok++) {
+		memset(&cfg, 0, sizeof(cfg));
+		CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sp) == 0);
+		t = tr_new_plain(sp[0], sp[0], &cfg);
+		CHECK(t != NULL);
+		cs = chan_set_new(t);
+		CHECK(cs != NULL);
+		CHECK_OK(chan_set_register(cs, &pending_ops, NULL));
+		pending_chan = NULL;
+		w = sbuf_new();
+		msg = sbuf_new();
+		CHECK_OK(sbuf_put_u8(msg, SSH2_MSG_CHANNEL_OPEN));
+		CHECK_OK(sbuf_put_cstring(msg, "pending@test"));
+		CHECK_OK(sbuf_put_u32(msg, 7));		/* sender channel */
+		CHECK_OK(sbuf_put_u32(msg, 65536));
+		CHECK_OK(sbuf_put_u32(msg, 16384));
+		put_plain(w, msg);
+		sbuf_reset(msg);
+		CHECK_OK(sbuf_put_u8(msg, ok ?
+		    SSH2_MSG_CHANNEL_OPEN_CONFIRMATION :
+		    SSH2_MSG_CHANNEL_OPEN_FAILURE));
+		CHECK_OK(sbuf_put_u32(msg, 0));		/* our channel 0 */
+		CHECK_OK(sbuf_put_u32(msg, ok ? 9 : 2));
+		CHECK_OK(sbuf_put_u32(msg, ok ? 65536 : 0));
+		CHECK_OK(sbuf_put_u32(msg, 16384));
+		put_plain(w, msg);
+		CHECK(write(sp[1], sbuf_ptr(w), sbuf_len(w)) ==
+		    (ssize_t)sbuf_len(w));
+		shutdown(sp[1], SHUT_WR);
+		r = conn_loop(t, cs);
+		CHECK(r == ERR_PROTOCOL);
+		CHECK(pending_chan != NULL &&
+		    chan_lookup(cs, 0) == pending_chan);
+		if (pending_chan != NULL && chan_lookup(cs, 0) == pending_chan)
+			CHECK(!pending_chan->confirmed &&
+			    pending_chan->open_pending);
+		sbuf_free(msg);
+		sbuf_free(w);
+		chan_set_free(cs);
+		tr_free(t);
+		close(sp[0]);
+		close(sp[1]);
+	}
+}
+
 int
 main(void)
 {
@@ -428,5 +518,6 @@ main(void)
 	test_accept_env();
 	test_env_file();
 	test_refusal_log();
+	test_peer_answers_own_open();
 	return TEST_DONE();
 }
