@@ -51,6 +51,18 @@ void mux_master_check_idle(struct mux_master *mm);
 /* End the connection's loop. */
 void mux_master_quit(struct mux_master *mm);
 
+/*
+ * mux_ask.c: 1 when the user allows a request (always, unless
+ * ControlMaster is ask or autoask): the question, then what it is about
+ * (NULL: the host), then "? ".
+ */
+int mux_allowed(struct mux_master *mm, const char *question,
+    const char *what);
+/* The same for a forwarding of kind 'L', 'R' or 'D'. */
+struct fwd_spec;
+int mux_fwd_allowed(struct mux_master *mm, int kind,
+    const struct fwd_spec *f);
+
 /* mux_msess.c: q's strings are taken; fds are the session's. */
 void msess_start(struct mux_conn *c, struct mux_req *q, int fds[3]);
 void msess_stdio(struct mux_conn *c, struct mux_req *q, int fds[2]);

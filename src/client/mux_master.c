@@ -281,32 +281,6 @@ idle_check(struct ev_loop *ev, struct ev_timer *tm, void *arg)
 		    (int64_t)mm->persist * 1000, 0);
 }
 
-/*
- * ControlMaster ask/autoask: the user says yes to each request (the
- * question as ssh(1) words it, ending in what, else the host); an
- * empty answer is yes, no answer at all (askpass failed) no. The loop
- * waits meanwhile, as ssh(1)'s does.
- */
-static int
-allowed(struct mux_master *mm, const char *question, const char *what)
-{
-	char *prompt, *ans = NULL;
-	int ok;
-
-	if (mm->o->control_master != MUX_ASK &&
-	    mm->o->control_master != MUX_AUTOASK)
-		return 1;
-	prompt = x_asprintf("%s%s? ", question, what != NULL ? what :
-	    mm->host);
-	ok = client_read_passphrase((void *)mm->o, prompt,
-	    CLIENT_PROMPT_CONFIRM, &ans) == 0 && ans != NULL &&
-	    (strcasecmp(ans, "yes") == 0 || strcasecmp(ans, "y") == 0 ||
-	    *ans == '\0');
-	x_free(ans);
-	x_free(prompt);
-	return ok;
-}
-
 static void
 fwd_done(void *arg, int ok, int port)
 {
@@ -365,38 +339,6 @@ req_spec(struct mux_req *q, int kind, struct fwd_spec *f)
 	return 0;
 }
 
-/*
- * The ask/autoask question for a forwarding, in ssh(1)'s words: "Open
- * local forward LOCALHOST:8080 -> web:80 on HOST?" (a socket path shows
- * with port -2, a dynamic forward's target as "*").
- */
-static int
-fwd_allowed(struct mux_master *mm, int kind, const struct fwd_spec *f)
-{
-	char *q, *to;
-	int ok;
-
-	if (kind == 'D')
-		to = x_strdup("*");
-	else if (f->connect_path != NULL)
-		to = x_asprintf("%s:-2", f->connect_path);
-	else
-		to = x_asprintf("%s:%d", f->connect_host, f->connect_port);
-	if (f->listen_path != NULL)
-		q = x_asprintf("Open %s forward %s:-2 -> %s on ",
-		    kind == 'L' ? "local" : kind == 'R' ? "remote" : "dynamic",
-		    f->listen_path, to);
-	else
-		q = x_asprintf("Open %s forward %s:%d -> %s on ",
-		    kind == 'L' ? "local" : kind == 'R' ? "remote" : "dynamic",
-		    f->listen_host != NULL ? f->listen_host : "LOCALHOST",
-		    f->listen_port, to);
-	ok = allowed(mm, q, NULL);
-	x_free(q);
-	x_free(to);
-	return ok;
-}
-
 static void
 do_fwd(struct mux_conn *c, struct mux_req *q)
 {
@@ -422,7 +364,7 @@ do_fwd(struct mux_conn *c, struct mux_req *q)
 		fwd_spec_clear(&f);
 		return;
 	}
-	if (!fwd_allowed(mm, kind, &f)) {
+	if (!mux_fwd_allowed(mm, kind, &f)) {
 		fwd_spec_clear(&f);
 		send_status(c, MUX_S_PERMISSION_DENIED, q->rid,
 		    "Permission denied");
@@ -474,7 +416,7 @@ do_proxy(struct mux_conn *c, struct mux_req *q)
 
 	if (c->sess != NULL)
 		return -1;
-	if (!allowed(c->mm, "Allow multiplex proxy connection", "")) {
+	if (!mux_allowed(c->mm, "Allow multiplex proxy connection", "")) {
 		send_status(c, MUX_S_PERMISSION_DENIED, q->rid,
 		    "proxy refused by user");
 		return 0;
@@ -511,8 +453,8 @@ do_request(struct mux_conn *c, struct mux_req *q)
 		n = q->type == MUX_C_NEW_SESSION ? 3 : 2;
 		if (take_fds(c, fds, n))
 			return -1;
-		if (n == 3 ? !allowed(mm, "Allow shared connection to ",
-		    NULL) : !allowed(mm, "Allow forward to ",
+		if (n == 3 ? !mux_allowed(mm, "Allow shared connection to ",
+		    NULL) : !mux_allowed(mm, "Allow forward to ",
 		    q->connect_host)) {
 			while (n > 0)
 				close(fds[--n]);
@@ -533,7 +475,7 @@ do_request(struct mux_conn *c, struct mux_req *q)
 		sbuf_free(m);
 		return 0;
 	case MUX_C_TERMINATE:
-		if (!allowed(mm, "Terminate shared connection to ",
+		if (!mux_allowed(mm, "Terminate shared connection to ",
 		    NULL)) {
 			send_status(c, MUX_S_PERMISSION_DENIED, q->rid,
 			    "Permission denied");
@@ -548,7 +490,7 @@ do_request(struct mux_conn *c, struct mux_req *q)
 		do_fwd(c, q);
 		return 0;
 	case MUX_C_STOP_LISTENING:
-		if (!allowed(mm, "Disable further multiplexing on shared "
+		if (!mux_allowed(mm, "Disable further multiplexing on shared "
 		    "connection to ", NULL)) {
 			send_status(c, MUX_S_PERMISSION_DENIED, q->rid,
 			    "Permission denied");
