@@ -153,6 +153,17 @@ void chan_log_refusals_end(struct chan_set *cs);
 
 /* changlobal.c: handlers of the global-request messages. */
 int chan_in_global_request(struct chan_set *cs, struct sbuf *m);
+/* chanopen.c: CHANNEL_OPEN and the answers to ours. */
+int chan_in_open(struct chan_set *cs, struct sbuf *m);
+int chan_in_open_confirm(struct chan_set *cs, struct sbuf *m);
+int chan_in_open_failure(struct chan_set *cs, struct sbuf *m);
+/*
+ * The recipient channel a message names (its first field, consumed);
+ * need_open: it must be open both ways. An unknown id, or one not open
+ * when it must be, is a protocol error.
+ */
+int chan_get(struct chan_set *cs, struct sbuf *m, int need_open,
+    struct chan **cp);
 int chan_in_global_success(struct chan_set *cs, struct sbuf *m);
 int chan_in_global_failure(struct chan_set *cs, struct sbuf *m);
 

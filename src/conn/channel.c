@@ -5,7 +5,8 @@
  * Incoming messages go through a table from message number to handler.
  * Channel types, global requests and channel requests are tables too.
  * Moving data between fds and packets is in chanio.c; global requests
- * and watched fds in changlobal.c.
+ * and watched fds in changlobal.c; channel opens and their answers in
+ * chanopen.c.
  */
 #include <sys/socket.h>
 
@@ -437,108 +438,9 @@ chan_check_all(struct chan_set *cs)
 
 /* ---- incoming messages ---- */
 
-static int
-send_open_failure(struct chan_set *cs, uint32_t remote_id, uint32_t reason,
-    const char *desc)
-{
-	struct sbuf *b = tr_msg_start(cs->t, SSH2_MSG_CHANNEL_OPEN_FAILURE);
-	int r;
-
-	if (b == NULL)
-		return ERR_INTERNAL;
-	if ((r = sbuf_put_u32(b, remote_id)) != 0 ||
-	    (r = sbuf_put_u32(b, reason)) != 0 ||
-	    (r = sbuf_put_cstring(b, desc)) != 0 ||
-	    (r = sbuf_put_cstring(b, "")) != 0)
-		return r;
-	return tr_msg_send(cs->t);
-}
-
-static int
-in_open(struct chan_set *cs, struct sbuf *m)
-{
-	const unsigned char *type;
-	size_t tlen, i;
-	uint32_t rid, win, maxpkt, reason = SSH2_OPEN_UNKNOWN_CHANNEL_TYPE;
-	const struct chan_ops *ops = NULL;
-	void *arg = NULL;
-	const char *desc = "unknown channel type";
-	struct chan *c;
-	int r;
-
-	if ((r = sbuf_get_string_direct(m, &type, &tlen)) != 0 ||
-	    (r = sbuf_get_u32(m, &rid)) != 0 ||
-	    (r = sbuf_get_u32(m, &win)) != 0 ||
-	    (r = sbuf_get_u32(m, &maxpkt)) != 0)
-		return r;
-	for (i = 0; i < cs->ntypes; i++) {
-		if (strlen(cs->types[i]->type) == tlen &&
-		    memcmp(cs->types[i]->type, type, tlen) == 0) {
-			ops = cs->types[i];
-			arg = cs->type_args[i];
-		}
-	}
-	log_debug("server_input_channel_open: ctype %.*s rchan %u win %u "
-	    "max %u", (int)(tlen > 64 ? 64 : tlen), type, rid, win, maxpkt);
-	if (ops == NULL)
-		return send_open_failure(cs, rid, reason, desc);
-	if ((c = chan_alloc(cs, ops)) == NULL)
-		return send_open_failure(cs, rid, SSH2_OPEN_RESOURCE_SHORTAGE,
-		    "too many channels");
-	c->type_arg = arg;
-	c->remote_id = rid;
-	c->remote_window = win;
-	c->remote_maxpacket = maxpkt;
-	desc = "open failed";
-	reason = SSH2_OPEN_ADMINISTRATIVELY_PROHIBITED;
-	c->open_pending = 1;
-	if (ops->open != NULL &&
-	    (r = ops->open(cs, c, m, &reason, &desc)) != 0) {
-		if (r == ERR_AGAIN)
-			return 0;	/* the type answers later */
-		chan_free(cs, c);
-		return send_open_failure(cs, rid, reason, desc);
-	}
-	return chan_open_confirm(cs, c);
-}
-
-int
-chan_open_confirm(struct chan_set *cs, struct chan *c)
-{
-	struct sbuf *b;
-	int r;
-
-	if (!c->open_pending)
-		return ERR_INVALID_ARGUMENT;
-	c->open_pending = 0;
-	c->confirmed = 1;
-	chan_idle_open(c);
-	if ((b = tr_msg_start(cs->t,
-	    SSH2_MSG_CHANNEL_OPEN_CONFIRMATION)) == NULL)
-		return ERR_INTERNAL;
-	if ((r = sbuf_put_u32(b, c->remote_id)) != 0 ||
-	    (r = sbuf_put_u32(b, c->local_id)) != 0 ||
-	    (r = sbuf_put_u32(b, c->local_window)) != 0 ||
-	    (r = sbuf_put_u32(b, c->local_maxpacket)) != 0)
-		return r;
-	return tr_msg_send(cs->t);
-}
-
-int
-chan_open_refuse(struct chan_set *cs, struct chan *c, uint32_t reason,
-    const char *desc)
-{
-	uint32_t rid = c->remote_id;
-
-	if (!c->open_pending)
-		return ERR_INVALID_ARGUMENT;
-	chan_free(cs, c);
-	return send_open_failure(cs, rid, reason, desc);
-}
-
 /* Look up the recipient channel of a message; a bad id breaks the protocol. */
-static int
-get_chan(struct chan_set *cs, struct sbuf *m, int need_open, struct chan **cp)
+int
+chan_get(struct chan_set *cs, struct sbuf *m, int need_open, struct chan **cp)
 {
 	uint32_t id;
 	int r;
@@ -557,66 +459,13 @@ get_chan(struct chan_set *cs, struct sbuf *m, int need_open, struct chan **cp)
 }
 
 static int
-in_open_reply(struct chan_set *cs, struct sbuf *m, int ok)
-{
-	struct chan *c;
-	uint32_t reason;
-	char *desc = NULL;
-	int r;
-
-	if ((r = get_chan(cs, m, 0, &c)) != 0)
-		return r;
-	/* An answer to our open only: not to one of the peer's own. */
-	if (c->confirmed || c->open_pending) {
-		log_error("channel %u: open %s for a channel not ours to "
-		    "have answered", c->local_id, ok ? "confirmation" :
-		    "failure");
-		return ERR_PROTOCOL;
-	}
-	if (ok) {
-		if ((r = sbuf_get_u32(m, &c->remote_id)) != 0 ||
-		    (r = sbuf_get_u32(m, &c->remote_window)) != 0 ||
-		    (r = sbuf_get_u32(m, &c->remote_maxpacket)) != 0)
-			return r;
-		c->confirmed = 1;
-		chan_idle_open(c);
-	} else if ((r = sbuf_get_u32(m, &reason)) == 0) {
-		log_debug("channel %u: open failed, reason %u",
-		    c->local_id, reason);
-		c->open_reason = reason;
-		if (sbuf_get_cstring(m, &desc, NULL) != 0)
-			desc = NULL;
-		c->open_desc = desc;
-	}
-	if (c->ops->opened != NULL)
-		c->ops->opened(cs, c, ok);
-	c->open_desc = NULL;
-	x_free(desc);
-	if (!ok)
-		chan_free(cs, c);
-	return 0;
-}
-
-static int
-in_open_confirm(struct chan_set *cs, struct sbuf *m)
-{
-	return in_open_reply(cs, m, 1);
-}
-
-static int
-in_open_failure(struct chan_set *cs, struct sbuf *m)
-{
-	return in_open_reply(cs, m, 0);
-}
-
-static int
 in_window_adjust(struct chan_set *cs, struct sbuf *m)
 {
 	struct chan *c;
 	uint32_t add;
 	int r;
 
-	if ((r = get_chan(cs, m, 1, &c)) != 0 ||
+	if ((r = chan_get(cs, m, 1, &c)) != 0 ||
 	    (r = sbuf_get_u32(m, &add)) != 0)
 		return r;
 	if ((r = chan_window_add(&c->remote_window, add)) != 0)
@@ -635,7 +484,7 @@ in_data_common(struct chan_set *cs, struct sbuf *m, int ext)
 	struct sbuf *dst;
 	int r;
 
-	if ((r = get_chan(cs, m, 1, &c)) != 0 ||
+	if ((r = chan_get(cs, m, 1, &c)) != 0 ||
 	    (ext && (r = sbuf_get_u32(m, &code)) != 0) ||
 	    (r = sbuf_get_string_direct(m, &data, &len)) != 0)
 		return r;
@@ -680,7 +529,7 @@ in_eof(struct chan_set *cs, struct sbuf *m)
 	struct chan *c;
 	int r;
 
-	if ((r = get_chan(cs, m, 1, &c)) != 0)
+	if ((r = chan_get(cs, m, 1, &c)) != 0)
 		return r;
 	log_debug2("channel %u: rcvd eof", c->local_id);
 	c->eof_rcvd = 1;
@@ -693,7 +542,7 @@ in_close(struct chan_set *cs, struct sbuf *m)
 	struct chan *c;
 	int r;
 
-	if ((r = get_chan(cs, m, 1, &c)) != 0)
+	if ((r = chan_get(cs, m, 1, &c)) != 0)
 		return r;
 	if (c->close_rcvd)
 		return ERR_PROTOCOL;
@@ -709,7 +558,7 @@ in_chan_request(struct chan_set *cs, struct sbuf *m)
 	char *name = NULL;
 	int want_reply, ok, r;
 
-	if ((r = get_chan(cs, m, 1, &c)) != 0 ||
+	if ((r = chan_get(cs, m, 1, &c)) != 0 ||
 	    (r = sbuf_get_cstring(m, &name, NULL)) != 0 ||
 	    (r = sbuf_get_bool(m, &want_reply)) != 0)
 		goto out;
@@ -738,7 +587,7 @@ in_chan_reply(struct chan_set *cs, struct sbuf *m, int ok)
 	struct chan *c;
 	int r;
 
-	if ((r = get_chan(cs, m, 1, &c)) != 0)
+	if ((r = chan_get(cs, m, 1, &c)) != 0)
 		return r;
 	cs->alive_unanswered = 0;
 	if (c->ops->reply != NULL)
@@ -765,9 +614,9 @@ static const struct {
 	{ SSH2_MSG_GLOBAL_REQUEST,		chan_in_global_request },
 	{ SSH2_MSG_REQUEST_SUCCESS,		chan_in_global_success },
 	{ SSH2_MSG_REQUEST_FAILURE,		chan_in_global_failure },
-	{ SSH2_MSG_CHANNEL_OPEN,		in_open },
-	{ SSH2_MSG_CHANNEL_OPEN_CONFIRMATION,	in_open_confirm },
-	{ SSH2_MSG_CHANNEL_OPEN_FAILURE,	in_open_failure },
+	{ SSH2_MSG_CHANNEL_OPEN,		chan_in_open },
+	{ SSH2_MSG_CHANNEL_OPEN_CONFIRMATION,	chan_in_open_confirm },
+	{ SSH2_MSG_CHANNEL_OPEN_FAILURE,	chan_in_open_failure },
 	{ SSH2_MSG_CHANNEL_WINDOW_ADJUST,	in_window_adjust },
 	{ SSH2_MSG_CHANNEL_DATA,		in_data },
 	{ SSH2_MSG_CHANNEL_EXTENDED_DATA,	in_ext_data },
