@@ -220,9 +220,6 @@ muxp_end(struct sbuf *out, size_t start)
 	if (n > MUXP_MAX_PACKET)
 		return ERR_PACKET_TOO_LARGE;
 	p += start;
-	p[0] = (unsigned char)(n >> 24);
-	p[1] = (unsigned char)(n >> 16);
-	p[2] = (unsigned char)(n >> 8);
-	p[3] = (unsigned char)n;
+	sbuf_store_u32(p, (uint32_t)n);
 	return 0;
 }

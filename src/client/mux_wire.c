@@ -147,10 +147,7 @@ put_len(struct sbuf *b, size_t start)
 	if (p == NULL || n > MUX_MAX_MSG)
 		return ERR_INVALID_ARGUMENT;
 	p += start;
-	p[0] = (unsigned char)(n >> 24);
-	p[1] = (unsigned char)(n >> 16);
-	p[2] = (unsigned char)(n >> 8);
-	p[3] = (unsigned char)n;
+	sbuf_store_u32(p, (uint32_t)n);
 	return 0;
 }
 

@@ -64,10 +64,7 @@ chan_read_fd(struct chan_set *cs, struct chan *c, int ext)
 		chan_fd_close(c, fdp);
 		return 0;
 	}
-	p[0] = (unsigned char)((size_t)got >> 24);
-	p[1] = (unsigned char)((size_t)got >> 16);
-	p[2] = (unsigned char)((size_t)got >> 8);
-	p[3] = (unsigned char)got;
+	sbuf_store_u32(p, (uint32_t)got);
 	if ((r = sbuf_consume_end(b, n - (size_t)got)) != 0)
 		return r;
 	c->remote_window -= (uint32_t)got;

@@ -41,15 +41,6 @@ tun_chan_attach(struct chan *c, int fd, uint32_t mode)
 	chan_set_fds(c, fd, fd, -1, CHAN_EFD_NONE, 0);
 }
 
-static void
-put_be32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)(v >> 24);
-	p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8);
-	p[3] = (unsigned char)v;
-}
-
 int
 tun_chan_read(struct chan_set *cs, struct chan *c)
 {
@@ -83,9 +74,9 @@ tun_chan_read(struct chan_set *cs, struct chan *c)
 		    c->remote_maxpacket);
 		return 0;
 	}
-	put_be32(p, (uint32_t)len);
+	sbuf_store_u32(p, (uint32_t)len);
 	if (head != 0)
-		put_be32(p + 4, (p[8] >> 4) == 6 ? TUN_AF_INET6 :
+		sbuf_store_u32(p + 4, (p[8] >> 4) == 6 ? TUN_AF_INET6 :
 		    TUN_AF_INET);
 	if ((r = sbuf_consume_end(b, TUN_PACKET_MAX - (size_t)got)) != 0)
 		return r;

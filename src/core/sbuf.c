@@ -325,10 +325,7 @@ sbuf_put_string(struct sbuf *b, const void *v, size_t len)
 		return ERR_STRING_TOO_LARGE;
 	if ((r = sbuf_reserve(b, 4 + len, &p)) != 0)
 		return r;
-	p[0] = (unsigned char)(len >> 24);
-	p[1] = (unsigned char)(len >> 16);
-	p[2] = (unsigned char)(len >> 8);
-	p[3] = (unsigned char)len;
+	sbuf_store_u32(p, (uint32_t)len);
 	if (len)
 		memcpy(p + 4, v, len);
 	return 0;

@@ -92,6 +92,16 @@ int sbuf_putf(struct sbuf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 int sbuf_put_u8(struct sbuf *b, uint8_t v);
 int sbuf_put_u32(struct sbuf *b, uint32_t v);
+/* v as the wire's uint32 (big-endian) at p[0..3], for lengths filled in
+   after the fact. */
+static inline void
+sbuf_store_u32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
 int sbuf_put_u64(struct sbuf *b, uint64_t v);
 /* SSH "string": uint32 length then bytes. */
 int sbuf_put_string(struct sbuf *b, const void *v, size_t len);

@@ -27,10 +27,7 @@ mon_send(int fd, uint8_t type, const struct sbuf *body)
 
 	if (n + 1 > MON_MAX_FRAME)
 		return ERR_NO_BUFFER_SPACE;
-	hdr[0] = (unsigned char)((n + 1) >> 24);
-	hdr[1] = (unsigned char)((n + 1) >> 16);
-	hdr[2] = (unsigned char)((n + 1) >> 8);
-	hdr[3] = (unsigned char)(n + 1);
+	sbuf_store_u32(hdr, (uint32_t)(n + 1));
 	hdr[4] = type;
 	/* One write: the peer never sees a header without its body. */
 	f = sbuf_new();

@@ -46,15 +46,6 @@ dir_taglen(const struct tr_dir *d)
 	return d->mac != NULL ? d->mac->mac_len : 0;
 }
 
-static void
-put32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)(v >> 24);
-	p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8);
-	p[3] = (unsigned char)v;
-}
-
 static uint32_t
 get32(const unsigned char *p)
 {
@@ -87,7 +78,7 @@ pad_bytes(struct transport *t, unsigned char *dst, unsigned int n)
 static int
 plain_send_frame(struct transport *t, unsigned char *buf, size_t len)
 {
-	put32(buf, (uint32_t)(1 + len));
+	sbuf_store_u32(buf, (uint32_t)(1 + len));
 	buf[4] = 0;
 	t->send.seqnr++;
 	return sbuf_put(t->out, buf, PKT_HEADROOM + len);
@@ -123,7 +114,7 @@ pkt_send_frame(struct transport *t, unsigned char *buf, size_t len)
 	if (pad < 4)
 		pad += bs;
 	plen = (uint32_t)(1 + len + pad);
-	put32(buf, plen);
+	sbuf_store_u32(buf, plen);
 	buf[4] = (unsigned char)pad;
 	if ((r = pad_bytes(t, buf + 5 + len, pad)) != 0)
 		return r;
